@@ -1,0 +1,85 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { Database } from "../db/index.js";
+import { AppError } from "../shared/errors.js";
+import type { Logger } from "../shared/logger.js";
+import { createTokenIssuer } from "./auth/tokens.js";
+import type { AppEnv } from "./env.js";
+import { handleError, sendError, validationError } from "./errors.js";
+import { bearerAuth } from "./middleware/auth.js";
+import { requireJsonBody } from "./middleware/json-body.js";
+import { methodNotAllowed } from "./middleware/method-not-allowed.js";
+import { rateLimit } from "./middleware/rate-limit.js";
+import { requestLog } from "./middleware/request-log.js";
+import type { RateLimitStore } from "./rate-limit/store.js";
+import { assetRoutes } from "./routes/assets.js";
+import { authRoutes } from "./routes/auth.js";
+import { healthRoutes } from "./routes/health.js";
+import { oracleRoutes } from "./routes/oracle.js";
+import { poolRoutes } from "./routes/pool.js";
+
+export interface AppDeps {
+  db: Database;
+  /** Resolves when the store answers (for /health). */
+  ping: () => Promise<void>;
+  jwtSecret: string;
+  rateLimit: { store: RateLimitStore; max: number; windowMs: number };
+  /** Proxy hops whose X-Forwarded-For entries are trusted (0 = none). */
+  trustProxy: number;
+  logger: Logger;
+  /** Milliseconds since the epoch; tests pass a fake clock. */
+  now?: () => number;
+}
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Builds the whole REST API; listening is main.ts's business. */
+export function createApp(deps: AppDeps) {
+  const now = deps.now ?? Date.now;
+  const tokens = createTokenIssuer(deps.jwtSecret, now);
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.target, result.error);
+    },
+  });
+
+  app.use(requestLog(deps.logger, now));
+  app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
+  app.use(cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"] }));
+  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => sendError(c, new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`)) }));
+  app.use(
+    bearerAuth(
+      tokens,
+      (path) => path.startsWith("/assets/"),
+      // Login and register are how a client replaces a dead token, so a stale header never blocks them.
+      (path) => path === "/auth/login" || path === "/auth/register",
+    ),
+  );
+  app.use("/auth/*", requireJsonBody());
+
+  app.route("/", authRoutes({ db: deps.db, tokens }));
+  app.route("/", oracleRoutes(deps));
+  app.route("/", assetRoutes(deps));
+  app.route("/", poolRoutes(deps));
+  app.route("/", healthRoutes(deps));
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "TokenPool API",
+      version: "0.1.0",
+      description: "Tokens, holders, liquidity pools and USD values of a Substrate Asset Hub chain, indexed from its finalized blocks.",
+    },
+  });
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "TokenPool API" }));
+
+  methodNotAllowed(app);
+  app.notFound((c) => sendError(c, new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}.`)));
+  app.onError(handleError(deps.logger));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,27 @@
+import type { MiddlewareHandler } from "hono";
+import { AppError } from "../../shared/errors.js";
+import type { TokenIssuer } from "../auth/tokens.js";
+import type { AppEnv } from "../env.js";
+
+const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i;
+
+/**
+ * Checks `Authorization: Bearer <jwt>` wherever one is sent, and requires it where `required`
+ * says. A header that is present but bad is a 401 even on public paths, so a client learns its
+ * token is dead instead of silently being served as anonymous.
+ */
+export function bearerAuth(tokens: TokenIssuer, required: (path: string) => boolean, exempt: (path: string) => boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    const path = c.req.path;
+    if (header === undefined || exempt(path)) {
+      if (required(path)) throw new AppError("UNAUTHORIZED", "Missing access token: send Authorization: Bearer <token>.");
+      return next();
+    }
+    const match = BEARER.exec(header);
+    const userId = match?.[1] ? await tokens.verify(match[1]) : undefined;
+    if (!userId) throw new AppError("UNAUTHORIZED", "The access token is invalid or expired.");
+    c.set("userId", userId);
+    return next();
+  };
+}

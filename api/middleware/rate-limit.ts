@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from "hono";
+import { AppError } from "../../shared/errors.js";
+import type { Logger } from "../../shared/logger.js";
+import { sendError } from "../errors.js";
+import type { RateLimitStore } from "../rate-limit/store.js";
+import { clientIp } from "./client-ip.js";
+
+export interface RateLimitOptions {
+  store: RateLimitStore;
+  /** Requests per window; 0 disables the limit. */
+  max: number;
+  windowMs: number;
+  trustProxy: number;
+  now: () => number;
+  logger: Logger;
+}
+
+/** 100 requests/min per client IP over the whole API, with RateLimit-* headers on every answer. */
+export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
+  return async (c, next) => {
+    if (opts.max === 0) return next();
+    let hit;
+    try {
+      hit = await opts.store.hit(clientIp(c, opts.trustProxy), opts.now(), opts.windowMs, opts.max);
+    } catch (err) {
+      // A counter store outage must not take the API down with it: serve, and say so in the log.
+      opts.logger.warn({ err }, "rate-limit store unavailable; request not counted");
+      return next();
+    }
+    const headers = {
+      "RateLimit-Limit": String(opts.max),
+      "RateLimit-Remaining": String(hit.allowed ? opts.max - hit.count : 0),
+      "RateLimit-Reset": String(Math.max(0, Math.ceil(hit.resetMs / 1000))),
+    };
+    if (!hit.allowed) {
+      return sendError(c, new AppError("RATE_LIMITED", undefined, { ...headers, "Retry-After": headers["RateLimit-Reset"] }));
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}

@@ -1,0 +1,39 @@
+import type { RateLimitHit, RateLimitStore } from "./store.js";
+
+/**
+ * In-process sliding-window log. Hand-written because the maintained limiter libraries
+ * (rate-limiter-flexible, hono-rate-limiter) count fixed windows, which let a client send
+ * 2x the limit across a window edge. Memory is bounded: at most `max` timestamps per client,
+ * and idle clients are swept once per window.
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly logs = new Map<string, number[]>();
+  private lastSweep = 0;
+
+  async hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit> {
+    this.sweep(now, windowMs);
+    const log = this.logs.get(key) ?? [];
+    const start = now - windowMs;
+    let expired = 0;
+    while (expired < log.length && (log[expired] as number) <= start) expired++;
+    if (expired > 0) log.splice(0, expired);
+    const allowed = log.length < max;
+    if (allowed) log.push(now);
+    if (log.length > 0) this.logs.set(key, log);
+    const oldest = log[0];
+    return { allowed, count: log.length, resetMs: oldest === undefined ? windowMs : oldest + windowMs - now };
+  }
+
+  private sweep(now: number, windowMs: number): void {
+    if (now - this.lastSweep < windowMs) return;
+    this.lastSweep = now;
+    for (const [key, log] of this.logs) {
+      const newest = log[log.length - 1];
+      if (newest === undefined || newest <= now - windowMs) this.logs.delete(key);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.logs.clear();
+  }
+}

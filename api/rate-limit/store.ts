@@ -1,0 +1,17 @@
+/** Outcome of counting one request against a client's sliding window. */
+export interface RateLimitHit {
+  allowed: boolean;
+  /** Requests counted in the window, this one included when allowed. */
+  count: number;
+  /** Milliseconds until the oldest counted request leaves the window (a slot frees). */
+  resetMs: number;
+}
+
+/**
+ * Sliding-window log: a request is allowed when fewer than `max` allowed requests fall in
+ * (now - windowMs, now]. Rejected requests are not counted.
+ */
+export interface RateLimitStore {
+  hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Database } from "../../db/index.js";
+import { AppError } from "../../shared/errors.js";
+import type { AppEnv } from "../env.js";
+import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam } from "../schemas.js";
+import { assetMetadata, tokenHolders } from "../services/tokens.js";
+
+const security = [{ bearerAuth: [] }];
+const READ_ERRORS = ["VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS] as const;
+
+const AssetMetadata = z
+  .object({
+    tokenId: z.number().int(),
+    name: z.string(),
+    symbol: z.string(),
+    totalSupply: Integer,
+    treasuryValue: Decimal.openapi({ description: "USD value of the owner (treasury) account's balance" }),
+    decimals: z.number().int(),
+    owner: z.string().nullable().openapi({ description: "SS58 address of the owner account; null for the native token" }),
+    status: z.enum(["live", "frozen", "destroying"]),
+    blockNumber: z.number().int(),
+  })
+  .openapi("AssetMetadata");
+
+const Holder = z
+  .object({
+    rank: z.number().int(),
+    address: z.string(),
+    balance: Integer,
+    share: Decimal.openapi({ description: "balance / totalSupply" }),
+  })
+  .openapi("Holder");
+
+const HolderPage = z
+  .object({
+    tokenId: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalHolders: z.number().int(),
+    totalPages: z.number().int(),
+    holders: z.array(Holder),
+    nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for the next page; null on the last page" }),
+  })
+  .openapi("HolderPage");
+
+const metadata = createRoute({
+  method: "get",
+  path: "/assets/metadata/{id}",
+  tags: ["assets"],
+  summary: "Token metadata, supply and treasury value",
+  security,
+  request: { params: z.object({ id: tokenIdParam("id") }) },
+  responses: { 200: json(AssetMetadata, "Token metadata"), ...errors(...READ_ERRORS) },
+});
+
+const holders = createRoute({
+  method: "get",
+  path: "/assets/holders/{id}",
+  tags: ["assets"],
+  summary: "Holders by balance, descending (page/limit, or keyset cursor for deep pages)",
+  security,
+  request: {
+    params: z.object({ id: tokenIdParam("id") }),
+    query: z.object({
+      page: intQuery("page", 1, 10_000_000, "Page number, from 1 (default 1)"),
+      limit: intQuery("limit", 1, 1000, "Holders per page, 1-1000 (default 50)"),
+      cursor: z.string().max(512, "must be at most 512 characters").optional().openapi({
+        param: { name: "cursor", in: "query" },
+        description: "nextCursor of the previous page; replaces page",
+      }),
+    }),
+  },
+  responses: { 200: json(HolderPage, "One page of holders"), ...errors(...READ_ERRORS) },
+});
+
+export function assetRoutes(deps: { db: Database }) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(metadata, async (c) => c.json(await assetMetadata(deps.db, c.req.valid("param").id), 200))
+    .openapi(holders, async (c) => {
+      const { page, limit, cursor } = c.req.valid("query");
+      if (page !== undefined && cursor !== undefined) {
+        throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": send either page or cursor, not both.');
+      }
+      return c.json(await tokenHolders(deps.db, c.req.valid("param").id, { page, limit: limit ?? 50, cursor }), 200);
+    });
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { findUserByEmail, insertUser, type Database } from "../../db/index.js";
+import { AppError } from "../../shared/errors.js";
+import { decoyHash, hashPassword, verifyPassword } from "../auth/password.js";
+import { TOKEN_LIFETIME_SECONDS, type TokenIssuer } from "../auth/tokens.js";
+import type { AppEnv } from "../env.js";
+import { COMMON_ERRORS, errors, json } from "../schemas.js";
+
+const Email = z
+  .string()
+  .max(254, "must be at most 254 characters")
+  .transform((s) => s.trim().toLowerCase())
+  .pipe(z.email("must be an email address"))
+  .openapi({ example: "ada@example.com", description: "Trimmed and lower-cased before use" });
+
+const RegisterBody = z
+  .object({
+    email: Email,
+    password: z.string().min(8, "must be at least 8 characters").max(128, "must be at most 128 characters"),
+    name: z.string().trim().min(1, "must be 1 to 64 characters").max(64, "must be 1 to 64 characters").optional(),
+  })
+  .openapi("RegisterRequest");
+
+const LoginBody = z
+  .object({ email: Email, password: z.string().min(1, "is required").max(128, "must be at most 128 characters") })
+  .openapi("LoginRequest");
+
+const RegisterResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    data: z.object({ userId: z.string(), token: z.string(), expiresIn: z.number().int() }),
+  })
+  .openapi("RegisterResponse");
+
+const LoginResponse = z
+  .object({ success: z.literal(true), data: z.object({ token: z.string(), expiresIn: z.number().int() }) })
+  .openapi("LoginResponse");
+
+const BODY_ERRORS = ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", ...COMMON_ERRORS] as const;
+
+const register = createRoute({
+  method: "post",
+  path: "/auth/register",
+  tags: ["auth"],
+  summary: "Create a user and receive a token",
+  request: { body: { ...json(RegisterBody, "New account"), required: true } },
+  responses: { 200: json(RegisterResponse, "Registered; the token is valid for 24 h"), ...errors("EMAIL_TAKEN", ...BODY_ERRORS) },
+});
+
+const login = createRoute({
+  method: "post",
+  path: "/auth/login",
+  tags: ["auth"],
+  summary: "Obtain a token",
+  request: { body: { ...json(LoginBody, "Credentials"), required: true } },
+  responses: { 200: json(LoginResponse, "A token valid for expiresIn seconds"), ...errors("INVALID_CREDENTIALS", ...BODY_ERRORS) },
+});
+
+export function authRoutes(deps: { db: Database; tokens: TokenIssuer }) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(register, async (c) => {
+      const { email, password, name } = c.req.valid("json");
+      const userId = randomUUID();
+      const created = await insertUser(deps.db, { id: userId, email, passwordHash: await hashPassword(password), name: name ?? null });
+      if (!created) throw new AppError("EMAIL_TAKEN", "An account with this email already exists.");
+      const token = await deps.tokens.issue(userId);
+      return c.json({ success: true as const, message: "User registered.", data: { userId, token, expiresIn: TOKEN_LIFETIME_SECONDS } }, 200);
+    })
+    .openapi(login, async (c) => {
+      const { email, password } = c.req.valid("json");
+      const user = await findUserByEmail(deps.db, email);
+      // Verify against a decoy when the email is unknown: same work, same answer, same timing.
+      const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+      if (!user || !ok) throw new AppError("INVALID_CREDENTIALS", "The email or password is incorrect.");
+      return c.json({ success: true as const, data: { token: await deps.tokens.issue(user.id), expiresIn: TOKEN_LIFETIME_SECONDS } }, 200);
+    });
+}

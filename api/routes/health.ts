@@ -1,0 +1,51 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { getCheckpoint, type Database } from "../../db/index.js";
+import type { Logger } from "../../shared/logger.js";
+import type { AppEnv } from "../env.js";
+import { errorBody } from "../errors.js";
+import { COMMON_ERRORS, ErrorBody, errors, json } from "../schemas.js";
+
+const Health = z
+  .object({
+    status: z.enum(["ok", "down"]),
+    chain: z.object({ finalized: z.number().int().nullable().openapi({ description: "Chain's finalized head, as last seen by the indexer" }) }),
+    indexer: z.object({ block: z.number().int().nullable(), lag: z.number().int().nullable() }),
+    db: z.enum(["ok", "down"]),
+  })
+  .openapi("Health");
+
+const Unavailable = ErrorBody.extend(Health.shape).openapi("HealthUnavailable");
+
+const route = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["health"],
+  summary: "Liveness of the store and progress of the indexer",
+  responses: {
+    200: json(Health, "The store answers"),
+    503: json(Unavailable, "SERVICE_UNAVAILABLE: the store does not answer (error body plus the health fields)"),
+    ...errors("UNAUTHORIZED", ...COMMON_ERRORS),
+  },
+});
+
+const PING_TIMEOUT_MS = 2_000;
+
+export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; logger: Logger }) {
+  return new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`store did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+      });
+      const cp = await Promise.race([deps.ping().then(() => getCheckpoint(deps.db)), timeout]).finally(() => clearTimeout(timer));
+      const block = cp?.blockNumber ?? null;
+      const finalized = cp?.chainFinalized ?? null;
+      const lag = block !== null && finalized !== null ? Math.max(0, finalized - block) : null;
+      return c.json({ status: "ok" as const, chain: { finalized }, indexer: { block, lag }, db: "ok" as const }, 200);
+    } catch (err) {
+      deps.logger.warn({ err }, "health: store unavailable");
+      const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null }, db: "down" as const }, 503);
+    }
+  });
+}

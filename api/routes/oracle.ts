@@ -1,0 +1,31 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Database } from "../../db/index.js";
+import type { AppEnv } from "../env.js";
+import { COMMON_ERRORS, Decimal, errors, json, tokenIdParam } from "../schemas.js";
+import { oracleValue } from "../services/tokens.js";
+
+const OracleValue = z
+  .object({
+    tokenId: z.number().int(),
+    symbol: z.string(),
+    valueUsd: Decimal,
+    timestamp: z.number().int().openapi({ description: "Unix seconds of the newest indexed block" }),
+    blockNumber: z.number().int(),
+  })
+  .openapi("OracleValue");
+
+const route = createRoute({
+  method: "get",
+  path: "/oracle/value/{id}",
+  tags: ["oracle"],
+  summary: "Current USD value of one whole token, derived from the chain's pools",
+  request: { params: z.object({ id: tokenIdParam("id") }) },
+  responses: {
+    200: json(OracleValue, "USD value of one whole token"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "NOT_FOUND", ...COMMON_ERRORS),
+  },
+});
+
+export function oracleRoutes(deps: { db: Database }) {
+  return new OpenAPIHono<AppEnv>().openapi(route, async (c) => c.json(await oracleValue(deps.db, c.req.valid("param").id), 200));
+}

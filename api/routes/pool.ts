@@ -1,0 +1,82 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Database } from "../../db/index.js";
+import type { AppEnv } from "../env.js";
+import { COMMON_ERRORS, Decimal, errors, Integer, json } from "../schemas.js";
+import { aggregatePoolStats, pairStats } from "../services/pools.js";
+
+const PoolStats = z
+  .object({
+    totalPools: z.number().int(),
+    totalValueLocked: Decimal,
+    volume24h: Decimal,
+    fees24h: Decimal,
+    swaps24h: z.number().int(),
+    blockNumber: z.number().int().nullable(),
+    timestamp: z.number().int().nullable(),
+  })
+  .openapi("PoolStats");
+
+const PairSide = z
+  .object({
+    tokenId: z.number().int(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    reserve: Integer,
+    priceUsd: Decimal.nullable().openapi({ description: "null when no route to a USD stablecoin exists" }),
+  })
+  .openapi("PairSide");
+
+const PairStats = z
+  .object({
+    tokenA: PairSide,
+    tokenB: PairSide,
+    price: Decimal.openapi({ description: "Whole tokenB per whole tokenA, from the reserves" }),
+    totalValueLocked: Decimal,
+    volume24h: Decimal,
+    fees24h: Decimal,
+    swaps24h: z.number().int(),
+    priceChange24h: Decimal.openapi({ description: "Change of price over 24 h, in percent" }),
+    apr: Decimal.openapi({ description: "fees24h × 365 / totalValueLocked, in percent" }),
+    lpTokenId: z.number().int(),
+    lpSupply: Integer,
+    feeRate: Decimal.openapi({ description: "LP fee as a fraction of the amount in (0.003 = 0.3 %)" }),
+    blockNumber: z.number().int(),
+    timestamp: z.number().int().nullable(),
+  })
+  .openapi("PairStats");
+
+const TokenRef = (name: string) =>
+  z
+    .string()
+    .min(1)
+    .max(64, "must be a token id or a symbol of at most 64 characters")
+    .openapi({ param: { name, in: "path" }, example: name === "tokenA" ? "KSM" : "1984", description: "Token id or symbol (case-insensitive)" });
+
+const stats = createRoute({
+  method: "get",
+  path: "/pool/stats",
+  tags: ["pool"],
+  summary: "Aggregate statistics of all liquidity pools",
+  responses: { 200: json(PoolStats, "Totals over all pools; 24 h windows end at the newest indexed block"), ...errors("UNAUTHORIZED", ...COMMON_ERRORS) },
+});
+
+const pair = createRoute({
+  method: "get",
+  path: "/pool/stats/{tokenA}/{tokenB}",
+  tags: ["pool"],
+  summary: "Statistics of one trading pair (ids or symbols, either order)",
+  request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }) },
+  responses: {
+    200: json(PairStats, "The pair, oriented as asked"),
+    ...errors("VALIDATION_ERROR", "AMBIGUOUS_TOKEN", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "POOL_NOT_FOUND", ...COMMON_ERRORS),
+  },
+});
+
+export function poolRoutes(deps: { db: Database }) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(stats, async (c) => c.json(await aggregatePoolStats(deps.db), 200))
+    .openapi(pair, async (c) => {
+      const { tokenA, tokenB } = c.req.valid("param");
+      return c.json(await pairStats(deps.db, tokenA, tokenB), 200);
+    });
+}

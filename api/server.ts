@@ -1,0 +1,51 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { createDb } from "../db/index.js";
+import type { Config } from "../shared/config.js";
+import type { Logger } from "../shared/logger.js";
+import { resolveJwtSecret } from "../shared/secret.js";
+import { createApp } from "./app.js";
+import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
+import { RedisRateLimitStore } from "./rate-limit/redis-store.js";
+import type { RateLimitStore } from "./rate-limit/store.js";
+
+export interface ApiServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Opens the store (migrating it), the rate-limit counters and the HTTP listener. */
+export async function startApiServer(config: Config, logger: Logger): Promise<ApiServer> {
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await handle.migrate();
+  let store: RateLimitStore;
+  if (config.redisUrl) {
+    const redis = new RedisRateLimitStore(config.redisUrl);
+    await redis.ready();
+    store = redis;
+  } else {
+    store = new MemoryRateLimitStore();
+  }
+  const app = createApp({
+    db: handle.db,
+    ping: handle.ping,
+    jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
+    rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    trustProxy: config.trustProxy,
+    logger,
+  });
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info({ port, store: handle.kind, rateLimit: config.redisUrl ? "redis" : "memory" }, "api listening");
+  return {
+    port,
+    async close() {
+      // Stop accepting, let in-flight requests finish, then release the store and counters.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+      await handle.close();
+    },
+  };
+}

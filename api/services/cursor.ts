@@ -1,0 +1,35 @@
+import { AppError } from "../../shared/errors.js";
+
+/** Position after the last holder of a page: its balance, its address and its rank. */
+export interface HolderCursor {
+  balance: string;
+  account: string;
+  rank: number;
+}
+
+export function encodeCursor(c: HolderCursor): string {
+  return Buffer.from(JSON.stringify([c.balance, c.account, c.rank])).toString("base64url");
+}
+
+export function decodeCursor(text: string): HolderCursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    Array.isArray(parsed) &&
+    parsed.length === 3 &&
+    typeof parsed[0] === "string" &&
+    /^\d{1,78}$/.test(parsed[0]) &&
+    typeof parsed[1] === "string" &&
+    parsed[1].length > 0 &&
+    parsed[1].length <= 128 &&
+    Number.isSafeInteger(parsed[2]) &&
+    parsed[2] >= 0
+  ) {
+    return { balance: parsed[0], account: parsed[1], rank: parsed[2] };
+  }
+  throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": not a cursor returned by this endpoint (use nextCursor).');
+}

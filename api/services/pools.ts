@@ -1,0 +1,127 @@
+import {
+  findPool,
+  findTokensBySymbol,
+  getToken,
+  getTokens,
+  latestBlock,
+  latestPrices,
+  listPools,
+  reservesAt,
+  swapTotals,
+  type Database,
+  type Pool,
+  type PricePoint,
+  type Token,
+} from "../../db/index.js";
+import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
+import { AppError } from "../../shared/errors.js";
+import { aprPercent, percentChange, poolTvlUsd, spotPrice } from "../../shared/market.js";
+
+const DAY = 86_400;
+const U32_MAX = 4_294_967_295;
+const usd = (v: bigint) => formatFixed(v, USD_SCALE);
+
+function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefined {
+  const p = prices.get(id);
+  return p ? parseFixed(p.priceUsd, USD_SCALE) : undefined;
+}
+
+function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
+  const t0 = tokens.get(pool.token0Id);
+  const t1 = tokens.get(pool.token1Id);
+  if (!t0 || !t1) return 0n;
+  return poolTvlUsd(
+    { reserve: BigInt(pool.reserve0), decimals: t0.decimals, priceUsd: priceOf(prices, t0.id) },
+    { reserve: BigInt(pool.reserve1), decimals: t1.decimals, priceUsd: priceOf(prices, t1.id) },
+  );
+}
+
+/** The 24 h window ending at the newest indexed block (live or catching up alike). */
+async function window(db: Database) {
+  const head = await latestBlock(db);
+  return head ? { head, range: { from: head.timestamp - DAY, to: head.timestamp } } : undefined;
+}
+
+export async function aggregatePoolStats(db: Database) {
+  const [pools, w] = await Promise.all([listPools(db), window(db)]);
+  const ids = [...new Set(pools.flatMap((p) => [p.token0Id, p.token1Id]))];
+  const [tokenRows, prices, totals] = await Promise.all([
+    getTokens(db, ids),
+    latestPrices(db, ids),
+    w ? swapTotals(db, w.range) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),
+  ]);
+  const tokens = new Map(tokenRows.map((t) => [t.id, t]));
+  const totalValueLocked = pools.reduce((sum, p) => sum + tvl(p, tokens, prices), 0n);
+  return {
+    totalPools: pools.length,
+    totalValueLocked: usd(totalValueLocked),
+    volume24h: usd(parseFixed(totals.volumeUsd, USD_SCALE)),
+    fees24h: usd(parseFixed(totals.feeUsd, USD_SCALE)),
+    swaps24h: totals.swaps,
+    blockNumber: w?.head.number ?? null,
+    timestamp: w?.head.timestamp ?? null,
+  };
+}
+
+/** A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token. */
+export async function resolveTokenRef(db: Database, ref: string, param: string): Promise<Token> {
+  if (/^\d+$/.test(ref)) {
+    const id = Number(ref);
+    if (!/^(0|[1-9]\d{0,9})$/.test(ref) || id > U32_MAX) {
+      throw new AppError("VALIDATION_ERROR", `Invalid path parameter "${param}": a token id must be an integer from 0 to ${U32_MAX}.`);
+    }
+    const token = await getToken(db, id);
+    if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+    return token;
+  }
+  const matches = await findTokensBySymbol(db, ref);
+  if (matches.length === 0) throw new AppError("TOKEN_NOT_FOUND", `No token has the symbol "${ref}".`);
+  if (matches.length > 1) {
+    const ids = matches.map((t) => t.id).join(", ");
+    throw new AppError("AMBIGUOUS_TOKEN", `The symbol "${ref}" is shared by tokens ${ids}; use a token id instead.`);
+  }
+  return matches[0] as Token;
+}
+
+export async function pairStats(db: Database, refA: string, refB: string) {
+  const [a, b] = await Promise.all([resolveTokenRef(db, refA, "tokenA"), resolveTokenRef(db, refB, "tokenB")]);
+  if (a.id === b.id) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "tokenB": the two tokens of a pair must differ.`);
+  const pool = await findPool(db, a.id, b.id);
+  if (!pool) throw new AppError("POOL_NOT_FOUND", `No pool exists for ${a.symbol || a.id}/${b.symbol || b.id}.`);
+  const flipped = pool.token0Id !== a.id;
+  const reserveA = BigInt(flipped ? pool.reserve1 : pool.reserve0);
+  const reserveB = BigInt(flipped ? pool.reserve0 : pool.reserve1);
+  const w = await window(db);
+  const [prices, totals, then] = await Promise.all([
+    latestPrices(db, [a.id, b.id]),
+    w ? swapTotals(db, w.range, pool) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),
+    w ? reservesAt(db, pool, w.range.from) : Promise.resolve(undefined),
+  ]);
+  const tokens = new Map([[a.id, a], [b.id, b]]);
+  const tvlUsd = tvl(pool, tokens, prices);
+  const price = spotPrice(reserveA, a.decimals, reserveB, b.decimals);
+  const priceThen = then
+    ? spotPrice(BigInt(flipped ? then.reserve1 : then.reserve0), a.decimals, BigInt(flipped ? then.reserve0 : then.reserve1), b.decimals)
+    : 0n;
+  const fees = parseFixed(totals.feeUsd, USD_SCALE);
+  const side = (t: Token, reserve: bigint) => {
+    const p = priceOf(prices, t.id);
+    return { tokenId: t.id, symbol: t.symbol, decimals: t.decimals, reserve: reserve.toString(), priceUsd: p === undefined ? null : usd(p) };
+  };
+  return {
+    tokenA: side(a, reserveA),
+    tokenB: side(b, reserveB),
+    price: usd(price),
+    totalValueLocked: usd(tvlUsd),
+    volume24h: usd(parseFixed(totals.volumeUsd, USD_SCALE)),
+    fees24h: usd(fees),
+    swaps24h: totals.swaps,
+    priceChange24h: usd(percentChange(price, priceThen)),
+    apr: usd(aprPercent(fees, tvlUsd)),
+    lpTokenId: pool.lpTokenId,
+    lpSupply: pool.lpSupply,
+    feeRate: formatFixed(BigInt(pool.lpFee), 3),
+    blockNumber: w?.head.number ?? pool.blockNumber,
+    timestamp: w?.head.timestamp ?? null,
+  };
+}

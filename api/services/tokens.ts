@@ -1,0 +1,77 @@
+import { countHolders, getBalance, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type Token } from "../../db/index.js";
+import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
+import { AppError } from "../../shared/errors.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+
+export async function requireToken(db: Database, id: number): Promise<Token> {
+  const token = await getToken(db, id);
+  if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+  return token;
+}
+
+export async function oracleValue(db: Database, id: number) {
+  const [token, price, head] = await Promise.all([requireToken(db, id), latestPrice(db, id), latestBlock(db)]);
+  if (!price) {
+    throw new AppError("NOT_FOUND", `Token ${id} (${token.symbol}) has no USD value: no pool route connects it to a USD stablecoin.`);
+  }
+  return {
+    tokenId: token.id,
+    symbol: token.symbol,
+    valueUsd: normalizeDecimal(price.priceUsd),
+    timestamp: head?.timestamp ?? 0,
+    blockNumber: head?.number ?? price.blockNumber,
+  };
+}
+
+export async function assetMetadata(db: Database, id: number) {
+  const token = await requireToken(db, id);
+  const [price, ownerBalance] = await Promise.all([
+    latestPrice(db, id),
+    token.owner ? getBalance(db, id, token.owner) : Promise.resolve(0n),
+  ]);
+  const treasury = price ? usdValue(ownerBalance, token.decimals, parseFixed(price.priceUsd, USD_SCALE)) : 0n;
+  return {
+    tokenId: token.id,
+    name: token.name,
+    symbol: token.symbol,
+    totalSupply: normalizeDecimal(token.supply),
+    treasuryValue: formatFixed(treasury, USD_SCALE),
+    decimals: token.decimals,
+    owner: token.owner,
+    status: token.status,
+    blockNumber: token.blockNumber,
+  };
+}
+
+export interface HolderQuery {
+  page?: number | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export async function tokenHolders(db: Database, id: number, q: HolderQuery) {
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  const token = await requireToken(db, id);
+  const firstRank = after ? after.rank + 1 : ((q.page ?? 1) - 1) * q.limit + 1;
+  const [total, rows] = await Promise.all([
+    countHolders(db, id),
+    after ? holdersAfter(db, id, after, q.limit + 1) : holdersByOffset(db, id, firstRank - 1, q.limit + 1),
+  ]);
+  const page = rows.slice(0, q.limit);
+  const supply = BigInt(token.supply);
+  const last = page[page.length - 1];
+  return {
+    tokenId: token.id,
+    page: Math.floor((firstRank - 1) / q.limit) + 1,
+    limit: q.limit,
+    totalHolders: total,
+    totalPages: Math.ceil(total / q.limit),
+    holders: page.map((h, i) => ({
+      rank: firstRank + i,
+      address: h.account,
+      balance: normalizeDecimal(h.balance),
+      share: formatFixed(ratio(BigInt(h.balance), supply, USD_SCALE), USD_SCALE),
+    })),
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ balance: normalizeDecimal(last.balance), account: last.account, rank: firstRank + page.length - 1 }) : null,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * One client factory for both stores: PGlite (Postgres in WASM) in DATA_DIR when no
+ * DATABASE_URL is set, PostgreSQL through postgres.js when it is. Both speak the same SQL and
+ * share one drizzle schema and one set of migrations.
+ */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import * as schema from "./schema/index.js";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DbHandle {
+  readonly kind: "pglite" | "postgres";
+  readonly db: Database;
+  /** Apply the committed SQL migrations (idempotent; serialized across processes on Postgres). */
+  migrate(): Promise<void>;
+  /** Resolves when the store answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres:// URL; unset = PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite data folder (DATA_DIR/pglite), or "memory://" for a throw-away store. */
+  dataDir?: string;
+  /** Pool size for postgres.js. */
+  maxConnections?: number;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+const drizzleOptions = { schema, casing: "snake_case" } as const;
+// Any constant works; it only has to be the same in every TokenPool process.
+const MIGRATION_LOCK_KEY = 7_262_021;
+
+export async function createDb(options: DbOptions): Promise<DbHandle> {
+  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? 10) : createPglite(options.dataDir ?? "memory://");
+}
+
+async function createPglite(dataDir: string): Promise<DbHandle> {
+  let dir = dataDir;
+  if (!dir.startsWith("memory://")) {
+    dir = path.resolve(dir, "pglite");
+    await mkdir(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Database;
+  return {
+    kind: "pglite",
+    db,
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}
+
+function createPostgres(url: string, max: number): DbHandle {
+  // numeric and bigint arrive as strings by default; keep it that way for numeric (exactness).
+  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
+  const db = drizzlePostgres({ client, ...drizzleOptions }) as unknown as Database;
+  return {
+    kind: "postgres",
+    db,
+    migrate: async () => {
+      const conn = await client.reserve();
+      try {
+        await conn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+        await migratePostgres(drizzlePostgres({ client, ...drizzleOptions }), { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await conn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
+        conn.release();
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}

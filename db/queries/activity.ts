@@ -1,0 +1,45 @@
+import { and, count, eq, gt, lte, sql } from "drizzle-orm";
+import type { Database } from "../client.js";
+import { liquidityEvents, swaps } from "../schema/index.js";
+
+export type NewSwap = typeof swaps.$inferInsert;
+export type NewLiquidityEvent = typeof liquidityEvents.$inferInsert;
+
+/** Swap hops keyed by (block, event index, hop): inserting the same event twice is a no-op. */
+export async function insertSwaps(db: Database, rows: NewSwap[]): Promise<void> {
+  if (rows.length > 0) await db.insert(swaps).values(rows).onConflictDoNothing();
+}
+
+export async function insertLiquidityEvents(db: Database, rows: NewLiquidityEvent[]): Promise<void> {
+  if (rows.length > 0) await db.insert(liquidityEvents).values(rows).onConflictDoNothing();
+}
+
+export interface SwapTotals {
+  /** Sum of volumeUsd (decimal string). */
+  volumeUsd: string;
+  /** Sum of feeUsd (decimal string). */
+  feeUsd: string;
+  swaps: number;
+}
+
+/**
+ * Totals of the swaps with from < timestamp <= to, over all pools or one pool
+ * (token0, token1 in the pool's own order).
+ */
+export async function swapTotals(
+  db: Database,
+  window: { from: number; to: number },
+  pool?: { token0Id: number; token1Id: number },
+): Promise<SwapTotals> {
+  const inWindow = and(gt(swaps.timestamp, window.from), lte(swaps.timestamp, window.to));
+  const where = pool ? and(inWindow, eq(swaps.token0Id, pool.token0Id), eq(swaps.token1Id, pool.token1Id)) : inWindow;
+  const [row] = await db
+    .select({
+      volumeUsd: sql<string>`coalesce(sum(${swaps.volumeUsd}), 0)::text`,
+      feeUsd: sql<string>`coalesce(sum(${swaps.feeUsd}), 0)::text`,
+      swaps: count(),
+    })
+    .from(swaps)
+    .where(where);
+  return { volumeUsd: row?.volumeUsd ?? "0", feeUsd: row?.feeUsd ?? "0", swaps: Number(row?.swaps ?? 0) };
+}

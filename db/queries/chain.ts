@@ -1,0 +1,41 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { Database } from "../client.js";
+import { blocks, checkpoints } from "../schema/index.js";
+
+export type Block = typeof blocks.$inferSelect;
+export type Checkpoint = typeof checkpoints.$inferSelect;
+
+export const FOLLOWER_CHECKPOINT = "follower";
+
+export async function insertBlocks(db: Database, rows: Block[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(blocks)
+    .values(rows)
+    .onConflictDoUpdate({ target: blocks.number, set: { hash: sql`excluded."hash"`, timestamp: sql`excluded."timestamp"` } });
+}
+
+/** The newest indexed block: the end of every 24 h window and the time of every current value. */
+export async function latestBlock(db: Database): Promise<Block | undefined> {
+  const [row] = await db.select().from(blocks).orderBy(desc(blocks.number)).limit(1);
+  return row;
+}
+
+export async function getCheckpoint(db: Database, name = FOLLOWER_CHECKPOINT): Promise<Checkpoint | undefined> {
+  const [row] = await db.select().from(checkpoints).where(eq(checkpoints.name, name)).limit(1);
+  return row;
+}
+
+export async function setCheckpoint(
+  db: Database,
+  cp: { name?: string; blockNumber: number; blockHash: string; chainFinalized: number },
+): Promise<void> {
+  const row = { name: cp.name ?? FOLLOWER_CHECKPOINT, blockNumber: cp.blockNumber, blockHash: cp.blockHash, chainFinalized: cp.chainFinalized };
+  await db
+    .insert(checkpoints)
+    .values(row)
+    .onConflictDoUpdate({
+      target: checkpoints.name,
+      set: { blockNumber: row.blockNumber, blockHash: row.blockHash, chainFinalized: row.chainFinalized, updatedAt: sql`now()` },
+    });
+}

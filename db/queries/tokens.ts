@@ -1,0 +1,38 @@
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../client.js";
+import { tokens } from "../schema/index.js";
+import { excludedSet, notOlder } from "./upsert.js";
+
+export type Token = typeof tokens.$inferSelect;
+export type NewToken = typeof tokens.$inferInsert;
+
+export async function upsertTokens(db: Database, rows: NewToken[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(tokens)
+    .values(rows)
+    .onConflictDoUpdate({ target: tokens.id, set: excludedSet(tokens, [tokens.id]), setWhere: notOlder(tokens.blockNumber) });
+}
+
+export async function deleteTokens(db: Database, ids: number[]): Promise<void> {
+  if (ids.length > 0) await db.delete(tokens).where(inArray(tokens.id, ids));
+}
+
+export async function getToken(db: Database, id: number): Promise<Token | undefined> {
+  const [row] = await db.select().from(tokens).where(eq(tokens.id, id)).limit(1);
+  return row;
+}
+
+export async function getTokens(db: Database, ids: number[]): Promise<Token[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(tokens).where(inArray(tokens.id, ids));
+}
+
+/** Tokens whose symbol equals `symbol`, ignoring case (several assets may share one). */
+export async function findTokensBySymbol(db: Database, symbol: string): Promise<Token[]> {
+  return db
+    .select()
+    .from(tokens)
+    .where(sql`lower(${tokens.symbol}) = lower(${symbol})`)
+    .orderBy(asc(tokens.id));
+}

@@ -1,0 +1,19 @@
+import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { int64 } from "./tokens.js";
+
+/** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
+export const blocks = pgTable("blocks", {
+  number: int64().primaryKey(),
+  hash: text().notNull(),
+  timestamp: int64().notNull(),
+});
+
+/** Where a writer stopped; written in the same transaction as the data of that block. */
+export const checkpoints = pgTable("checkpoints", {
+  name: text().primaryKey(),
+  blockNumber: int64().notNull(),
+  blockHash: text().notNull(),
+  /** The chain's finalized head when this checkpoint was written (for /health lag). */
+  chainFinalized: int64().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

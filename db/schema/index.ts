@@ -1,0 +1,4 @@
+export * from "./users.js";
+export * from "./tokens.js";
+export * from "./pools.js";
+export * from "./chain.js";

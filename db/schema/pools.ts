@@ -1,0 +1,84 @@
+import { index, integer, numeric, pgTable, primaryKey, smallint, text, unique } from "drizzle-orm/pg-core";
+import { amount, int64 } from "./tokens.js";
+
+/** A pool of pallet-asset-conversion; token0 is the chain's first location (native first). */
+export const pools = pgTable(
+  "pools",
+  {
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    lpTokenId: int64().notNull(),
+    account: text().notNull(),
+    reserve0: amount().notNull().default("0"),
+    reserve1: amount().notNull().default("0"),
+    lpSupply: amount().notNull().default("0"),
+    /** LP fee in per mille of the amount in (the pallet's LPFee constant). */
+    lpFee: integer().notNull(),
+    createdBlock: int64().notNull(),
+    blockNumber: int64().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.token0Id, t.token1Id] }), unique("pools_lp_token_uq").on(t.lpTokenId)],
+);
+
+/** Reserves of a pool after each block that changed them (price history, 24 h change). */
+export const poolReserves = pgTable(
+  "pool_reserves",
+  {
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    blockNumber: int64().notNull(),
+    timestamp: int64().notNull(),
+    reserve0: amount().notNull(),
+    reserve1: amount().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.token0Id, t.token1Id, t.blockNumber] }),
+    index("pool_reserves_time_idx").on(t.token0Id, t.token1Id, t.timestamp),
+  ],
+);
+
+/** One hop of a SwapExecuted event; a multi-hop swap has a row per pool it crossed. */
+export const swaps = pgTable(
+  "swaps",
+  {
+    blockNumber: int64().notNull(),
+    eventIndex: integer().notNull(),
+    hop: smallint().notNull(),
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    tokenIn: int64().notNull(),
+    tokenOut: int64().notNull(),
+    amountIn: amount().notNull(),
+    amountOut: amount().notNull(),
+    /** LP fee taken from amountIn, in tokenIn smallest units. */
+    fee: amount().notNull(),
+    /** amountIn and fee valued at the USD prices of the swap's own block. */
+    volumeUsd: numeric().notNull(),
+    feeUsd: numeric().notNull(),
+    account: text().notNull(),
+    timestamp: int64().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockNumber, t.eventIndex, t.hop] }),
+    index("swaps_time_idx").on(t.timestamp),
+    index("swaps_pool_time_idx").on(t.token0Id, t.token1Id, t.timestamp),
+  ],
+);
+
+/** LiquidityAdded / LiquidityRemoved events. */
+export const liquidityEvents = pgTable(
+  "liquidity_events",
+  {
+    blockNumber: int64().notNull(),
+    eventIndex: integer().notNull(),
+    kind: text({ enum: ["add", "remove"] }).notNull(),
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    account: text().notNull(),
+    amount0: amount().notNull(),
+    amount1: amount().notNull(),
+    lpAmount: amount().notNull(),
+    timestamp: int64().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.blockNumber, t.eventIndex] })],
+);

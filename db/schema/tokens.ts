@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+/** u128 amounts in smallest units: numeric(78,0) holds any u256, so never overflows. */
+export const amount = () => numeric({ precision: 78, scale: 0 });
+/** Block numbers, token ids (u32) and Unix-second timestamps all fit a JS number exactly. */
+export const int64 = () => bigint({ mode: "number" });
+
+/** Assets of pallet-assets, plus the native token under NATIVE_TOKEN_ID. */
+export const tokens = pgTable(
+  "tokens",
+  {
+    id: int64().primaryKey(),
+    name: text().notNull().default(""),
+    symbol: text().notNull().default(""),
+    decimals: integer().notNull().default(0),
+    supply: amount().notNull().default("0"),
+    /** SS58 address of the owner (treasury) account; null for the native token. */
+    owner: text(),
+    isNative: boolean().notNull().default(false),
+    /** live | frozen | destroying (destroyed assets are deleted). */
+    status: text({ enum: ["live", "frozen", "destroying"] }).notNull().default("live"),
+    /** Block at which these values were read. */
+    blockNumber: int64().notNull(),
+  },
+  (t) => [index("tokens_symbol_idx").on(sql`lower(${t.symbol})`)],
+);
+
+/** Balance of one account in one token. A zero balance has no row. */
+export const holders = pgTable(
+  "holders",
+  {
+    tokenId: int64().notNull(),
+    account: text().notNull(),
+    balance: amount().notNull(),
+    blockNumber: int64().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tokenId, t.account] }),
+    // Serves the holders page in rank order, and keyset paging from a cursor.
+    index("holders_rank_idx").on(t.tokenId, t.balance.desc(), t.account),
+  ],
+);
+
+/** USD value of one whole token, from the block at which it last changed. */
+export const tokenPrices = pgTable(
+  "token_prices",
+  {
+    tokenId: int64().notNull(),
+    blockNumber: int64().notNull(),
+    priceUsd: numeric().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.blockNumber] })],
+);

@@ -1,0 +1,112 @@
+/**
+ * Every setting of TokenPool, read once from the environment and validated. This is the only
+ * module that reads process.env; everything else receives a Config.
+ */
+import { ConfigError } from "./errors.js";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface Config {
+  /** HTTP port of the API. */
+  port: number;
+  /** Interface the API listens on. */
+  host: string;
+  /** Folder for the embedded database and the generated JWT secret. */
+  dataDir: string;
+  /** postgres:// URL; unset = embedded PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  /** redis:// URL; set = rate-limit counters shared through Redis. */
+  redisUrl: string | undefined;
+  /** HS256 secret for access tokens; unset = generated once and kept in dataDir. */
+  jwtSecret: string | undefined;
+  /** How many proxy hops to trust in X-Forwarded-For (0 = ignore the header). */
+  trustProxy: number;
+  /** Chain WebSocket RPC endpoint for the indexer. */
+  wsUrl: string | undefined;
+  /** Requests per window per client IP; 0 disables the limit (benchmarks only). */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
+  nativeTokenId: number;
+  logLevel: LogLevel;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const U32_MAX = 4_294_967_295;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v ? v : undefined;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${protocols.join(", ")}), got an unparsable value`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+function trustProxy(env: Env): number {
+  const raw = str(env, "TRUST_PROXY")?.toLowerCase();
+  if (raw === undefined || raw === "false" || raw === "0" || raw === "no") return 0;
+  if (raw === "true" || raw === "yes") return 1;
+  if (/^\d+$/.test(raw) && Number(raw) <= 16) return Number(raw);
+  throw new ConfigError(`TRUST_PROXY must be true, false or a hop count 0-16, got ${JSON.stringify(raw)}`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const jwtSecret = str(env, "JWT_SECRET");
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError("JWT_SECRET must be at least 32 characters long");
+  }
+  const logLevel = (str(env, "LOG_LEVEL") ?? "info") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
+  }
+  return {
+    port: int(env, "PORT", 3000, 0, 65535),
+    host: str(env, "HOST") ?? "0.0.0.0",
+    dataDir: str(env, "DATA_DIR") ?? "./data",
+    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
+    jwtSecret,
+    trustProxy: trustProxy(env),
+    wsUrl: url(env, "WS_URL", ["ws:", "wss:"]),
+    rateLimitMax: int(env, "RATE_LIMIT_MAX", 100, 0, 1_000_000),
+    rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
+    nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),
+    logLevel,
+  };
+}
+
+/** Connections the test suites may use; each is optional and its suites skip without it. */
+export interface TestServices {
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+}
+
+export function loadTestServices(env: Env = process.env): TestServices {
+  return {
+    databaseUrl: url(env, "TEST_DATABASE_URL", ["postgres:", "postgresql:"]),
+    redisUrl: url(env, "TEST_REDIS_URL", ["redis:", "rediss:"]),
+  };
+}

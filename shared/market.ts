@@ -1,0 +1,42 @@
+/**
+ * Pool arithmetic shared by the API and the price engine. Inputs are u128 reserves (bigint,
+ * smallest units) and USD prices as fixed-point bigints with USD_SCALE digits.
+ */
+import { mulDiv, pow10, USD_SCALE, usdValue } from "./decimal.js";
+
+export interface Side {
+  reserve: bigint;
+  decimals: number;
+  /** USD per whole token, fixed USD_SCALE; undefined when the token has no price. */
+  priceUsd: bigint | undefined;
+}
+
+/**
+ * USD value locked in a pool. With one side unpriced, a constant-product pool holds equal
+ * value on both sides, so the priced side counts twice; with neither priced it is 0.
+ */
+export function poolTvlUsd(a: Side, b: Side): bigint {
+  const va = a.priceUsd === undefined ? undefined : usdValue(a.reserve, a.decimals, a.priceUsd);
+  const vb = b.priceUsd === undefined ? undefined : usdValue(b.reserve, b.decimals, b.priceUsd);
+  if (va !== undefined && vb !== undefined) return va + vb;
+  if (va !== undefined) return 2n * va;
+  if (vb !== undefined) return 2n * vb;
+  return 0n;
+}
+
+/** Spot price of one whole A in whole B from the reserves (fixed USD_SCALE); 0 for an empty pool. */
+export function spotPrice(reserveA: bigint, decimalsA: number, reserveB: bigint, decimalsB: number): bigint {
+  if (reserveA === 0n) return 0n;
+  return mulDiv(reserveB * pow10(decimalsA), pow10(USD_SCALE), reserveA * pow10(decimalsB));
+}
+
+/** (now − then) / then in percent (fixed USD_SCALE); 0 when there is no earlier value. */
+export function percentChange(now: bigint, then: bigint): bigint {
+  if (then === 0n) return 0n;
+  return mulDiv(now - then, 100n * pow10(USD_SCALE), then);
+}
+
+/** Yearly fee return on the liquidity, in percent: fees24h × 365 / TVL × 100 (fixed USD_SCALE). */
+export function aprPercent(fees24hUsd: bigint, tvlUsd: bigint): bigint {
+  return tvlUsd === 0n ? 0n : mulDiv(fees24hUsd * 365n, 100n, tvlUsd);
+}
