@@ -1,5 +1,5 @@
-/** `npm start`: migrations and the API in one process (the indexer joins here once it exists). */
-import { startApiServer } from "./api/server.js";
+/** `npm start`: the same as `tokenpool start` (see cli/start.ts). */
+import { startAll } from "./cli/start.js";
 import { loadConfig } from "./shared/config.js";
 import { createLogger } from "./shared/logger.js";
 import { runMain } from "./shared/process.js";
@@ -7,6 +7,5 @@ import { runMain } from "./shared/process.js";
 await runMain("tokenpool", async () => {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const server = await startApiServer(config, logger);
-  return { logger, stop: () => server.close() };
+  return { logger, stop: await startAll(config, logger) };
 });

@@ -49,14 +49,7 @@ export function createApp(deps: AppDeps) {
   app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
   app.use(cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"] }));
   app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => sendError(c, new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`)) }));
-  app.use(
-    bearerAuth(
-      tokens,
-      (path) => path.startsWith("/assets/"),
-      // Login and register are how a client replaces a dead token, so a stale header never blocks them.
-      (path) => path === "/auth/login" || path === "/auth/register",
-    ),
-  );
+  app.use(bearerAuth(tokens, (path) => path.startsWith("/assets/")));
   app.use("/auth/*", requireJsonBody());
 
   app.route("/", authRoutes({ db: deps.db, tokens }));

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
-import { AppError, ERROR_CODES, type ErrorCode } from "../shared/errors.js";
+import { AppError, type ErrorCode } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 
 export function errorBody(code: ErrorCode, message: string) {

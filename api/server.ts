@@ -1,5 +1,5 @@
 import { serve, type ServerType } from "@hono/node-server";
-import { createDb } from "../db/index.js";
+import { createDb, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
@@ -13,9 +13,13 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** Opens the store (migrating it), the rate-limit counters and the HTTP listener. */
-export async function startApiServer(config: Config, logger: Logger): Promise<ApiServer> {
-  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+/**
+ * Opens the store (migrating it), the rate-limit counters and the HTTP listener. A `shared`
+ * store is one the caller owns (PGlite allows one instance per DATA_DIR, so `npm start` hands
+ * the indexer's to the API); it is left open on close.
+ */
+export async function startApiServer(config: Config, logger: Logger, shared?: DbHandle): Promise<ApiServer> {
+  const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await handle.migrate();
   let store: RateLimitStore;
   if (config.redisUrl) {
@@ -45,7 +49,7 @@ export async function startApiServer(config: Config, logger: Logger): Promise<Ap
       // Stop accepting, let in-flight requests finish, then release the store and counters.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
-      await handle.close();
+      if (!shared) await handle.close();
     },
   };
 }

@@ -26,6 +26,13 @@ export interface DbHandle {
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Tries to become the one writer: a Postgres advisory lock held on a connection of its own
+   * for as long as this process lives (a crash releases it). PGlite always succeeds: only one
+   * process can open a DATA_DIR. Resolves to a release function, or undefined when another
+   * process holds the lock.
+   */
+  tryWriterLock(): Promise<(() => Promise<void>) | undefined>;
   close(): Promise<void>;
 }
 
@@ -42,6 +49,7 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.me
 const drizzleOptions = { schema, casing: "snake_case" } as const;
 // Any constant works; it only has to be the same in every TokenPool process.
 const MIGRATION_LOCK_KEY = 7_262_021;
+const WRITER_LOCK_KEY = 7_262_022;
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? 10) : createPglite(options.dataDir ?? "memory://");
@@ -62,6 +70,7 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
     ping: async () => {
       await client.query("select 1");
     },
+    tryWriterLock: async () => async () => {},
     close: () => client.close(),
   };
 }
@@ -85,6 +94,18 @@ function createPostgres(url: string, max: number): DbHandle {
     },
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    tryWriterLock: async () => {
+      const conn = await client.reserve();
+      const [row] = await conn`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok`;
+      if (!row?.ok) {
+        conn.release();
+        return undefined;
+      }
+      return async () => {
+        await conn`select pg_advisory_unlock(${WRITER_LOCK_KEY})`.catch(() => {});
+        conn.release();
+      };
     },
     close: () => client.end({ timeout: 5 }),
   };

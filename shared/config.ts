@@ -2,6 +2,8 @@
  * Every setting of TokenPool, read once from the environment and validated. This is the only
  * module that reads process.env; everything else receives a Config.
  */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { ConfigError } from "./errors.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -29,6 +31,18 @@ export interface Config {
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
   nativeTokenId: number;
   logLevel: LogLevel;
+  /** Asset ids valued at exactly 1 USD: the anchors of the oracle. */
+  usdStablecoins: number[];
+  /** Pools with less USD liquidity than this are not used for prices (decimal string). */
+  oracleMinLiquidityUsd: string;
+  /** Blocks per transaction when the indexer catches up. */
+  indexerBatchBlocks: number;
+  /** Raw genesis (path or https URL) of the local devnet that `npm start` runs without WS_URL. */
+  devnetGenesis: string | undefined;
+  /** Port of the local devnet's WebSocket RPC. */
+  devnetPort: number;
+  /** Pause between two live-market extrinsics on the devnet. */
+  devnetSwapIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -73,6 +87,39 @@ function trustProxy(env: Env): number {
   throw new ConfigError(`TRUST_PROXY must be true, false or a hop count 0-16, got ${JSON.stringify(raw)}`);
 }
 
+function idList(env: Env, name: string, fallback: number[]): number[] {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  const parts = raw.split(",").map((p) => p.trim());
+  if (parts.some((p) => !/^\d{1,10}$/.test(p) || Number(p) > U32_MAX)) {
+    throw new ConfigError(`${name} must be a comma-separated list of asset ids (0-${U32_MAX}), got ${JSON.stringify(raw)}`);
+  }
+  return [...new Set(parts.map(Number))];
+}
+
+function decimal(env: Env, name: string, fallback: string): string {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,30}(\.\d{1,18})?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative decimal number, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+/**
+ * The Asset Hub Kusama genesis that every machine of ours has beside the project
+ * (../shared/chain): the default devnet when DEVNET_GENESIS is unset, so that `npm start` shows
+ * pools. Where it is absent, the devnet falls back to Rococo Asset Hub (assets only).
+ */
+export const SHARED_GENESIS = fileURLToPath(new URL("../../shared/chain/asset-hub-kusama-local.json", import.meta.url));
+
+/** A path must exist now, so that a typo fails here and not deep inside chopsticks. */
+function genesis(env: Env): string | undefined {
+  const raw = str(env, "DEVNET_GENESIS");
+  if (raw === undefined) return existsSync(SHARED_GENESIS) ? SHARED_GENESIS : undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return url(env, "DEVNET_GENESIS", ["https:", "http:"]);
+  if (!existsSync(raw)) throw new ConfigError(`DEVNET_GENESIS: no such file ${JSON.stringify(raw)}`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const jwtSecret = str(env, "JWT_SECRET");
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
@@ -95,6 +142,12 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),
     logLevel,
+    usdStablecoins: idList(env, "USD_STABLECOINS", [1984]),
+    oracleMinLiquidityUsd: decimal(env, "ORACLE_MIN_LIQUIDITY_USD", "100"),
+    indexerBatchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 50, 1, 10_000),
+    devnetGenesis: genesis(env),
+    devnetPort: int(env, "DEVNET_PORT", 9944, 0, 65535),
+    devnetSwapIntervalMs: int(env, "DEVNET_SWAP_INTERVAL_MS", 3_000, 0, 3_600_000),
   };
 }
 

@@ -38,5 +38,6 @@ export function percentChange(now: bigint, then: bigint): bigint {
 
 /** Yearly fee return on the liquidity, in percent: fees24h × 365 / TVL × 100 (fixed USD_SCALE). */
 export function aprPercent(fees24hUsd: bigint, tvlUsd: bigint): bigint {
-  return tvlUsd === 0n ? 0n : mulDiv(fees24hUsd * 365n, 100n, tvlUsd);
+  // Both inputs carry USD_SCALE digits and cancel out, so scale the quotient back up.
+  return tvlUsd === 0n ? 0n : mulDiv(fees24hUsd * 365n * 100n, pow10(USD_SCALE), tvlUsd);
 }

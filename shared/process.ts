@@ -33,3 +33,14 @@ export async function runMain(name: string, start: () => Promise<{ logger: Logge
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 }
+
+/** Runs a one-shot command: a bad configuration or a failure prints one line and exits 1. */
+export async function runOnce(name: string, task: () => Promise<void>): Promise<void> {
+  try {
+    await task();
+  } catch (err) {
+    const kind = err instanceof ConfigError ? "configuration error" : "failed";
+    process.stderr.write(`${name}: ${kind}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}

@@ -10,11 +10,11 @@ const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i;
  * says. A header that is present but bad is a 401 even on public paths, so a client learns its
  * token is dead instead of silently being served as anonymous.
  */
-export function bearerAuth(tokens: TokenIssuer, required: (path: string) => boolean, exempt: (path: string) => boolean): MiddlewareHandler<AppEnv> {
+export function bearerAuth(tokens: TokenIssuer, required: (path: string) => boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     const path = c.req.path;
-    if (header === undefined || exempt(path)) {
+    if (header === undefined) {
       if (required(path)) throw new AppError("UNAUTHORIZED", "Missing access token: send Authorization: Bearer <token>.");
       return next();
     }

@@ -22,7 +22,8 @@ const PairSide = z
     symbol: z.string(),
     decimals: z.number().int(),
     reserve: Integer,
-    priceUsd: Decimal.nullable().openapi({ description: "null when no route to a USD stablecoin exists" }),
+    // A union, not Decimal.nullable(): the generator renders the latter as an allOf that forbids null.
+    priceUsd: z.union([Decimal, z.null()]).openapi({ description: "USD per whole token; null when no route to a USD stablecoin exists" }),
   })
   .openapi("PairSide");
 

@@ -9,7 +9,7 @@ CREATE TABLE "users" (
 --> statement-breakpoint
 CREATE TABLE "holders" (
 	"token_id" bigint NOT NULL,
-	"account" text NOT NULL,
+	"account" text COLLATE "C" NOT NULL,
 	"balance" numeric(78, 0) NOT NULL,
 	"block_number" bigint NOT NULL,
 	CONSTRAINT "holders_token_id_account_pk" PRIMARY KEY("token_id","account")

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { tokens } from "../schema/index.js";
+import { holders, tokens } from "../schema/index.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Token = typeof tokens.$inferSelect;
@@ -14,8 +14,11 @@ export async function upsertTokens(db: Database, rows: NewToken[]): Promise<void
     .onConflictDoUpdate({ target: tokens.id, set: excludedSet(tokens, [tokens.id]), setWhere: notOlder(tokens.blockNumber) });
 }
 
+/** A destroyed asset disappears, with its holders (its price history stays for old swaps). */
 export async function deleteTokens(db: Database, ids: number[]): Promise<void> {
-  if (ids.length > 0) await db.delete(tokens).where(inArray(tokens.id, ids));
+  if (ids.length === 0) return;
+  await db.delete(holders).where(inArray(holders.tokenId, ids));
+  await db.delete(tokens).where(inArray(tokens.id, ids));
 }
 
 export async function getToken(db: Database, id: number): Promise<Token | undefined> {
@@ -35,4 +38,10 @@ export async function findTokensBySymbol(db: Database, symbol: string): Promise<
     .from(tokens)
     .where(sql`lower(${tokens.symbol}) = lower(${symbol})`)
     .orderBy(asc(tokens.id));
+}
+
+/** Decimals of every token: what the indexer needs in memory to value amounts. */
+export async function tokenDecimals(db: Database): Promise<Map<number, number>> {
+  const rows = await db.select({ id: tokens.id, decimals: tokens.decimals }).from(tokens);
+  return new Map(rows.map((r) => [r.id, r.decimals]));
 }

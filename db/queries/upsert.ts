@@ -1,4 +1,5 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { toSnakeCase } from "drizzle-orm/casing";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
 /**
@@ -6,10 +7,13 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
  * insert statement writes a whole batch.
  */
 export function excludedSet<T extends PgTable>(table: T, keys: PgColumn[]): Record<string, SQL> {
-  const keyNames = new Set(keys.map((k) => k.name));
+  // The client maps property names to snake_case columns (casing: "snake_case"), and so must we.
+  const dbName = (c: PgColumn) => (c.keyAsName ? toSnakeCase(c.name) : c.name);
+  const keyNames = new Set(keys.map(dbName));
   const set: Record<string, SQL> = {};
   for (const [prop, column] of Object.entries(getTableColumns(table))) {
-    if (!keyNames.has(column.name)) set[prop] = sql.raw(`excluded."${column.name}"`);
+    const name = dbName(column);
+    if (!keyNames.has(name)) set[prop] = sql.raw(`excluded."${name}"`);
   }
   return set;
 }

@@ -1,10 +1,15 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, integer, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 /** u128 amounts in smallest units: numeric(78,0) holds any u256, so never overflows. */
 export const amount = () => numeric({ precision: 78, scale: 0 });
 /** Block numbers, token ids (u32) and Unix-second timestamps all fit a JS number exactly. */
 export const int64 = () => bigint({ mode: "number" });
+/**
+ * SS58 addresses, compared byte-wise (collation "C") so that the holder order and keyset
+ * cursors are the same on every server, whatever its default locale.
+ */
+export const address = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /** Assets of pallet-assets, plus the native token under NATIVE_TOKEN_ID. */
 export const tokens = pgTable(
@@ -31,7 +36,7 @@ export const holders = pgTable(
   "holders",
   {
     tokenId: int64().notNull(),
-    account: text().notNull(),
+    account: address().notNull(),
     balance: amount().notNull(),
     blockNumber: int64().notNull(),
   },

@@ -1,0 +1,163 @@
+import { sql } from "drizzle-orm";
+import { SignJWT } from "jose";
+import { expect, it } from "vitest";
+import { describeDb } from "../support/db.js";
+import { authHeader, buildApp, expectError, TEST_SECRET } from "../support/app.js";
+import { TEN, seedMarket } from "../support/fixtures.js";
+
+const password = "correct horse battery";
+
+function decodeJwt(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split(".")[1] as string, "base64url").toString("utf8"));
+}
+
+describeDb("auth", (ctx) => {
+  it("registers a user and answers the spec's envelope with a 24 h token", async () => {
+    const t = buildApp(ctx.db);
+    const res = await t.post("/auth/register", { email: "  Ada@Example.com ", password, name: "Ada" });
+    expect(res.status).toBe(200);
+    const body: any = await res.json();
+    expect(body).toEqual({
+      success: true,
+      message: expect.any(String),
+      data: { userId: expect.stringMatching(/^[0-9a-f-]{36}$/), token: expect.any(String), expiresIn: 86400 },
+    });
+    const claims = decodeJwt(body.data.token);
+    expect(claims.sub).toBe(body.data.userId);
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(86400);
+    expect(claims.iat).toBe(Math.floor(t.clock.ms / 1000));
+  });
+
+  it("logs in with the normalized email and returns token + expiresIn", async () => {
+    const t = buildApp(ctx.db);
+    await t.post("/auth/register", { email: "ada@example.com", password });
+    const res = await t.post("/auth/login", { email: "ADA@example.com", password });
+    expect(res.status).toBe(200);
+    const body: any = await res.json();
+    expect(body).toEqual({ success: true, data: { token: expect.any(String), expiresIn: 86400 } });
+    const meta = await t.get(`/assets/metadata/${TEN}`, { Authorization: `Bearer ${body.data.token}` });
+    expect(meta.status).toBe(404); // authorised; the store is empty
+    await expectError(meta, 404, "TOKEN_NOT_FOUND");
+  });
+
+  it("stores a scrypt hash, never the password", async () => {
+    const t = buildApp(ctx.db);
+    await t.post("/auth/register", { email: "ada@example.com", password });
+    const rows = await ctx.db.execute(sql`select password_hash from users`);
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { password_hash: string }[];
+    expect(list).toHaveLength(1);
+    expect(list[0]?.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(list[0]?.password_hash).not.toContain(password);
+  });
+
+  it("answers 409 EMAIL_TAKEN for a duplicate email, in any case", async () => {
+    const t = buildApp(ctx.db);
+    expect((await t.post("/auth/register", { email: "ada@example.com", password })).status).toBe(200);
+    await expectError(await t.post("/auth/register", { email: "ADA@example.com", password: "another password" }), 409, "EMAIL_TAKEN");
+  });
+
+  it("rejects bad registrations with VALIDATION_ERROR naming the field, and creates nothing", async () => {
+    const t = buildApp(ctx.db);
+    const cases: [unknown, string][] = [
+      [{ email: "not-an-email", password }, "email"],
+      [{ email: "a@example.com", password: "short" }, "password"],
+      [{ email: "a@example.com", password: "x".repeat(129) }, "password"],
+      [{ email: "a@example.com", password, name: "" }, "name"],
+      [{ email: "a@example.com", password, name: "n".repeat(65) }, "name"],
+      [{ password }, "email"],
+      [{ email: "a@example.com" }, "password"],
+      [{ email: 42, password }, "email"],
+    ];
+    for (const [body, field] of cases) {
+      const message = await expectError(await t.post("/auth/register", body), 400, "VALIDATION_ERROR");
+      expect(message).toContain(`"${field}"`);
+    }
+    await expectError(await t.post("/auth/register", ["not", "an", "object"]), 400, "VALIDATION_ERROR");
+    const login = await t.post("/auth/login", { email: "a@example.com", password });
+    await expectError(login, 401, "INVALID_CREDENTIALS");
+  });
+
+  it("answers wrong password and unknown email with the same 401 and similar timing", async () => {
+    const t = buildApp(ctx.db);
+    await t.post("/auth/register", { email: "ada@example.com", password });
+    await t.post("/auth/login", { email: "warm@example.com", password }); // warm the decoy hash
+    const time = async (email: string) => {
+      const start = performance.now();
+      const res = await t.post("/auth/login", { email, password: "wrong password" });
+      const ms = performance.now() - start;
+      return { ms, message: await expectError(res, 401, "INVALID_CREDENTIALS") };
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    let messages = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const a = await time("ada@example.com");
+      const b = await time("nobody@example.com");
+      known.push(a.ms);
+      unknown.push(b.ms);
+      messages = new Set([...messages, a.message, b.message]);
+    }
+    expect(messages.size).toBe(1);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1] as number;
+    // Both paths run one scrypt verification; without the decoy the unknown email would take ~0 ms.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+    expect(median(known)).toBeGreaterThan(median(unknown) * 0.4);
+  });
+
+  it("requires a valid bearer token on /assets/*", async () => {
+    const t = buildApp(ctx.db);
+    await seedMarket(ctx.db);
+    const auth = await authHeader(t);
+    expect((await t.get(`/assets/metadata/${TEN}`, auth)).status).toBe(200);
+    expect((await t.get(`/assets/holders/${TEN}`, auth)).status).toBe(200);
+
+    const valid = (auth.Authorization as string).slice("Bearer ".length);
+    const [h, p, s] = valid.split(".") as [string, string, string];
+    const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${p}.`;
+    const otherKey = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("x").setIssuedAt().setExpirationTime("1h").sign(new TextEncoder().encode("another-secret-another-secret-another"));
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...decodeJwt(valid), sub: "someone-else" })).toString("base64url")}.${s}`;
+    const noExp = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("x").setIssuedAt().sign(new TextEncoder().encode(TEST_SECRET));
+    const bad: (Record<string, string> | undefined)[] = [
+      undefined,
+      { Authorization: "" },
+      { Authorization: valid },
+      { Authorization: `Basic ${valid}` },
+      { Authorization: "Bearer" },
+      { Authorization: "Bearer not-a-jwt" },
+      { Authorization: `Bearer ${none}` },
+      { Authorization: `Bearer ${otherKey}` },
+      { Authorization: `Bearer ${tampered}` },
+      { Authorization: `Bearer ${noExp}` },
+    ];
+    for (const headers of bad) {
+      for (const path of [`/assets/metadata/${TEN}`, `/assets/holders/${TEN}`]) {
+        const message = await expectError(await t.get(path, headers), 401, "UNAUTHORIZED");
+        expect(message).toMatch(/invalid or expired|Missing access token/);
+      }
+    }
+  });
+
+  it("expires tokens exactly 24 h after issue (fake clock)", async () => {
+    const t = buildApp(ctx.db);
+    await seedMarket(ctx.db);
+    const auth = await authHeader(t);
+    t.clock.advance(86_400_000 - 1_000);
+    expect((await t.get(`/assets/metadata/${TEN}`, auth)).status).toBe(200);
+    t.clock.advance(1_000);
+    const message = await expectError(await t.get(`/assets/metadata/${TEN}`, auth), 401, "UNAUTHORIZED");
+    expect(message).toContain("invalid or expired");
+    // A fresh login gives a new working token.
+    const login = await t.post("/auth/login", { email: "reader@example.com", password });
+    const { data }: any = await login.json();
+    expect((await t.get(`/assets/metadata/${TEN}`, { Authorization: `Bearer ${data.token}` })).status).toBe(200);
+  });
+
+  it("keeps public routes public, but rejects a bad token wherever one is sent", async () => {
+    const t = buildApp(ctx.db);
+    await seedMarket(ctx.db);
+    expect((await t.get("/pool/stats")).status).toBe(200);
+    expect((await t.get("/oracle/value/0")).status).toBe(200);
+    await expectError(await t.get("/pool/stats", { Authorization: "Bearer a.b.c" }), 401, "UNAUTHORIZED");
+    await expectError(await t.get("/oracle/value/0", { Authorization: "Bearer a.b.c" }), 401, "UNAUTHORIZED");
+  });
+});

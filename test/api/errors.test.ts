@@ -1,0 +1,96 @@
+import { expect, it } from "vitest";
+import { createDb } from "../../db/index.js";
+import { describeDb } from "../support/db.js";
+import { buildApp, expectError } from "../support/app.js";
+import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
+
+describeDb("error paths", (ctx) => {
+  it("unknown routes are 404 NOT_FOUND in the error body", async () => {
+    const t = buildApp(ctx.db);
+    for (const path of ["/", "/nope", "/oracle/value", "/pool/stats/1", "/pool/stats/1/2/3", "/assets"]) {
+      await expectError(await t.get(path), 404, "NOT_FOUND");
+    }
+  });
+
+  it("a wrong method is 405 with an Allow header", async () => {
+    const t = buildApp(ctx.db);
+    const del = await t.request("/pool/stats", { method: "DELETE" });
+    expect(del.headers.get("allow")).toBe("GET, HEAD");
+    await expectError(del, 405, "METHOD_NOT_ALLOWED");
+    const get = await t.get("/auth/login");
+    expect(get.headers.get("allow")).toBe("POST");
+    await expectError(get, 405, "METHOD_NOT_ALLOWED");
+    await expectError(await t.request("/oracle/value/1", { method: "PUT", body: "{}", headers: { "Content-Type": "application/json" } }), 405, "METHOD_NOT_ALLOWED");
+  });
+
+  it("bodies: malformed JSON 400, wrong or missing content type 415, over 16 KiB 413 — and nothing is created", async () => {
+    const t = buildApp(ctx.db);
+    const post = (body: string, headers: Record<string, string>) => t.request("/auth/register", { method: "POST", body, headers });
+    const valid = JSON.stringify({ email: "ada@example.com", password: "correct horse battery" });
+    const malformed = await expectError(await post('{"email": "ada@example.com",', { "Content-Type": "application/json" }), 400, "VALIDATION_ERROR");
+    expect(malformed).toContain("not valid JSON");
+    await expectError(await post("", { "Content-Type": "application/json" }), 400, "VALIDATION_ERROR");
+    await expectError(await post(valid, { "Content-Type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectError(await post(valid, {}), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectError(await post(valid, { "Content-Type": "application/x-www-form-urlencoded" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    const big = JSON.stringify({ email: "ada@example.com", password: "correct horse battery", name: "x".repeat(17 * 1024) });
+    await expectError(await post(big, { "Content-Type": "application/json" }), 413, "PAYLOAD_TOO_LARGE");
+    // None of the above registered the user.
+    const login = await t.post("/auth/login", { email: "ada@example.com", password: "correct horse battery" });
+    await expectError(login, 401, "INVALID_CREDENTIALS");
+    // A charset parameter is fine.
+    expect((await post(valid, { "Content-Type": "application/json; charset=utf-8" })).status).toBe(200);
+  });
+
+  it("an unexpected exception is 500 INTERNAL_ERROR without a stack trace", async () => {
+    const broken = await createDb({ dataDir: "memory://" });
+    await broken.migrate();
+    await broken.close();
+    const t = buildApp(broken.db);
+    const res = await t.get("/pool/stats");
+    const text = await res.clone().text();
+    await expectError(res, 500, "INTERNAL_ERROR");
+    expect(text).not.toMatch(/at .*\.(ts|js)|Error:|closed/i);
+  });
+
+  it("/health reports the checkpoint, and 503 with the error body when the store is down", async () => {
+    const t = buildApp(ctx.db, { ping: ctx.handle.ping });
+    const empty = await t.get("/health");
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null }, db: "ok" });
+    await seedMarket(ctx.db);
+    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3 }, db: "ok" });
+
+    const down = buildApp(ctx.db, { ping: () => Promise.reject(new Error("connection refused")) });
+    const res = await down.get("/health");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      success: false,
+      error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) },
+      status: "down",
+      chain: { finalized: null },
+      indexer: { block: null, lag: null },
+      db: "down",
+    });
+  });
+
+  it("serves the OpenAPI document and the docs page", async () => {
+    const t = buildApp(ctx.db);
+    const doc: any = await (await t.get("/openapi.json")).json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/assets/holders/{id}",
+      "/assets/metadata/{id}",
+      "/auth/login",
+      "/auth/register",
+      "/health",
+      "/oracle/value/{id}",
+      "/pool/stats",
+      "/pool/stats/{tokenA}/{tokenB}",
+    ]);
+    const docs = await t.get("/docs");
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toContain("text/html");
+    expect(await docs.text()).toContain("/openapi.json");
+  });
+});

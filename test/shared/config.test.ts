@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { loadConfig, SHARED_GENESIS } from "../../shared/config.js";
+import { ConfigError } from "../../shared/errors.js";
+
+describe("config", () => {
+  it("has working defaults with an empty environment", () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: "0.0.0.0",
+      dataDir: "./data",
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      jwtSecret: undefined,
+      trustProxy: 0,
+      wsUrl: undefined,
+      rateLimitMax: 100,
+      rateLimitWindowMs: 60000,
+      nativeTokenId: 0,
+      logLevel: "info",
+      usdStablecoins: [1984],
+      oracleMinLiquidityUsd: "100",
+      indexerBatchBlocks: 50,
+      // ../shared/chain beside the project when it is there (it is on our machines and CI)
+      devnetGenesis: existsSync(SHARED_GENESIS) ? SHARED_GENESIS : undefined,
+      devnetPort: 9944,
+      devnetSwapIntervalMs: 3000,
+    });
+  });
+
+  it("reads every variable", () => {
+    const c = loadConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATA_DIR: "/var/lib/tokenpool",
+      DATABASE_URL: "postgres://u@db:5432/tp",
+      REDIS_URL: "redis://cache:6379",
+      JWT_SECRET: "s".repeat(32),
+      TRUST_PROXY: "2",
+      WS_URL: "wss://kusama-asset-hub-rpc.polkadot.io",
+      RATE_LIMIT_MAX: "0",
+      RATE_LIMIT_WINDOW_MS: "1000",
+      NATIVE_TOKEN_ID: "4294967295",
+      LOG_LEVEL: "silent",
+      USD_STABLECOINS: "1984, 1337,1984",
+      ORACLE_MIN_LIQUIDITY_USD: "2500.5",
+      INDEXER_BATCH_BLOCKS: "10",
+      DEVNET_GENESIS: "package.json",
+      DEVNET_SWAP_INTERVAL_MS: "500",
+      DEVNET_PORT: "9955",
+    });
+    expect(c).toMatchObject({ usdStablecoins: [1984, 1337], oracleMinLiquidityUsd: "2500.5", indexerBatchBlocks: 10, devnetPort: 9955, devnetSwapIntervalMs: 500, devnetGenesis: "package.json" });
+    expect(loadConfig({ DEVNET_GENESIS: "https://example.com/spec.json" }).devnetGenesis).toBe("https://example.com/spec.json");
+    expect(c).toMatchObject({ port: 8080, trustProxy: 2, rateLimitMax: 0, nativeTokenId: 4294967295, logLevel: "silent" });
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
+  });
+
+  it("names the variable in every error", () => {
+    const bad: Record<string, string> = {
+      PORT: "70000",
+      DATABASE_URL: "mysql://x",
+      REDIS_URL: "not a url",
+      JWT_SECRET: "short",
+      TRUST_PROXY: "maybe",
+      WS_URL: "http://node:9944",
+      RATE_LIMIT_MAX: "-5",
+      RATE_LIMIT_WINDOW_MS: "10",
+      NATIVE_TOKEN_ID: "4294967296",
+      LOG_LEVEL: "loud",
+      USD_STABLECOINS: "1984,usdt",
+      ORACLE_MIN_LIQUIDITY_USD: "1e5",
+      INDEXER_BATCH_BLOCKS: "0",
+      DEVNET_GENESIS: "ftp://example.com/spec.json",
+      DEVNET_SWAP_INTERVAL_MS: "soon",
+      DEVNET_PORT: "99999",
+    };
+    expect(() => loadConfig({ DEVNET_GENESIS: "no/such/genesis.json" })).toThrow("DEVNET_GENESIS: no such file");
+    for (const [name, value] of Object.entries(bad)) {
+      expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value }), name).toThrow(name);
+    }
+  });
+});

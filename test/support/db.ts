@@ -1,0 +1,105 @@
+/**
+ * Database targets for the suites: PGlite always, and real Postgres when TEST_DATABASE_URL is
+ * set. Every suite gets a database of its own (a fresh PGlite, or a new Postgres database
+ * created for this run and dropped after), and every test starts from empty tables.
+ */
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createDb, type Database, type DbHandle } from "../../db/index.js";
+import { loadTestServices } from "../../shared/config.js";
+
+export const services = loadTestServices();
+
+export interface DbTarget {
+  name: "pglite" | "postgres";
+  /** Why this target is skipped, or undefined when it runs. */
+  skip: string | undefined;
+  /** A fresh migrated database; `url` is set for Postgres (for child processes). */
+  open(): Promise<DbHandle & { drop(): Promise<void>; url?: string }>;
+}
+
+const pglite: DbTarget = {
+  name: "pglite",
+  skip: undefined,
+  async open() {
+    const handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    return Object.assign(handle, { drop: () => handle.close() });
+  },
+};
+
+const pg: DbTarget = {
+  name: "postgres",
+  skip: services.databaseUrl ? undefined : "TEST_DATABASE_URL is not set: Postgres suites skipped",
+  async open() {
+    const adminUrl = services.databaseUrl as string;
+    const name = `tokenpool_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${name}"`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const handle = await createDb({ databaseUrl: url.toString(), maxConnections: 4 });
+    await handle.migrate();
+    return Object.assign(handle, {
+      url: url.toString(),
+      async drop() {
+        await handle.close();
+        await admin.unsafe(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      },
+    });
+  },
+};
+
+export const dbTargets: DbTarget[] = [pglite, pg];
+
+const TABLES = ["users", "tokens", "holders", "token_prices", "pools", "pool_reserves", "swaps", "liquidity_events", "blocks", "checkpoints"];
+
+/** Opens the target's database for the enclosing describe and empties it before each test. */
+export function useDb(target: DbTarget): { readonly db: Database; readonly handle: DbHandle } {
+  let handle: (DbHandle & { drop(): Promise<void> }) | undefined;
+  beforeAll(async () => {
+    handle = await target.open();
+  });
+  afterAll(async () => {
+    await handle?.drop();
+  });
+  beforeEach(async () => {
+    await handle!.db.execute(sql.raw(`truncate ${TABLES.map((t) => `"${t}"`).join(", ")}`));
+  });
+  return {
+    get db() {
+      return handle!.db;
+    },
+    get handle() {
+      return handle!;
+    },
+  };
+}
+
+export interface DbContext {
+  readonly db: Database;
+  readonly handle: DbHandle;
+  readonly target: DbTarget;
+}
+
+/**
+ * Runs `fn`'s suite once per database target. A skipped target still shows up in the report,
+ * with the reason in the suite's title.
+ */
+export function describeDb(title: string, fn: (ctx: DbContext) => void): void {
+  for (const target of dbTargets) {
+    if (target.skip) {
+      describe.skip(`${title} [${target.name}] (skipped: ${target.skip})`, () => {
+        it("needs the service", () => {});
+      });
+      continue;
+    }
+    describe(`${title} [${target.name}]`, () => {
+      const ctx = useDb(target);
+      fn({ get db() { return ctx.db; }, get handle() { return ctx.handle; }, target });
+    });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * A small market written through the db layer, as the indexer would write it: the native
+ * token, a USD stablecoin, tokens with 0, 10 and 18 decimals, two tokens sharing a symbol,
+ * holders, three pools, prices, blocks and swaps inside and outside the 24 h window.
+ */
+import {
+  insertBlocks,
+  insertPoolReserves,
+  insertPrices,
+  insertSwaps,
+  setCheckpoint,
+  upsertHolders,
+  upsertPools,
+  upsertTokens,
+  type Database,
+  type NewSwap,
+} from "../../db/index.js";
+
+export const HOUR = 3_600;
+/** Unix seconds of the newest indexed block. */
+export const HEAD_TIME = 1_795_000_000;
+export const HEAD_BLOCK = 2_000;
+
+export const KSM = 0;
+export const USDT = 1984;
+export const ZERO = 7;
+export const TEN = 10;
+export const WETH = 18;
+export const DUP_A = 21;
+export const DUP_B = 22;
+export const LONELY = 30;
+
+export const TREASURY = "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F";
+export const ALICE = "Fr4NzY1udSFFLzb2R3qxVQkBHwVPb6Fa7hYYWVx8Gf2hGcD";
+export const BOB = "GsvVmjr1CBHwQHw84pPHMDxgNY3iBLz6Qn7qS3CH8qphaf6";
+export const CHARLIE = "D8sM6vKjWaeKy2zCPYWGkLLbWdUtWQrXBTQqr4dSYnVQo21";
+export const DAVE = "EaG2CRhJWPb7qmdcJvy3LiWdh26Jreu9Dx6R1rXxPmYXoDk";
+
+function swap(block: number, eventIndex: number, time: number, pool: [number, number], volumeUsd: string, feeUsd: string, amountIn = "1000"): NewSwap {
+  return {
+    blockNumber: block,
+    eventIndex,
+    hop: 0,
+    token0Id: pool[0],
+    token1Id: pool[1],
+    tokenIn: pool[0],
+    tokenOut: pool[1],
+    amountIn,
+    amountOut: "990",
+    fee: "3",
+    volumeUsd,
+    feeUsd,
+    account: ALICE,
+    timestamp: time,
+  };
+}
+
+export async function seedMarket(db: Database): Promise<void> {
+  await insertBlocks(db, [
+    { number: 1_000, hash: "0x" + "10".repeat(32), timestamp: HEAD_TIME - 25 * HOUR },
+    { number: 1_500, hash: "0x" + "15".repeat(32), timestamp: HEAD_TIME - 23 * HOUR },
+    { number: HEAD_BLOCK, hash: "0x" + "20".repeat(32), timestamp: HEAD_TIME },
+  ]);
+  await setCheckpoint(db, { blockNumber: HEAD_BLOCK, blockHash: "0x" + "20".repeat(32), chainFinalized: HEAD_BLOCK + 3 });
+  const b = HEAD_BLOCK;
+  await upsertTokens(db, [
+    { id: KSM, name: "Kusama", symbol: "KSM", decimals: 12, supply: "15000000000000000000", owner: null, isNative: true, blockNumber: b },
+    { id: USDT, name: "Tether USD", symbol: "USDt", decimals: 6, supply: "1000000000000", owner: TREASURY, blockNumber: b },
+    { id: ZERO, name: "Whole", symbol: "ZERO", decimals: 0, supply: "1000", owner: TREASURY, status: "frozen", blockNumber: b },
+    { id: TEN, name: "Ten", symbol: "TEN", decimals: 10, supply: "1000000000000", owner: TREASURY, blockNumber: b },
+    { id: WETH, name: "Wrapped Ether", symbol: "WETH", decimals: 18, supply: "500000000000000000000", owner: ALICE, blockNumber: b },
+    { id: DUP_A, name: "Dup one", symbol: "DUP", decimals: 6, supply: "1", owner: ALICE, blockNumber: b },
+    { id: DUP_B, name: "Dup two", symbol: "dup", decimals: 6, supply: "1", owner: ALICE, blockNumber: b },
+    { id: LONELY, name: "Lonely", symbol: "LONE", decimals: 6, supply: "5", owner: ALICE, blockNumber: b },
+  ]);
+  // TEN: five holders; BOB and CHARLIE tie, so the address decides their order.
+  await upsertHolders(db, [
+    { tokenId: TEN, account: TREASURY, balance: "400000000000", blockNumber: b },
+    { tokenId: TEN, account: ALICE, balance: "300000000000", blockNumber: b },
+    { tokenId: TEN, account: BOB, balance: "100000000000", blockNumber: b },
+    { tokenId: TEN, account: CHARLIE, balance: "100000000000", blockNumber: b },
+    { tokenId: TEN, account: DAVE, balance: "100000000000", blockNumber: b },
+    { tokenId: USDT, account: TREASURY, balance: "250000000000", blockNumber: b },
+    { tokenId: WETH, account: ALICE, balance: "1500000000000000000", blockNumber: b },
+  ]);
+  await insertPrices(db, [
+    { tokenId: USDT, blockNumber: 1_000, priceUsd: "1" },
+    { tokenId: KSM, blockNumber: 1_000, priceUsd: "10" },
+    { tokenId: KSM, blockNumber: b, priceUsd: "12.5" },
+    { tokenId: TEN, blockNumber: b, priceUsd: "0.25" },
+    { tokenId: WETH, blockNumber: b, priceUsd: "3000.123456789012345678" },
+  ]);
+  await upsertPools(db, [
+    // 1000 KSM / 12500 USDt
+    { token0Id: KSM, token1Id: USDT, lpTokenId: 1, account: "pool-ksm-usdt", reserve0: "1000000000000000", reserve1: "12500000000", lpSupply: "3535533905932", lpFee: 3, createdBlock: 900, blockNumber: b },
+    // 10 KSM / 4000 ZERO (ZERO has no price: the KSM side counts twice)
+    { token0Id: KSM, token1Id: ZERO, lpTokenId: 2, account: "pool-ksm-zero", reserve0: "10000000000000", reserve1: "4000", lpSupply: "200000", lpFee: 3, createdBlock: 900, blockNumber: b },
+    // 2 KSM / 0.5 WETH
+    { token0Id: KSM, token1Id: WETH, lpTokenId: 3, account: "pool-ksm-weth", reserve0: "2000000000000", reserve1: "500000000000000000", lpSupply: "1000000", lpFee: 3, createdBlock: 900, blockNumber: b },
+  ]);
+  await insertPoolReserves(db, [
+    // 24 h ago the pool stood at 1000 KSM / 10000 USDt (10 USDt per KSM); now 12.5.
+    { token0Id: KSM, token1Id: USDT, blockNumber: 1_000, timestamp: HEAD_TIME - 25 * HOUR, reserve0: "1000000000000000", reserve1: "10000000000" },
+    { token0Id: KSM, token1Id: USDT, blockNumber: 1_500, timestamp: HEAD_TIME - 23 * HOUR, reserve0: "1000000000000000", reserve1: "11000000000" },
+    { token0Id: KSM, token1Id: USDT, blockNumber: b, timestamp: HEAD_TIME, reserve0: "1000000000000000", reserve1: "12500000000" },
+  ]);
+  await insertSwaps(db, [
+    swap(1_000, 3, HEAD_TIME - 25 * HOUR, [KSM, USDT], "999", "2.997"), // outside the window
+    swap(1_500, 2, HEAD_TIME - 23 * HOUR, [KSM, USDT], "100", "0.3"),
+    swap(b, 5, HEAD_TIME, [KSM, USDT], "50.5", "0.1515"),
+    swap(b, 6, HEAD_TIME, [KSM, WETH], "10", "0.03"),
+  ]);
+}
