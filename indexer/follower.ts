@@ -1,0 +1,179 @@
+/**
+ * The daemon loop: connect, load the checkpoint (or bootstrap), then follow finalized heads,
+ * catching up in batches of blocks, one transaction per batch. Any failure — a dropped socket,
+ * an RPC error — ends the connection; the loop reconnects with backoff and resumes from the
+ * committed checkpoint, so nothing is lost or counted twice. stop() lets the transaction in
+ * flight finish.
+ */
+import "@polkadot/api-augment/assetHubKusama";
+import { ApiPromise, WsProvider } from "@polkadot/api";
+import type { Database } from "../db/index.js";
+import { ChainReader } from "./chain/reader.js";
+import { Indexer, type IndexerOptions } from "./indexer.js";
+import { Batch } from "./writer.js";
+
+export interface FollowerOptions extends IndexerOptions {
+  wsUrl: string;
+  nativeTokenId: number;
+  /** First reconnect delay; doubles up to 30 s. */
+  retryMs?: number;
+}
+
+export interface FollowerStatus {
+  block: number | null;
+  finalized: number | null;
+  connected: boolean;
+  /** Connections made so far; above 1 means the follower has reconnected. */
+  sessions: number;
+}
+
+const MAX_RETRY_MS = 30_000;
+const CONNECT_TIMEOUT_MS = 15_000;
+
+/**
+ * One connection, no automatic reconnects: the follower owns reconnection, so that every new
+ * connection starts again from the committed checkpoint.
+ */
+async function connect(wsUrl: string): Promise<ApiPromise> {
+  const provider = new WsProvider(wsUrl, false);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no connection to ${wsUrl} within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+      const offError = provider.on("error", (err) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(`cannot connect to ${wsUrl}`));
+      });
+      provider.isReady.then(() => {
+        clearTimeout(timer);
+        offError();
+        resolve();
+      }, reject);
+      provider.connect().catch(reject);
+    });
+    return await ApiPromise.create({ provider, noInitWarn: true });
+  } catch (err) {
+    await provider.disconnect().catch(() => {});
+    throw err;
+  }
+}
+
+export class Follower {
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0 };
+  /** Resolves each time a batch is committed (tests and the CLI wait on it). */
+  onCommit: ((block: number) => void) | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: FollowerOptions,
+  ) {}
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    const log = this.options.logger;
+    let retry = this.options.retryMs ?? 1_000;
+    while (!this.stopped) {
+      let api: ApiPromise | undefined;
+      try {
+        api = await connect(this.options.wsUrl);
+        await this.session(api);
+        retry = this.options.retryMs ?? 1_000;
+      } catch (err) {
+        this.status.connected = false;
+        if (this.stopped) break;
+        log.warn({ err: err instanceof Error ? err.message : err, retryMs: retry }, "indexer: connection lost or failed; resuming from the checkpoint");
+        await this.sleep(retry);
+        retry = Math.min(retry * 2, MAX_RETRY_MS);
+      } finally {
+        await api?.disconnect().catch(() => {});
+      }
+    }
+  }
+
+  /** One connection's life: returns on stop, throws on any failure. */
+  private async session(api: ApiPromise): Promise<void> {
+    const log = this.options.logger;
+    const reader = new ChainReader(api, this.options.nativeTokenId);
+    const indexer = new Indexer(this.db, reader, this.options);
+    let failure: Error | undefined;
+    api.on("disconnected", () => {
+      failure = new Error("WebSocket disconnected");
+      this.wake?.();
+    });
+    const unsubscribe = await api.rpc.chain.subscribeFinalizedHeads((header) => {
+      this.status.finalized = Math.max(this.status.finalized ?? 0, header.number.toNumber());
+      this.wake?.();
+    });
+    try {
+      this.status.connected = true;
+      this.status.sessions++;
+      const head = await reader.finalizedHead();
+      this.status.finalized = Math.max(this.status.finalized ?? 0, head.number);
+      let checkpoint = await indexer.load();
+      if (!checkpoint) {
+        log.info({ block: head.number, wsUrl: this.options.wsUrl }, "indexer: no checkpoint; bootstrapping from the finalized head");
+        await indexer.bootstrap(head, head.number);
+        checkpoint = await indexer.load();
+      }
+      let block = checkpoint!.blockNumber;
+      this.status.block = block;
+      log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
+      while (!this.stopped) {
+        if (failure) throw failure;
+        const finalized = this.status.finalized ?? block;
+        if (block >= finalized) {
+          await new Promise<void>((resolve) => (this.wake = resolve));
+          continue;
+        }
+        block = await this.catchUp(indexer, block, finalized);
+      }
+    } finally {
+      this.wake = undefined;
+      unsubscribe();
+    }
+  }
+
+  /** Indexes blocks after `from` up to `to`, committing every batchBlocks blocks. */
+  private async catchUp(indexer: Indexer, from: number, to: number): Promise<number> {
+    const started = Date.now();
+    const batch = new Batch();
+    let events = 0;
+    let swaps = 0;
+    const end = Math.min(to, from + this.options.batchBlocks);
+    for (let n = from + 1; n <= end; n++) {
+      const r = await indexer.processBlock(n, batch);
+      events += r.events;
+      swaps += r.swaps;
+    }
+    const last = batch.lastBlock!;
+    await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) });
+    this.status.block = last.number;
+    this.options.logger.info(
+      { from: from + 1, to: last.number, blocks: batch.size, events, swaps, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },
+      "indexer: batch committed",
+    );
+    this.onCommit?.(last.number);
+    return last.number;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Turns blocks into rows. `bootstrap` snapshots the whole state at one block; `processBlock`
+ * reads a block's events, works out what they touched, reads those values at the block's
+ * hash and adds them to the batch. Nothing is derived by adding up event amounts.
+ */
+import { getCheckpoint, upsertHolders, type Database } from "../db/index.js";
+import { formatFixed, USD_SCALE } from "../shared/decimal.js";
+import type { Logger } from "../shared/logger.js";
+import { readEvents } from "./chain/events.js";
+import type { At, ChainReader } from "./chain/reader.js";
+import { Market, type OracleSettings } from "./market.js";
+import { liquidityRows, swapRows } from "./swaps.js";
+import { collectChanges, type PoolRef } from "./touched.js";
+import { Batch } from "./writer.js";
+
+export interface IndexerOptions {
+  oracle: OracleSettings;
+  /** Blocks per transaction while catching up. */
+  batchBlocks: number;
+  logger: Logger;
+}
+
+export class Indexer {
+  private market!: Market;
+
+  constructor(
+    readonly db: Database,
+    readonly reader: ChainReader,
+    readonly options: IndexerOptions,
+  ) {}
+
+  /** (Re)loads the in-memory market from the committed state; returns the checkpoint. */
+  async load() {
+    this.market = await Market.load(this.db, this.options.oracle);
+    return getCheckpoint(this.db);
+  }
+
+  /** Writes the complete state at `head` (no checkpoint yet: a fresh deployment). */
+  async bootstrap(head: { number: number; hash: string }, chainFinalized: number): Promise<void> {
+    const log = this.options.logger;
+    const started = Date.now();
+    const block = await this.reader.blockByHash(head.hash, head.number);
+    const batch = new Batch();
+    const ids = [this.reader.nativeTokenId, ...(await this.reader.allAssetIds(block.at))];
+    await this.applyTokens(block.at, ids, batch, head.number);
+    // Holders go in page by page ahead of the final transaction: rewriting them after a crash
+    // is harmless (same block, same values), and memory stays flat on a large chain.
+    let holders = 0;
+    for await (const page of this.reader.allBalances(block.at)) {
+      await upsertHolders(this.db, page.map((b) => ({ ...b, blockNumber: head.number })));
+      holders += page.length;
+      log.info({ block: head.number, holders }, "bootstrap: holders");
+    }
+    const refs = await this.reader.allPools(block.at);
+    await this.applyPools(block.at, refs, batch, head.number, block.timestamp);
+    this.applyPrices(batch, head.number);
+    batch.blocks.push({ number: head.number, hash: head.hash, timestamp: block.timestamp });
+    await batch.commit(this.db, { blockNumber: head.number, blockHash: head.hash, chainFinalized });
+    log.info({ block: head.number, tokens: ids.length, holders, pools: refs.length, ms: Date.now() - started }, "bootstrap: done");
+  }
+
+  /** Adds block `number` to `batch`. */
+  async processBlock(number: number, batch: Batch): Promise<{ events: number; swaps: number }> {
+    const block = await this.reader.block(number);
+    const events = await readEvents(block.at);
+    const changes = collectChanges(events, { nativeTokenId: this.reader.nativeTokenId, pools: this.market.refs });
+    for (const id of changes.destroyed) changes.tokens.add(id);
+    const missing = await this.applyTokens(block.at, [...changes.tokens], batch, number);
+    const pairs = [...changes.balances].flatMap(([tokenId, accounts]) => (missing.has(tokenId) ? [] : [...accounts].map((account) => ({ tokenId, account }))));
+    for (const b of await this.reader.balances(block.at, pairs)) batch.holder({ ...b, blockNumber: number });
+    const refs = [...changes.pools].map((k) => this.market.refs.get(k)).filter((r): r is PoolRef => r !== undefined);
+    await this.applyPools(block.at, refs, batch, number, block.timestamp);
+    this.applyPrices(batch, number);
+    const at = { number, timestamp: block.timestamp };
+    const valuation = { prices: this.market.prices, decimals: this.market.decimals, lpFee: this.reader.lpFee };
+    const swaps = swapRows(changes.swaps, this.market.refs, valuation, at);
+    if (swaps.skipped > 0) this.options.logger.warn({ block: number, skipped: swaps.skipped }, "swaps over unknown pools skipped");
+    batch.swaps.push(...swaps.rows);
+    batch.liquidity.push(...liquidityRows(changes.liquidity, this.market.refs, at));
+    batch.blocks.push({ number, hash: block.hash, timestamp: block.timestamp });
+    return { events: events.length, swaps: swaps.rows.length };
+  }
+
+  private async applyTokens(at: At, ids: number[], batch: Batch, blockNumber: number): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const { tokens, missing } = await this.reader.tokens(at, ids);
+    for (const t of tokens) {
+      batch.token({ ...t, blockNumber });
+      this.market.decimals.set(t.id, t.decimals);
+    }
+    for (const id of missing) {
+      batch.destroy(id);
+      this.market.decimals.delete(id);
+    }
+    return new Set(missing);
+  }
+
+  private async applyPools(at: At, refs: PoolRef[], batch: Batch, blockNumber: number, timestamp: number): Promise<void> {
+    if (refs.length === 0) return;
+    for (const p of await this.reader.pools(at, refs)) {
+      const { ref } = p;
+      this.market.setPool(ref, BigInt(p.reserve0), BigInt(p.reserve1));
+      batch.pool({
+        ...ref,
+        reserve0: p.reserve0,
+        reserve1: p.reserve1,
+        lpSupply: p.lpSupply,
+        lpFee: Number(this.reader.lpFee),
+        // Ignored on update: a pool's creation block is written once.
+        createdBlock: blockNumber,
+        blockNumber,
+      });
+      batch.reserves.push({ token0Id: ref.token0Id, token1Id: ref.token1Id, blockNumber, timestamp, reserve0: p.reserve0, reserve1: p.reserve1 });
+    }
+  }
+
+  private applyPrices(batch: Batch, blockNumber: number): void {
+    for (const [tokenId, price] of this.market.reprice()) batch.prices.push({ tokenId, blockNumber, priceUsd: formatFixed(price, USD_SCALE) });
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Swap and liquidity rows of a block. A multi-hop swap is a row per pool it crossed (each
+ * counts in its own pool's volume); the LP fee of a hop is lpFee per mille of its amount in,
+ * as the pallet takes it. Values are in USD at the prices of the swap's own block.
+ */
+import type { NewLiquidityEvent, NewSwap } from "../db/index.js";
+import { formatFixed, USD_SCALE, usdValue } from "../shared/decimal.js";
+import { findPool, type PoolRef, type RawLiquidity, type RawSwap } from "./touched.js";
+
+export interface Valuation {
+  prices: Map<number, bigint>;
+  decimals: Map<number, number>;
+  /** Per mille of the amount in (assetConversion.lpFee). */
+  lpFee: bigint;
+}
+
+export interface Hop {
+  pool: PoolRef;
+  tokenIn: number;
+  tokenOut: number;
+  amountIn: bigint;
+  amountOut: bigint;
+}
+
+/**
+ * The hops of a swap. The event gives the first amount in and the last amount out; a middle
+ * amount is what the hop's pool sent on (its assetConversion.Transfer leg).
+ */
+export function swapHops(swap: RawSwap, pools: Map<string, PoolRef>): Hop[] | undefined {
+  const hops: Hop[] = [];
+  let amountIn = BigInt(swap.amountIn);
+  for (let i = 0; i + 1 < swap.path.length; i++) {
+    const tokenIn = swap.path[i] as number;
+    const tokenOut = swap.path[i + 1] as number;
+    const pool = findPool(pools, tokenIn, tokenOut);
+    if (!pool) return undefined;
+    const last = i + 2 === swap.path.length;
+    const leg = swap.legs.find((l) => l.from === pool.account && l.tokenId === tokenOut);
+    const amountOut = last ? BigInt(swap.amountOut) : leg ? BigInt(leg.amount) : undefined;
+    if (amountOut === undefined) return undefined;
+    hops.push({ pool, tokenIn, tokenOut, amountIn, amountOut });
+    amountIn = amountOut;
+  }
+  return hops;
+}
+
+/** USD value of an amount of a token; through the other side of the trade when unpriced. */
+function valueOf(v: Valuation, token: number, amount: bigint, otherToken: number, otherAmount: bigint): bigint {
+  const p = v.prices.get(token);
+  const d = v.decimals.get(token);
+  if (p !== undefined && d !== undefined) return usdValue(amount, d, p);
+  const po = v.prices.get(otherToken);
+  const dother = v.decimals.get(otherToken);
+  return po !== undefined && dother !== undefined ? usdValue(otherAmount, dother, po) : 0n;
+}
+
+export function swapRows(
+  swaps: RawSwap[],
+  pools: Map<string, PoolRef>,
+  v: Valuation,
+  block: { number: number; timestamp: number },
+): { rows: NewSwap[]; skipped: number } {
+  const rows: NewSwap[] = [];
+  let skipped = 0;
+  for (const swap of swaps) {
+    const hops = swapHops(swap, pools);
+    if (!hops) {
+      skipped++;
+      continue;
+    }
+    hops.forEach((h, hop) => {
+      const fee = (h.amountIn * v.lpFee) / 1000n;
+      const volume = valueOf(v, h.tokenIn, h.amountIn, h.tokenOut, h.amountOut);
+      rows.push({
+        blockNumber: block.number,
+        eventIndex: swap.eventIndex,
+        hop,
+        token0Id: h.pool.token0Id,
+        token1Id: h.pool.token1Id,
+        tokenIn: h.tokenIn,
+        tokenOut: h.tokenOut,
+        amountIn: h.amountIn.toString(),
+        amountOut: h.amountOut.toString(),
+        fee: fee.toString(),
+        volumeUsd: formatFixed(volume, USD_SCALE),
+        feeUsd: formatFixed((volume * v.lpFee) / 1000n, USD_SCALE),
+        account: swap.who,
+        timestamp: block.timestamp,
+      });
+    });
+  }
+  return { rows, skipped };
+}
+
+export function liquidityRows(events: RawLiquidity[], pools: Map<string, PoolRef>, block: { number: number; timestamp: number }): NewLiquidityEvent[] {
+  return events.flatMap((e) => {
+    const pool = pools.get(e.pool);
+    if (!pool) return [];
+    return [
+      {
+        blockNumber: block.number,
+        eventIndex: e.eventIndex,
+        kind: e.kind,
+        token0Id: pool.token0Id,
+        token1Id: pool.token1Id,
+        account: e.who,
+        amount0: e.amount0,
+        amount1: e.amount1,
+        lpAmount: e.lpAmount,
+        timestamp: block.timestamp,
+      },
+    ];
+  });
+}

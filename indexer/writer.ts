@@ -1,0 +1,92 @@
+/**
+ * Everything a run of blocks changed, merged so that each row is written once (the newest
+ * block's value), and committed in one transaction together with the checkpoint: after a
+ * crash the store is at the end of one batch or the next, never in between.
+ */
+import {
+  deleteTokens,
+  insertBlocks,
+  insertLiquidityEvents,
+  insertPoolReserves,
+  insertPrices,
+  insertSwaps,
+  setCheckpoint,
+  upsertHolders,
+  upsertPools,
+  upsertTokens,
+  type Block,
+  type Database,
+  type NewHolder,
+  type NewLiquidityEvent,
+  type NewPool,
+  type NewPoolReserves,
+  type NewSwap,
+  type NewToken,
+  type NewTokenPrice,
+} from "../db/index.js";
+
+/** Rows per INSERT statement: well under Postgres' 65,535 bind parameters. */
+const ROWS_PER_STATEMENT = 2_000;
+
+export class Batch {
+  readonly blocks: Block[] = [];
+  private readonly tokens = new Map<number, NewToken>();
+  private readonly deleted = new Set<number>();
+  private readonly holders = new Map<string, NewHolder>();
+  private readonly pools = new Map<string, NewPool>();
+  readonly reserves: NewPoolReserves[] = [];
+  readonly prices: NewTokenPrice[] = [];
+  readonly swaps: NewSwap[] = [];
+  readonly liquidity: NewLiquidityEvent[] = [];
+
+  get size(): number {
+    return this.blocks.length;
+  }
+
+  get lastBlock(): Block | undefined {
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  get holderRows(): number {
+    return this.holders.size;
+  }
+
+  token(row: NewToken): void {
+    this.deleted.delete(row.id);
+    this.tokens.set(row.id, row);
+  }
+
+  destroy(id: number): void {
+    this.tokens.delete(id);
+    for (const key of [...this.holders.keys()]) if (key.startsWith(`${id}|`)) this.holders.delete(key);
+    this.deleted.add(id);
+  }
+
+  holder(row: NewHolder): void {
+    this.holders.set(`${row.tokenId}|${row.account}`, row);
+  }
+
+  pool(row: NewPool): void {
+    this.pools.set(`${row.token0Id}/${row.token1Id}`, row);
+  }
+
+  async commit(db: Database, checkpoint: { blockNumber: number; blockHash: string; chainFinalized: number }): Promise<void> {
+    await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      await deleteTokens(t, [...this.deleted]);
+      for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows);
+      for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows);
+      for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
+      for (const rows of chunks(this.reserves)) await insertPoolReserves(t, rows);
+      for (const rows of chunks(this.prices)) await insertPrices(t, rows);
+      for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
+      for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
+      for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
+      await setCheckpoint(t, checkpoint);
+    });
+  }
+}
+
+function* chunks<T>(rows: T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) yield rows.slice(i, i + ROWS_PER_STATEMENT);
+}

@@ -1,0 +1,241 @@
+/**
+ * The indexer on the real runtime under chopsticks: followers start before the market is
+ * seeded, follow it block by block (one is stopped and restarted, one is a separate process
+ * killed with SIGKILL), and must end equal to chain storage at their checkpoint, with the
+ * HTTP answers agreeing.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ApiPromise, WsProvider } from "@polkadot/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, getCheckpoint, type DbHandle } from "../../db/index.js";
+import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
+import { devKeyring } from "../../indexer/devnet/accounts.js";
+import { fundMarketAccounts, seedMarket, type MarketSummary } from "../../indexer/devnet/scenario.js";
+import { createSubmitter } from "../../indexer/devnet/submitter.js";
+import { ChainReader } from "../../indexer/chain/reader.js";
+import type { Follower } from "../../indexer/follower.js";
+import { startIndexer } from "../../indexer/service.js";
+import { loadConfig } from "../../shared/config.js";
+import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
+import { createLogger } from "../../shared/logger.js";
+import { authHeader, buildApp } from "../support/app.js";
+import { chainSnapshot, dbSnapshot } from "../support/chain.js";
+import { startRelay, type Relay } from "../support/proxy.js";
+import { dbTargets } from "../support/db.js";
+import { until } from "../support/wait.js";
+
+const genesis = loadConfig().devnetGenesis;
+const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1" });
+const logger = createLogger("silent");
+const LONG = 240_000;
+
+
+/**
+ * Changes that the scenario does not make, each with its own event pattern: new metadata, a
+ * frozen asset, an asset destroyed with its holders (AccountsDestroyed names no account), and
+ * native tokens sent straight to a pool account (reserves move without a pool event).
+ * Returns the block after them.
+ */
+async function lifecycle(api: ApiPromise): Promise<number> {
+  const keys = await devKeyring(0, api.registry.chainSS58 ?? 42);
+  const alice = createSubmitter(api, keys.dev.Alice);
+  const head = (await api.rpc.chain.getFinalizedHead()).toHex();
+  const pools = await new ChainReader(api, 0).allPools(await api.at(head));
+  const usdtPool = pools.find((p) => p.token1Id === 1984)!;
+  const tx = api.tx;
+  await alice.send(tx.utility.batchAll([tx.assets.setMetadata(10, "Ten v2", "TEN2", 10), tx.assets.freezeAsset(18), tx.assets.startDestroy(42)]), "metadata, freeze, start destroy");
+  // destroyAccounts is weighed for 1000 accounts: alone it fills a block, so no batch.
+  await alice.send(tx.assets.destroyAccounts(42), "destroy MEME accounts");
+  await alice.send(tx.utility.batchAll([tx.assets.destroyApprovals(42), tx.assets.finishDestroy(42)]), "finish destroying MEME");
+  const included = await alice.send(tx.balances.transferKeepAlive(usdtPool.account, 5_000_000_000_000n), "donate 5 KSM to the KSM/USDt pool");
+  return (await api.rpc.chain.getHeader(included.blockHash)).number.toNumber();
+}
+
+describe.skipIf(!genesis)(`indexer on the devnet${genesis ? "" : " (skipped: no genesis: set DEVNET_GENESIS)"}`, () => {
+  let devnet: Devnet;
+  let api: ApiPromise;
+  let market: MarketSummary;
+  const stores: { name: string; handle: DbHandle & { drop?: () => Promise<void> }; follower: Follower }[] = [];
+  let restarted: { handle: DbHandle; follower: Follower; restarts: number };
+  let killDir: string;
+  let relay: Relay;
+  let child: ChildProcess | undefined;
+  /** Highest block the child process reported committed (from its JSON log lines). */
+  let childBlock = 0;
+  let kills = 0;
+
+  const spawnIndexer = (wsUrl: string) => {
+    const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: killDir, DATABASE_URL: "", LOG_LEVEL: "info", INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1" };
+    // node itself (bin/tokenpool.mjs loads tsx in-process), not the tsx wrapper: SIGKILL must hit the indexer.
+    const p = spawn(process.execPath, ["bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "ignore"] });
+    let buffered = "";
+    p.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        const entry = JSON.parse(line) as { msg?: string; to?: number; block?: number };
+        if (entry.msg === "indexer: batch committed") childBlock = Math.max(childBlock, entry.to ?? 0);
+        if (entry.msg === "indexer: following finalized heads") childBlock = Math.max(childBlock, entry.block ?? 0);
+      }
+    });
+    return p;
+  };
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ genesis, port: 0 });
+    api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
+    // dev_setStorage funding emits no event: it must be in place before any indexer starts.
+    await fundMarketAccounts(api, { holders: 30 });
+    for (const target of dbTargets.filter((t) => !t.skip)) {
+      const handle = await target.open();
+      stores.push({ name: target.name, handle, follower: startIndexer(config, logger, handle, devnet.wsUrl) });
+    }
+    const handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    relay = await startRelay({ host: "127.0.0.1", port: devnet.port });
+    restarted = { handle, follower: startIndexer({ ...config }, logger, handle, relay.url), restarts: 0 };
+    killDir = await mkdtemp(path.join(tmpdir(), "tokenpool-kill-"));
+    child = spawnIndexer(devnet.wsUrl);
+    // Interrupt both while the market is being seeded.
+    const interrupt = (async () => {
+      await until("a first commit of the restarted follower", () => (restarted.follower.status.block ?? 0) >= 3);
+      await restarted.follower.stop();
+      restarted.follower = startIndexer(config, logger, handle, relay.url);
+      restarted.restarts++;
+      // Then drop its WebSocket under it: it must reconnect and resume from its checkpoint.
+      await until("the restarted follower to connect", () => restarted.follower.status.connected);
+      relay.cut();
+      const before = childBlock;
+      await until("the child indexer to commit a batch", () => childBlock > before && childBlock >= 3);
+      const killed = child!;
+      const gone = new Promise<NodeJS.Signals | null>((resolve) => killed.once("exit", (_code, signal) => resolve(signal)));
+      killed.kill("SIGKILL");
+      if ((await gone) === "SIGKILL") kills++;
+      child = spawnIndexer(devnet.wsUrl);
+    })();
+    market = await seedMarket(api, { holders: 30 });
+    market.block = await lifecycle(api);
+    await interrupt;
+    for (const s of stores) await until(`${s.name} to reach block ${market.block}`, () => (s.follower.status.block ?? 0) >= market.block);
+    await until(`the restarted follower to reach block ${market.block}`, () => (restarted.follower.status.block ?? 0) >= market.block);
+  }, LONG);
+
+  afterAll(async () => {
+    child?.kill("SIGKILL");
+    for (const s of stores) {
+      await s.follower.stop();
+      await s.handle.drop?.();
+    }
+    await restarted?.follower.stop();
+    await restarted?.handle.close();
+    await relay?.close();
+    await api?.disconnect();
+    await devnet?.close();
+    if (killDir) await rm(killDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it("every token, holder balance, pool reserve and LP supply equals chain storage at the checkpoint", async () => {
+    expect(stores.length).toBeGreaterThan(0);
+    for (const s of stores) {
+      await s.follower.stop();
+      const cp = (await getCheckpoint(s.handle.db))!;
+      expect(cp.blockNumber).toBeGreaterThanOrEqual(market.block);
+      const [chain, db] = await Promise.all([chainSnapshot(api, cp.blockHash), dbSnapshot(s.handle.db)]);
+      expect(Object.keys(chain.pools).length).toBe(market.pools.length);
+      expect(Object.keys(chain.holders).length).toBeGreaterThan(30);
+      expect(db, s.name).toEqual(chain);
+      expect(db.tokens[42]).toBeUndefined(); // destroyed, with its holders
+      expect(Object.keys(db.holders).some((k) => k.startsWith("42|"))).toBe(false);
+      expect(db.tokens[10]).toMatchObject({ name: "Ten v2", symbol: "TEN2" });
+      expect(db.tokens[18]?.status).toBe("frozen");
+    }
+  }, LONG);
+
+  it("the HTTP answers of all seven endpoints agree with chain storage", async () => {
+    const store = stores[0]!;
+    await store.follower.stop();
+    const cp = (await getCheckpoint(store.handle.db))!;
+    const chain = await chainSnapshot(api, cp.blockHash);
+    const t = buildApp(store.handle.db);
+    const auth = await authHeader(t); // register; login is covered below
+    const login = await t.post("/auth/login", { email: "reader@example.com", password: "correct horse battery" });
+    expect(login.status).toBe(200);
+
+    // The oracle: USDt is the anchor; KSM's value is the USDt/KSM ratio of their pool's reserves.
+    expect(await (await t.get("/oracle/value/1984")).json()).toMatchObject({ valueUsd: "1", blockNumber: cp.blockNumber });
+    const ksmUsdt = chain.pools["0/1984"]!;
+    const ksmPrice = (BigInt(ksmUsdt.reserve1) * 10n ** 12n * 10n ** 18n) / (BigInt(ksmUsdt.reserve0) * 10n ** 6n);
+    const oracle: any = await (await t.get("/oracle/value/0")).json();
+    expect(parseFixed(oracle.valueUsd, USD_SCALE)).toBe(ksmPrice);
+
+    for (const [id, token] of Object.entries(chain.tokens)) {
+      const meta: any = await (await t.get(`/assets/metadata/${id}`, auth)).json();
+      expect(meta).toMatchObject({ tokenId: Number(id), name: token.name, symbol: token.symbol, decimals: token.decimals, totalSupply: token.supply, owner: token.owner });
+      const holders = Object.entries(chain.holders)
+        .filter(([key]) => key.startsWith(`${id}|`))
+        .map(([key, balance]) => ({ address: key.slice(id.length + 1), balance }))
+        .sort((a, b) => (BigInt(b.balance) > BigInt(a.balance) ? 1 : BigInt(b.balance) < BigInt(a.balance) ? -1 : Buffer.compare(Buffer.from(a.address), Buffer.from(b.address))));
+      const page: any = await (await t.get(`/assets/holders/${id}?limit=1000`, auth)).json();
+      expect(page.totalHolders).toBe(holders.length);
+      expect(page.holders.map((h: any) => ({ address: h.address, balance: h.balance }))).toEqual(holders.slice(0, 1000));
+    }
+
+    const stats: any = await (await t.get("/pool/stats")).json();
+    expect(stats).toMatchObject({ totalPools: Object.keys(chain.pools).length, blockNumber: cp.blockNumber });
+    expect(stats.swaps24h).toBeGreaterThan(0);
+    expect(parseFixed(stats.volume24h, USD_SCALE)).toBeGreaterThan(0n);
+    for (const [key, pool] of Object.entries(chain.pools)) {
+      const [a, b] = key.split("/");
+      const pair: any = await (await t.get(`/pool/stats/${b}/${a}`)).json();
+      expect(pair).toMatchObject({ tokenA: { tokenId: Number(b), reserve: pool.reserve1 }, tokenB: { tokenId: Number(a), reserve: pool.reserve0 }, lpSupply: pool.lpSupply, lpTokenId: pool.lpTokenId, feeRate: "0.003" });
+    }
+  }, LONG);
+
+  it("a follower stopped mid-way, restarted, and cut off from the chain ends in the same state", async () => {
+    expect(restarted.restarts).toBe(1);
+    expect(restarted.follower.status.sessions).toBeGreaterThanOrEqual(2); // it reconnected after the cut
+    await restarted.follower.stop();
+    const cp = (await getCheckpoint(restarted.handle.db))!;
+    expect(await dbSnapshot(restarted.handle.db)).toEqual(await chainSnapshot(api, cp.blockHash));
+  }, LONG);
+
+  it("a new deployment against an already-seeded chain bootstraps to the same state", async () => {
+    const handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    const follower = startIndexer(config, logger, handle, devnet.wsUrl);
+    try {
+      await until("the bootstrap", () => (follower.status.block ?? 0) >= market.block);
+      await follower.stop();
+      const cp = (await getCheckpoint(handle.db))!;
+      const db = await dbSnapshot(handle.db);
+      expect(Object.keys(db.pools)).toHaveLength(market.pools.length);
+      expect(db).toEqual(await chainSnapshot(api, cp.blockHash));
+    } finally {
+      await follower.stop();
+      await handle.close();
+    }
+  }, LONG);
+
+  it("an indexer process killed with SIGKILL and restarted ends in the same state, and SIGTERM exits 0", async () => {
+    expect(kills).toBe(1);
+    const target = market.block;
+    // The process owns the PGlite directory: follow its progress through its log, read the store after it exits.
+    await until(`the restarted process to reach block ${target}`, () => childBlock >= target);
+    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
+    child!.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    child = undefined;
+    const after = await createDb({ dataDir: killDir });
+    try {
+      const cp = (await getCheckpoint(after.db))!;
+      expect(cp.blockNumber).toBeGreaterThanOrEqual(target);
+      expect(await dbSnapshot(after.db)).toEqual(await chainSnapshot(api, cp.blockHash));
+    } finally {
+      await after.close();
+    }
+  }, LONG);
+});

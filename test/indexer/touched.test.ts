@@ -1,0 +1,70 @@
+/** The pure part of block processing, on System.Events recorded from the real runtime. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { ChainEvent } from "../../indexer/chain/events.js";
+import { poolKey } from "../../indexer/chain/locations.js";
+import { swapRows } from "../../indexer/swaps.js";
+import { collectChanges, type PoolRef } from "../../indexer/touched.js";
+import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
+
+const recorded = JSON.parse(readFileSync(new URL("./fixtures/events.json", import.meta.url), "utf8")) as {
+  pools: PoolRef[];
+  blocks: { number: number; events: ChainEvent[] }[];
+};
+const events = (n: number) => recorded.blocks.find((b) => b.number === n)!.events;
+const allPools = () => new Map(recorded.pools.map((p) => [poolKey(p.token0Id, p.token1Id), { ...p }]));
+const TREASURY = "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F";
+const TRADER = "FoQJpPyadYccjavVdTWxpxU7rUEaYhfLCPwXgkfD6Zat9QP";
+
+describe("touched set", () => {
+  it("learns the pools created in a block, with the pool account the chain derived", () => {
+    const pools = new Map<string, PoolRef>();
+    const changes = collectChanges(events(4), { nativeTokenId: 0, pools });
+    // Every PoolCreated's pool_account equals blake2_256(SCALE(pool id)), as ChainReader.allPools computes it.
+    expect(changes.createdPools.sort((a, b) => a.lpTokenId - b.lpTokenId)).toEqual([...recorded.pools].sort((a, b) => a.lpTokenId - b.lpTokenId));
+    expect([...changes.pools].sort()).toEqual(recorded.pools.map((p) => poolKey(p.token0Id, p.token1Id)).sort());
+    expect(changes.liquidity.filter((l) => l.kind === "add")).toHaveLength(recorded.pools.length);
+    expect(pools.size).toBe(recorded.pools.length);
+  });
+
+  it("collects the accounts and pools of a liquidity removal, and the LP token burn", () => {
+    const changes = collectChanges(events(5), { nativeTokenId: 0, pools: allPools() });
+    expect([...changes.pools]).toEqual(["0/18"]);
+    expect(changes.tokens.has(0)).toBe(true); // balances events: native issuance re-read
+    expect(changes.tokens.has(18)).toBe(true);
+    expect([...(changes.balances.get(18) ?? [])].sort()).toEqual(["HQVjZp9UpNkicArjbutj3YkgDLsDgSY9zPQG8GVPdi8D3Pc", TREASURY].sort());
+    expect(changes.balances.get(0)?.has(TREASURY)).toBe(true);
+    expect(changes.liquidity).toEqual([
+      { eventIndex: 9, kind: "remove", pool: "0/18", who: TREASURY, amount0: "499999999999999", amount1: "4999999999999999000", lpAmount: "49999999999999990" },
+    ]);
+  });
+
+  it("splits a multi-hop swap into one hop per pool, with the middle amount from the pool's transfer", () => {
+    const pools = allPools();
+    const changes = collectChanges(events(8), { nativeTokenId: 0, pools });
+    expect([...changes.pools].sort()).toEqual(["0/10", "0/1984"]);
+    expect(changes.swaps).toHaveLength(1);
+    const prices = new Map([[1984, parseFixed("1", USD_SCALE)], [0, parseFixed("25", USD_SCALE)], [10, parseFixed("0.5", USD_SCALE)]]);
+    const decimals = new Map([[0, 12], [10, 10], [1984, 6]]);
+    const { rows, skipped } = swapRows(changes.swaps, pools, { prices, decimals, lpFee: 3n }, { number: 8, timestamp: 1_700_000_000 });
+    expect(skipped).toBe(0);
+    expect(rows.map((r) => [r.hop, r.token0Id, r.token1Id, r.tokenIn, r.tokenOut, r.amountIn, r.amountOut, r.fee, r.volumeUsd, r.feeUsd])).toEqual([
+      // 500 TEN in (at 0.5 USD), 9.920546077802 KSM out; fee 3 per mille of the amount in
+      [0, 0, 10, 10, 0, "5000000000000", "9920546077802", "15000000000", "250", "0.75"],
+      // the KSM goes on into the USDt pool: 249.00148 USDt out
+      [1, 0, 1984, 0, 1984, "9920546077802", "249001480", "29761638233", "248.01365194505", "0.74404095583515"],
+    ]);
+    expect(rows.every((r) => r.account === TRADER && r.eventIndex === 10)).toBe(true);
+  });
+
+  it("ignores events it does not know and pools it has never seen", () => {
+    const unknown: ChainEvent[] = [
+      { index: 0, section: "nfts", method: "Minted", extrinsic: 1, data: { owner: TRADER } },
+      { index: 1, section: "assetConversion", method: "SwapExecuted", extrinsic: 1, data: { who: TRADER, path: [{ parents: 1, interior: { x1: { parachain: 1 } } }, { parents: 1, interior: { here: null } }], amountIn: "1", amountOut: "1" } },
+    ];
+    const changes = collectChanges(unknown, { nativeTokenId: 0, pools: new Map() });
+    expect(changes.swaps).toEqual([]);
+    expect(changes.tokens.size + changes.balances.size + changes.pools.size).toBe(0);
+    expect(collectChanges(events(8), { nativeTokenId: 0, pools: new Map() }).pools.size).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Chain storage at one block, read independently of the indexer's reader (full-state entries
+ * and the assetConversionApi runtime call), in the same shape as the database, so a test can
+ * demand that the two be equal.
+ */
+import "@polkadot/api-augment/assetHubKusama";
+import type { ApiPromise } from "@polkadot/api";
+import { u8aToString } from "@polkadot/util";
+import { blake2AsU8a, encodeAddress } from "@polkadot/util-crypto";
+import { asc } from "drizzle-orm";
+import { schema, type Database } from "../../db/index.js";
+import { locationToTokenId } from "../../indexer/chain/locations.js";
+
+export interface Snapshot {
+  tokens: Record<string, { name: string; symbol: string; decimals: number; supply: string; owner: string | null; status: string }>;
+  holders: Record<string, string>;
+  pools: Record<string, { reserve0: string; reserve1: string; lpSupply: string; lpTokenId: number }>;
+}
+
+export async function chainSnapshot(api: ApiPromise, hash: string, nativeTokenId = 0): Promise<Snapshot> {
+  const at = await api.at(hash);
+  const ss58 = api.registry.chainSS58 ?? 42;
+  const snap: Snapshot = { tokens: {}, holders: {}, pools: {} };
+  const props = api.registry.getChainProperties()!;
+  const symbol = props.tokenSymbol.unwrap()[0]!.toString();
+  snap.tokens[nativeTokenId] = { name: symbol, symbol, decimals: props.tokenDecimals.unwrap()[0]!.toNumber(), supply: (await at.query.balances.totalIssuance()).toString(), owner: null, status: "live" };
+  const metadata = new Map((await at.query.assets.metadata.entries()).map(([k, m]) => [k.args[0].toString(), m as any]));
+  for (const [key, value] of await at.query.assets.asset.entries()) {
+    const d = (value as any).unwrap();
+    const m = metadata.get(key.args[0].toString());
+    snap.tokens[key.args[0].toString()] = {
+      name: m ? u8aToString(m.name.toU8a(true)) : "",
+      symbol: m ? u8aToString(m.symbol.toU8a(true)) : "",
+      decimals: m ? m.decimals.toNumber() : 0,
+      supply: d.supply.toString(),
+      owner: encodeAddress(d.owner, ss58),
+      status: d.status.type.toLowerCase(),
+    };
+  }
+  for (const [key, value] of await at.query.assets.account.entries()) {
+    const balance = (value as any).unwrap().balance.toString();
+    if (balance !== "0") snap.holders[`${key.args[0].toString()}|${encodeAddress(key.args[1], ss58)}`] = balance;
+  }
+  for (const [key, value] of await at.query.system.account.entries()) {
+    const total = BigInt((value as any).data.free.toString()) + BigInt((value as any).data.reserved.toString());
+    if (total > 0n) snap.holders[`${nativeTokenId}|${encodeAddress(key.args[0], ss58)}`] = total.toString();
+  }
+  for (const [key, value] of await at.query.assetConversion.pools.entries()) {
+    const [l0, l1] = key.args[0] as any;
+    const lpToken = Number((value as any).unwrap().lpToken.toString());
+    const lp = (await at.query.poolAssets.asset(lpToken)) as any;
+    const ids = [l0, l1].map((l) => locationToTokenId(l.toPrimitive(), nativeTokenId)) as number[];
+    const reserves = (await (at.call as any).assetConversionApi.getReserves(l0, l1)) as any;
+    let r: [string, string];
+    if (reserves.isSome) {
+      r = [reserves.unwrap()[0].toString(), reserves.unwrap()[1].toString()];
+    } else {
+      // The runtime answers None while an asset of the pool is frozen (nothing can leave the
+      // pool); the tokens are still there: the pool account's balances, read directly.
+      const account = encodeAddress(blake2AsU8a(key.args[0].toU8a()), ss58);
+      const native = ((await at.query.system.account(account)) as any).data.free.toString();
+      const asset = ((await at.query.assets.account(ids[1]!, account)) as any).unwrap().balance.toString();
+      r = [native, asset];
+    }
+    snap.pools[ids.join("/")] = { reserve0: r[0], reserve1: r[1], lpSupply: lp.isSome ? lp.unwrap().supply.toString() : "0", lpTokenId: lpToken };
+  }
+  return snap;
+}
+
+export async function dbSnapshot(db: Database): Promise<Snapshot> {
+  const snap: Snapshot = { tokens: {}, holders: {}, pools: {} };
+  for (const t of await db.select().from(schema.tokens).orderBy(asc(schema.tokens.id))) {
+    snap.tokens[t.id] = { name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply, owner: t.owner, status: t.status };
+  }
+  for (const h of await db.select().from(schema.holders)) snap.holders[`${h.tokenId}|${h.account}`] = h.balance;
+  for (const p of await db.select().from(schema.pools)) {
+    snap.pools[`${p.token0Id}/${p.token1Id}`] = { reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply, lpTokenId: p.lpTokenId };
+  }
+  return snap;
+}
