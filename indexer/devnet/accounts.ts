@@ -1,0 +1,53 @@
+/**
+ * Who acts on the devnet: the well-known dev accounts (//Alice … //Ferdie) and any number of
+ * derived holder accounts, plus a funding shortcut that writes balances straight into storage.
+ */
+import "@polkadot/api-augment/assetHubKusama";
+import type { ApiPromise } from "@polkadot/api";
+import { Keyring } from "@polkadot/keyring";
+import type { KeyringPair } from "@polkadot/keyring/types";
+import { cryptoWaitReady } from "@polkadot/util-crypto";
+
+export const DEV_NAMES = ["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie"] as const;
+export type DevName = (typeof DEV_NAMES)[number];
+
+export interface DevKeyring {
+  dev: Record<DevName, KeyringPair>;
+  /** //holder/0 … //holder/<count-1>: reproducible, so a test can derive the same addresses. */
+  holders: KeyringPair[];
+}
+
+/**
+ * sr25519 pairs from the public dev seed. Addresses are printed with the chain's ss58 prefix so
+ * they read like the ones the indexer stores (prefix 2 on Kusama Asset Hub).
+ */
+export async function devKeyring(holderCount: number, ss58Format: number): Promise<DevKeyring> {
+  await cryptoWaitReady();
+  const keyring = new Keyring({ type: "sr25519", ss58Format });
+  const dev = Object.fromEntries(DEV_NAMES.map((name) => [name, keyring.addFromUri(`//${name}`)])) as Record<DevName, KeyringPair>;
+  const holders = Array.from({ length: holderCount }, (_, i) => keyring.addFromUri(`//holder/${i}`));
+  return { dev, holders };
+}
+
+/**
+ * Sets each account's free native balance to `planck` with `dev_setStorage`: one RPC call and no
+ * block, instead of one transfer per account. The rest of each AccountInfo (nonce, consumers,
+ * reserved…) is written back unchanged: a partial value would reset the nonce to 0 and break
+ * the signer's nonce tracking. TotalIssuance moves by the same amount, because the runtime
+ * checks its arithmetic against it (large transfers otherwise fail with Arithmetic.Underflow).
+ */
+export async function fund(api: ApiPromise, addresses: readonly string[], planck: bigint): Promise<void> {
+  if (addresses.length === 0) return;
+  const [infos, issuance] = await Promise.all([api.query.system.account.multi([...addresses]), api.query.balances.totalIssuance()]);
+  let delta = 0n;
+  const entries = addresses.map((address, i) => {
+    const info = infos[i]!.toPrimitive() as { providers: number; data: Record<string, unknown> };
+    delta += planck - infos[i]!.data.free.toBigInt();
+    const value = { ...info, providers: Math.max(1, info.providers), data: { ...info.data, free: planck.toString() } };
+    return [[address], value] as const;
+  });
+  await api.rpc("dev_setStorage", {
+    System: { Account: entries },
+    Balances: { TotalIssuance: (issuance.toBigInt() + delta).toString() },
+  });
+}

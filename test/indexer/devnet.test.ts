@@ -1,0 +1,112 @@
+import "@polkadot/api-augment/assetHubKusama";
+import { ApiPromise, WsProvider } from "@polkadot/api";
+import { u8aToString } from "@polkadot/util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devKeyring } from "../../indexer/devnet/accounts.js";
+import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
+import { ASSETS, NATIVE_LOCATION, POOLS, assetLocation, holderMints } from "../../indexer/devnet/plan.js";
+import { seedMarket, startLiveSwaps } from "../../indexer/devnet/scenario.js";
+import { createSubmitter, ExtrinsicError } from "../../indexer/devnet/submitter.js";
+import { loadConfig } from "../../shared/config.js";
+
+const genesis = loadConfig().devnetGenesis;
+const HOLDERS = 20;
+const LONG = 120_000;
+
+async function reserves(api: ApiPromise, assetId: number): Promise<[bigint, bigint]> {
+  const result = await api.call.assetConversionApi.getReserves(NATIVE_LOCATION, assetLocation(assetId));
+  const [native, asset] = result.unwrap();
+  return [native.toBigInt(), asset.toBigInt()];
+}
+
+async function bestBlock(api: ApiPromise): Promise<number> {
+  return (await api.rpc.chain.getHeader()).number.toNumber();
+}
+
+describe.skipIf(!genesis)(`devnet market scenario${genesis ? "" : " (skipped: no genesis: set DEVNET_GENESIS)"}`, () => {
+  let devnet: Devnet;
+  let api: ApiPromise;
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ genesis, port: 0 });
+    api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
+    await seedMarket(api, { holders: HOLDERS });
+  }, LONG);
+
+  afterAll(async () => {
+    await api?.disconnect();
+    await devnet?.close();
+  }, LONG);
+
+  it("runs a runtime with asset conversion", () => {
+    expect(devnet.assetConversionAvailable).toBe(true);
+    expect(api.runtimeVersion.specName.toString()).toBe("statemine");
+  });
+
+  it("creates every asset with its metadata and decimals, owned by Alice", async () => {
+    const { dev } = await devKeyring(0, api.registry.chainSS58 ?? 42);
+    for (const spec of ASSETS) {
+      const [details, metadata] = await Promise.all([api.query.assets.asset(spec.id), api.query.assets.metadata(spec.id)]);
+      expect(details.isSome, `asset ${spec.id}`).toBe(true);
+      expect(details.unwrap().owner.toString()).toBe(dev.Alice.address);
+      expect(u8aToString(metadata.name)).toBe(spec.name);
+      expect(u8aToString(metadata.symbol)).toBe(spec.symbol);
+      expect(metadata.decimals.toNumber()).toBe(spec.decimals);
+    }
+  });
+
+  it("mints the planned balances to the derived holders", async () => {
+    const { holders } = await devKeyring(HOLDERS, api.registry.chainSS58 ?? 42);
+    const planned = holderMints(holders.map((h) => h.address));
+    expect(planned.length).toBeGreaterThan(HOLDERS);
+    const accounts = await api.query.assets.account.multi(planned.map((m) => [m.assetId, m.address]));
+    accounts.forEach((account, i) => {
+      expect(account.unwrapOrDefault().balance.toBigInt(), `mint ${i}`).toBe(planned[i]!.amount);
+    });
+  });
+
+  it("creates native/asset pools with reserves on both sides", async () => {
+    for (const pool of POOLS) {
+      const stored = await api.query.assetConversion.pools([NATIVE_LOCATION, assetLocation(pool.assetId)]);
+      expect(stored.isSome, `pool ${pool.assetId}`).toBe(true);
+      const [native, asset] = await reserves(api, pool.assetId);
+      expect(native).toBeGreaterThan(0n);
+      expect(asset).toBeGreaterThan(0n);
+    }
+  });
+
+  it("a swap moves the pool reserves", async () => {
+    const { dev } = await devKeyring(0, api.registry.chainSS58 ?? 42);
+    const before = await reserves(api, 1984);
+    const swap = api.tx.assetConversion.swapExactTokensForTokens([NATIVE_LOCATION, assetLocation(1984)], 10n ** 12n, 1, dev.Charlie.address, false);
+    await createSubmitter(api, dev.Charlie).send(swap, "test swap");
+    const after = await reserves(api, 1984);
+    expect(after[0]).toBe(before[0] + 10n ** 12n);
+    expect(after[1]).toBeLessThan(before[1]);
+  }, LONG);
+
+  it("a failed call inside a batch throws with the pallet error name", async () => {
+    const { dev } = await devKeyring(0, api.registry.chainSS58 ?? 42);
+    const batch = api.tx.utility.batchAll([api.tx.assets.create(ASSETS[0]!.id, dev.Dave.address, 1)]);
+    const sent = createSubmitter(api, dev.Dave).send(batch, "create taken id");
+    await expect(sent).rejects.toThrow(ExtrinsicError);
+    await expect(sent).rejects.toThrow(/assets\.InUse/);
+  }, LONG);
+
+  it("live swaps keep producing blocks until stopped", async () => {
+    const start = await bestBlock(api);
+    const errors: unknown[] = [];
+    const live = startLiveSwaps(api, { intervalMs: 100, onError: (err) => errors.push(err) });
+    const deadline = Date.now() + 30_000;
+    while ((await bestBlock(api)) < start + 3) {
+      if (Date.now() > deadline) throw new Error(`blocks stalled at ${await bestBlock(api)}; live-swap errors: ${errors.map(String).join("; ")}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await live.stop();
+    // A step may fail under load (and is retried); most must succeed.
+    expect(errors.length).toBeLessThan(3);
+    const stoppedAt = await bestBlock(api);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await bestBlock(api)).toBe(stoppedAt);
+  }, LONG);
+});
