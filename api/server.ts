@@ -23,7 +23,7 @@ export async function startApiServer(config: Config, logger: Logger, shared?: Db
   await handle.migrate();
   let store: RateLimitStore;
   if (config.redisUrl) {
-    const redis = new RedisRateLimitStore(config.redisUrl);
+    const redis = new RedisRateLimitStore(config.redisUrl, config.redisPrefix);
     await redis.ready();
     store = redis;
   } else {

@@ -3,15 +3,17 @@
  * "Configuration"); the flags override the common ones for one run.
  */
 import { readFileSync } from "node:fs";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { startApiServer } from "../api/server.js";
 import { createDb, getCheckpoint, latestBlock } from "../db/index.js";
 import { runDevnet } from "../indexer/devnet/run.js";
+import { queueCounts, startWorker } from "../indexer/jobs.js";
 import { startSingleWriter } from "../indexer/service.js";
 import { loadConfig, type Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { runMain, runOnce } from "../shared/process.js";
+import { backfillOptions, runBackfill, type BackfillArgs } from "./backfill.js";
 import { startAll } from "./start.js";
 
 const FLAGS = {
@@ -19,7 +21,7 @@ const FLAGS = {
   host: ["--host <address>", "interface the API listens on", "HOST"],
   dataDir: ["--data-dir <path>", "embedded database and generated secret", "DATA_DIR"],
   databaseUrl: ["--database-url <url>", "PostgreSQL instead of the embedded PGlite", "DATABASE_URL"],
-  redisUrl: ["--redis-url <url>", "Redis for shared rate-limit counters", "REDIS_URL"],
+  redisUrl: ["--redis-url <url>", "Redis for shared rate-limit counters and backfill jobs", "REDIS_URL"],
   wsUrl: ["--ws-url <url>", "the chain's WebSocket RPC endpoint", "WS_URL"],
   logLevel: ["--log-level <level>", "fatal, error, warn, info, debug, trace or silent", "LOG_LEVEL"],
 } as const;
@@ -48,6 +50,18 @@ function daemon(name: string, opts: Partial<Record<Flag, string>>, start: (confi
     const logger = createLogger(config.logLevel, name);
     return { logger, stop: await start(config, logger) };
   });
+}
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return Number(raw);
+  };
+}
+
+function need<T>(value: T | undefined, message: string): T {
+  if (value === undefined) throw new ConfigError(message);
+  return value;
 }
 
 const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -98,6 +112,56 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
   }),
 );
 
+withFlags(
+  program
+    .command("backfill")
+    .description("index a historical block range (swaps, liquidity, reserves, prices, blocks); BullMQ jobs with REDIS_URL, in-process chunks without")
+    .requiredOption("--from <block>", "first block of the range", integer(1))
+    .requiredOption("--to <block>", "last block of the range (at most the follower's checkpoint)", integer(1))
+    .option("--chunk <blocks>", "blocks per chunk (one job)", integer(1, 1_000_000), 1_000)
+    .option("--workers <n>", "chunks run at once by this process (with REDIS_URL, 0 = leave them to `tokenpool worker`)", integer(0, 64), 1)
+    .option("--redo", "also run chunks a previous run completed", false),
+  ["dataDir", "databaseUrl", "redisUrl", "wsUrl", "logLevel"],
+).action((opts: Partial<Record<Flag, string>> & BackfillArgs) =>
+  runOnce("tokenpool backfill", async () => {
+    const config = configOf(opts);
+    const logger = createLogger(config.logLevel, "backfill");
+    const stop = new AbortController();
+    const interrupt = () => {
+      if (!stop.signal.aborted) process.stderr.write("tokenpool backfill: stopping after the chunks in flight…\n");
+      stop.abort();
+    };
+    process.on("SIGTERM", interrupt).on("SIGINT", interrupt);
+    const s = await runBackfill(config, backfillOptions(config, logger), opts, stop.signal);
+    const skipped = s.skippedChunks > 0 ? `; ${s.skippedChunks} chunks were already done` : "";
+    const state = s.interrupted ? "interrupted (run the same command to resume)" : "done";
+    process.stdout.write(
+      `backfill ${state}: blocks ${s.from}-${s.to}, ${s.blocks} indexed in ${s.seconds.toFixed(1)} s (${s.blocksPerSecond.toFixed(1)} blocks/s, ${s.mode}), ${s.swaps} swaps${skipped}\n`,
+    );
+  }),
+);
+
+withFlags(
+  program
+    .command("worker")
+    .description("run backfill jobs from the BullMQ queue on REDIS_URL (any number of workers, on any machine)")
+    .option("--concurrency <n>", "jobs run at once", integer(1, 64), 1),
+  ["dataDir", "databaseUrl", "redisUrl", "wsUrl", "logLevel"],
+).action((opts: Partial<Record<Flag, string>> & { concurrency: number }) =>
+  daemon("worker", opts, async (config, logger) => {
+    const redisUrl = need(config.redisUrl, "REDIS_URL must be set for a worker (redis:// URL of the job queue), or pass --redis-url");
+    const wsUrl = need(config.wsUrl, "WS_URL must be set for a worker (ws:// or wss:// URL of an archive node), or pass --ws-url");
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await handle.migrate();
+    const worker = startWorker({ redisUrl, prefix: config.redisPrefix, db: handle.db, wsUrl, options: backfillOptions(config, logger), concurrency: opts.concurrency });
+    logger.info({ concurrency: opts.concurrency }, "worker: waiting for backfill jobs");
+    return async () => {
+      await worker.close();
+      await handle.close();
+    };
+  }),
+);
+
 withFlags(program.command("devnet").description("a local chopsticks Asset Hub with a seeded, moving market; prints its ws URL"), ["logLevel"]).action((opts) =>
   daemon("devnet", opts, runDevnet),
 );
@@ -112,7 +176,11 @@ withFlags(program.command("migrate").description("apply the database migrations 
   }),
 );
 
-withFlags(program.command("status").description("the indexer's checkpoint, the chain head it saw, and the lag"), ["dataDir", "databaseUrl"])
+withFlags(program.command("status").description("the indexer's checkpoint, the chain head it saw, the lag, and the backfill queue depth"), [
+  "dataDir",
+  "databaseUrl",
+  "redisUrl",
+])
   .option("--json", "print one JSON object")
   .action((opts: Partial<Record<Flag, string>> & { json?: boolean }) =>
     runOnce("tokenpool status", async () => {
@@ -121,6 +189,7 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
       await handle.migrate();
       const [cp, head] = await Promise.all([getCheckpoint(handle.db), latestBlock(handle.db)]);
       await handle.close();
+      const queue = config.redisUrl ? await queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
       const status = {
         store: handle.kind,
         block: cp?.blockNumber ?? null,
@@ -129,10 +198,14 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
         lag: cp ? Math.max(0, cp.chainFinalized - cp.blockNumber) : null,
         blockTime: head ? new Date(head.timestamp * 1000).toISOString() : null,
         updatedAt: cp?.updatedAt.toISOString() ?? null,
+        queue,
       };
+      const depth = queue
+        ? `backfill queue: ${queue.waiting} waiting, ${queue.active} active, ${queue.delayed} delayed, ${queue.failed} failed, ${queue.completed} completed\n`
+        : "backfill queue: none (REDIS_URL unset)\n";
       if (opts.json) process.stdout.write(`${JSON.stringify(status)}\n`);
-      else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n`);
-      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n`);
+      else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n${depth}`);
+      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${depth}`);
     }),
   );
 

@@ -6,8 +6,9 @@
  * flight finish.
  */
 import "@polkadot/api-augment/assetHubKusama";
-import { ApiPromise, WsProvider } from "@polkadot/api";
+import type { ApiPromise } from "@polkadot/api";
 import type { Database } from "../db/index.js";
+import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import { Indexer, type IndexerOptions } from "./indexer.js";
 import { Batch } from "./writer.js";
@@ -28,35 +29,6 @@ export interface FollowerStatus {
 }
 
 const MAX_RETRY_MS = 30_000;
-const CONNECT_TIMEOUT_MS = 15_000;
-
-/**
- * One connection, no automatic reconnects: the follower owns reconnection, so that every new
- * connection starts again from the committed checkpoint.
- */
-async function connect(wsUrl: string): Promise<ApiPromise> {
-  const provider = new WsProvider(wsUrl, false);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no connection to ${wsUrl} within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
-      const offError = provider.on("error", (err) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(`cannot connect to ${wsUrl}`));
-      });
-      provider.isReady.then(() => {
-        clearTimeout(timer);
-        offError();
-        resolve();
-      }, reject);
-      provider.connect().catch(reject);
-    });
-    return await ApiPromise.create({ provider, noInitWarn: true });
-  } catch (err) {
-    await provider.disconnect().catch(() => {});
-    throw err;
-  }
-}
-
 export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;

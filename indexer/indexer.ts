@@ -35,6 +35,21 @@ export class Indexer {
     return getCheckpoint(this.db);
   }
 
+  /**
+   * Builds the in-memory market from chain storage at block `number` instead of the database:
+   * the starting point of a backfill chunk, which may lie anywhere in history.
+   */
+  async loadAt(number: number): Promise<void> {
+    const block = await this.reader.block(number);
+    this.market = new Market(this.options.oracle);
+    const ids = [this.reader.nativeTokenId, ...(await this.reader.allAssetIds(block.at))];
+    const { tokens } = await this.reader.tokens(block.at, ids);
+    for (const t of tokens) this.market.decimals.set(t.id, t.decimals);
+    const refs = await this.reader.allPools(block.at);
+    for (const p of await this.reader.pools(block.at, refs)) this.market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
+    this.market.reprice();
+  }
+
   /** Writes the complete state at `head` (no checkpoint yet: a fresh deployment). */
   async bootstrap(head: { number: number; hash: string }, chainFinalized: number): Promise<void> {
     const log = this.options.logger;
@@ -59,15 +74,18 @@ export class Indexer {
     log.info({ block: head.number, tokens: ids.length, holders, pools: refs.length, ms: Date.now() - started }, "bootstrap: done");
   }
 
-  /** Adds block `number` to `batch`. */
-  async processBlock(number: number, batch: Batch): Promise<{ events: number; swaps: number }> {
+  /**
+   * Adds block `number` to `batch`. With `history` only, holder balances are not read: a
+   * backfill writes history (swaps, liquidity, reserves, prices, blocks), never current state.
+   */
+  async processBlock(number: number, batch: Batch, scope: "all" | "history" = "all"): Promise<{ events: number; swaps: number }> {
     const block = await this.reader.block(number);
     const events = await readEvents(block.at);
     const changes = collectChanges(events, { nativeTokenId: this.reader.nativeTokenId, pools: this.market.refs });
     for (const id of changes.destroyed) changes.tokens.add(id);
     const missing = await this.applyTokens(block.at, [...changes.tokens], batch, number);
     const pairs = [...changes.balances].flatMap(([tokenId, accounts]) => (missing.has(tokenId) ? [] : [...accounts].map((account) => ({ tokenId, account }))));
-    for (const b of await this.reader.balances(block.at, pairs)) batch.holder({ ...b, blockNumber: number });
+    if (scope === "all") for (const b of await this.reader.balances(block.at, pairs)) batch.holder({ ...b, blockNumber: number });
     const refs = [...changes.pools].map((k) => this.market.refs.get(k)).filter((r): r is PoolRef => r !== undefined);
     await this.applyPools(block.at, refs, batch, number, block.timestamp);
     this.applyPrices(batch, number);

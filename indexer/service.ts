@@ -3,6 +3,15 @@ import type { Config } from "../shared/config.js";
 import { parseFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
 import { Follower } from "./follower.js";
+import type { OracleSettings } from "./market.js";
+
+export function oracleSettings(config: Config): OracleSettings {
+  return {
+    nativeTokenId: config.nativeTokenId,
+    stablecoins: new Set(config.usdStablecoins),
+    minLiquidityUsd: parseFixed(config.oracleMinLiquidityUsd, USD_SCALE),
+  };
+}
 
 /** Starts following `wsUrl` into the store of `handle` (migrated by the caller). */
 export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string): Follower {
@@ -10,11 +19,7 @@ export function startIndexer(config: Config, logger: Logger, handle: DbHandle, w
     wsUrl,
     nativeTokenId: config.nativeTokenId,
     batchBlocks: config.indexerBatchBlocks,
-    oracle: {
-      nativeTokenId: config.nativeTokenId,
-      stablecoins: new Set(config.usdStablecoins),
-      minLiquidityUsd: parseFixed(config.oracleMinLiquidityUsd, USD_SCALE),
-    },
+    oracle: oracleSettings(config),
     logger,
   });
   follower.start();

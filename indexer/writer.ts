@@ -70,6 +70,26 @@ export class Batch {
     this.pools.set(`${row.token0Id}/${row.token1Id}`, row);
   }
 
+  /**
+   * Writes only the history rows, keyed by block (and event): a backfill's output. Re-running a
+   * block writes the same keys with the same values, and current state (tokens, holders, pools)
+   * and the follower's checkpoint are never touched, so nothing can move back in time.
+   */
+  async commitHistory(db: Database): Promise<void> {
+    await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      await this.writeHistory(t);
+    });
+  }
+
+  private async writeHistory(t: Database): Promise<void> {
+    for (const rows of chunks(this.reserves)) await insertPoolReserves(t, rows);
+    for (const rows of chunks(this.prices)) await insertPrices(t, rows);
+    for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
+    for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
+    for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
+  }
+
   async commit(db: Database, checkpoint: { blockNumber: number; blockHash: string; chainFinalized: number }): Promise<void> {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
@@ -77,11 +97,7 @@ export class Batch {
       for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows);
       for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows);
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
-      for (const rows of chunks(this.reserves)) await insertPoolReserves(t, rows);
-      for (const rows of chunks(this.prices)) await insertPrices(t, rows);
-      for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
-      for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
-      for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
+      await this.writeHistory(t);
       await setCheckpoint(t, checkpoint);
     });
   }

@@ -17,8 +17,10 @@ export interface Config {
   dataDir: string;
   /** postgres:// URL; unset = embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
-  /** redis:// URL; set = rate-limit counters shared through Redis. */
+  /** redis:// URL; set = rate-limit counters shared through Redis, and backfill jobs on BullMQ. */
   redisUrl: string | undefined;
+  /** Prefix of every Redis key TokenPool writes, so deployments (or test runs) can share a Redis. */
+  redisPrefix: string;
   /** HS256 secret for access tokens; unset = generated once and kept in dataDir. */
   jwtSecret: string | undefined;
   /** How many proxy hops to trust in X-Forwarded-For (0 = ignore the header). */
@@ -87,6 +89,13 @@ function trustProxy(env: Env): number {
   throw new ConfigError(`TRUST_PROXY must be true, false or a hop count 0-16, got ${JSON.stringify(raw)}`);
 }
 
+function redisPrefix(env: Env): string {
+  const raw = str(env, "REDIS_PREFIX") ?? "tokenpool";
+  // BullMQ joins its keys with ":" and rejects a prefix containing one.
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits, "_", "." or "-", got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
 function idList(env: Env, name: string, fallback: number[]): number[] {
   const raw = str(env, name);
   if (raw === undefined) return fallback;
@@ -135,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, "DATA_DIR") ?? "./data",
     databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
     redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
+    redisPrefix: redisPrefix(env),
     jwtSecret,
     trustProxy: trustProxy(env),
     wsUrl: url(env, "WS_URL", ["ws:", "wss:"]),

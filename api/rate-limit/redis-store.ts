@@ -29,7 +29,11 @@ type WithScript = Redis & { slidingWindow(key: string, now: number, windowMs: nu
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: WithScript;
 
-  constructor(url: string, private readonly prefix = "tokenpool:ratelimit:") {
+  private readonly prefix: string;
+
+  /** Keys are `{prefix}:ratelimit:{client}`. */
+  constructor(url: string, prefix = "tokenpool") {
+    this.prefix = `${prefix}:ratelimit:`;
     const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     redis.defineCommand("slidingWindow", { numberOfKeys: 1, lua: SLIDING_WINDOW });
     redis.on("error", () => {}); // surfaced per call through hit()'s rejection

@@ -1,6 +1,6 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { blocks, checkpoints } from "../schema/index.js";
+import { backfillChunks, blocks, checkpoints } from "../schema/index.js";
 
 export type Block = typeof blocks.$inferSelect;
 export type Checkpoint = typeof checkpoints.$inferSelect;
@@ -38,4 +38,22 @@ export async function setCheckpoint(
       target: checkpoints.name,
       set: { blockNumber: row.blockNumber, blockHash: row.blockHash, chainFinalized: row.chainFinalized, updatedAt: sql`now()` },
     });
+}
+
+export type BackfillChunk = typeof backfillChunks.$inferSelect;
+
+export async function markChunkDone(db: Database, chunk: { fromBlock: number; toBlock: number; swaps: number }): Promise<void> {
+  await db
+    .insert(backfillChunks)
+    .values(chunk)
+    .onConflictDoUpdate({ target: [backfillChunks.fromBlock, backfillChunks.toBlock], set: { swaps: chunk.swaps, completedAt: sql`now()` } });
+}
+
+/** Completed chunks lying inside [from, to]. */
+export async function doneChunks(db: Database, from: number, to: number): Promise<BackfillChunk[]> {
+  return db
+    .select()
+    .from(backfillChunks)
+    .where(and(gte(backfillChunks.fromBlock, from), lte(backfillChunks.toBlock, to)))
+    .orderBy(backfillChunks.fromBlock);
 }

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { int64 } from "./tokens.js";
 
 /** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
@@ -17,3 +17,18 @@ export const checkpoints = pgTable("checkpoints", {
   chainFinalized: int64().notNull(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Backfill chunks whose blocks are all committed: a re-run of the same range skips them, so a
+ * backfill resumes where a crash left it.
+ */
+export const backfillChunks = pgTable(
+  "backfill_chunks",
+  {
+    fromBlock: int64().notNull(),
+    toBlock: int64().notNull(),
+    swaps: int64().notNull(),
+    completedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.fromBlock, t.toBlock] })],
+);

@@ -73,7 +73,7 @@ describe("rate limit (memory)", () => {
 
 describe.skipIf(!services.redisUrl)(`rate limit (Redis)${services.redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, () => {
   it("two app instances sharing one Redis share one limit", async () => {
-    const prefix = `tokenpool:test:${randomUUID()}:`;
+    const prefix = `tokenpool-test-${randomUUID()}`;
     const s1 = new RedisRateLimitStore(services.redisUrl as string, prefix);
     const s2 = new RedisRateLimitStore(services.redisUrl as string, prefix);
     await Promise.all([s1.ready(), s2.ready()]);
@@ -99,7 +99,7 @@ describe.skipIf(!services.redisUrl)(`rate limit (Redis)${services.redisUrl ? "" 
   });
 
   it("a Redis outage fails open instead of taking the API down", async () => {
-    const store = new RedisRateLimitStore("redis://127.0.0.1:1", "tokenpool:test:");
+    const store = new RedisRateLimitStore("redis://127.0.0.1:1", "tokenpool-test");
     const t = buildApp(await db(), { rateLimit: { store, max: 100, windowMs: 60_000 } });
     expect((await t.get("/pool/stats")).status).toBe(200);
     await store.close();

@@ -1,0 +1,174 @@
+/**
+ * Backfill: index a historical block range the follower never saw (typically the history before
+ * a deployment's bootstrap). A range is split into chunks that are independent of each other:
+ * each one rebuilds the market (pools, reserves, decimals, prices) from chain storage at the
+ * block before it, then walks its blocks exactly as the follower does. So chunks can run in any
+ * order, on any number of workers, and give the rows the follower would have written.
+ *
+ * A backfill writes history only — swaps, liquidity events, pool reserves, prices and blocks,
+ * all keyed by block — and never current state (tokens, holders, pools) or the follower's
+ * checkpoint: a holder balance can never be rolled back to an older block, and re-running a
+ * range rewrites the same keys with the same values.
+ */
+import type { ApiPromise } from "@polkadot/api";
+import pRetry from "p-retry";
+import { getCheckpoint, markChunkDone, type Database } from "../db/index.js";
+import type { Logger } from "../shared/logger.js";
+import { connect } from "./chain/connect.js";
+import { ChainReader } from "./chain/reader.js";
+import { Indexer } from "./indexer.js";
+import type { OracleSettings } from "./market.js";
+import { Batch } from "./writer.js";
+
+export interface BlockRange {
+  from: number;
+  to: number;
+}
+
+export interface BackfillOptions {
+  oracle: OracleSettings;
+  nativeTokenId: number;
+  /** Blocks per transaction inside a chunk. */
+  batchBlocks: number;
+  logger: Logger;
+}
+
+/** Attempts of one chunk (RPC errors, dropped sockets), 1 s → 16 s apart. */
+export const CHUNK_ATTEMPTS = 5;
+export const RETRY_BASE_MS = 1_000;
+
+export class BackfillRangeError extends Error {
+  override name = "BackfillRangeError";
+}
+
+export function splitRange(range: BlockRange, chunk: number): BlockRange[] {
+  const out: BlockRange[] = [];
+  for (let from = range.from; from <= range.to; from += chunk) out.push({ from, to: Math.min(range.to, from + chunk - 1) });
+  return out;
+}
+
+export const rangeKey = (r: BlockRange): string => `${r.from}-${r.to}`;
+
+/**
+ * Checks a requested range against the chain and the store: blocks must exist and be final, and
+ * blocks after the follower's checkpoint are the follower's to write (with current state).
+ */
+export async function checkRange(db: Database, api: ApiPromise, range: BlockRange): Promise<void> {
+  if (range.from < 1) throw new BackfillRangeError(`--from must be at least 1 (block 0 is the genesis and has no events), got ${range.from}`);
+  if (range.to < range.from) throw new BackfillRangeError(`--to (${range.to}) must not be below --from (${range.from})`);
+  const finalized = (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber();
+  if (range.to > finalized) throw new BackfillRangeError(`--to (${range.to}) is above the chain's finalized head (${finalized})`);
+  const cp = await getCheckpoint(db);
+  if (cp && range.to > cp.blockNumber) {
+    throw new BackfillRangeError(`--to (${range.to}) is above the follower's checkpoint (${cp.blockNumber}); the follower indexes blocks after it`);
+  }
+}
+
+/**
+ * Indexes the blocks of one chunk, committing every `batchBlocks` blocks; `onBlocks` gets the
+ * count of each commit. Marks the chunk done once all of it is committed.
+ */
+export async function backfillChunk(
+  db: Database,
+  api: ApiPromise,
+  range: BlockRange,
+  options: BackfillOptions,
+  onBlocks: (committed: number) => void = () => {},
+): Promise<{ blocks: number; swaps: number }> {
+  const indexer = new Indexer(db, new ChainReader(api, options.nativeTokenId), options);
+  await indexer.loadAt(range.from - 1);
+  let batch = new Batch();
+  let swaps = 0;
+  const flush = async () => {
+    if (batch.size === 0) return;
+    await batch.commitHistory(db);
+    onBlocks(batch.size);
+    batch = new Batch();
+  };
+  for (let n = range.from; n <= range.to; n++) {
+    swaps += (await indexer.processBlock(n, batch, "history")).swaps;
+    if (batch.size >= options.batchBlocks) await flush();
+  }
+  await flush();
+  await markChunkDone(db, { fromBlock: range.from, toBlock: range.to, swaps });
+  return { blocks: range.to - range.from + 1, swaps };
+}
+
+/**
+ * A chain connection that is dropped after a failure, so the next attempt starts on a fresh
+ * socket (the follower's `connect` never reconnects by itself).
+ */
+export class Connection {
+  private api: Promise<ApiPromise> | undefined;
+
+  constructor(private readonly wsUrl: string) {}
+
+  get(): Promise<ApiPromise> {
+    this.api ??= connect(this.wsUrl);
+    this.api.catch(() => (this.api = undefined));
+    return this.api;
+  }
+
+  async reset(): Promise<void> {
+    const api = this.api;
+    this.api = undefined;
+    await api?.then((a) => a.disconnect()).catch(() => {});
+  }
+}
+
+export interface LocalRun {
+  db: Database;
+  wsUrl: string;
+  chunks: BlockRange[];
+  workers: number;
+  options: BackfillOptions;
+  onBlocks: (committed: number) => void;
+  /** Set to stop taking new chunks (SIGTERM); chunks in flight finish. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs chunks in this process without Redis: `workers` loops, each with its own connection,
+ * take the next chunk; a failing chunk is retried with exponential backoff, then the run fails.
+ */
+export async function runLocal(run: LocalRun): Promise<{ blocks: number; swaps: number }> {
+  let next = 0;
+  const total = { blocks: 0, swaps: 0 };
+  const worker = async () => {
+    const conn = new Connection(run.wsUrl);
+    try {
+      while (next < run.chunks.length && !run.signal?.aborted) {
+        const chunk = run.chunks[next++]!;
+        const result = await pRetry(
+          async () => {
+            let committed = 0;
+            try {
+              return await backfillChunk(run.db, await conn.get(), chunk, run.options, (n) => {
+                committed += n;
+                run.onBlocks(n);
+              });
+            } catch (err) {
+              // The next attempt redoes the chunk from its start: take back its progress.
+              if (committed > 0) run.onBlocks(-committed);
+              await conn.reset();
+              throw err;
+            }
+          },
+          {
+            retries: CHUNK_ATTEMPTS - 1,
+            minTimeout: RETRY_BASE_MS,
+            factor: 2,
+            onFailedAttempt: ({ error, attemptNumber, retriesLeft }) =>
+              run.options.logger.warn({ chunk: rangeKey(chunk), attempt: attemptNumber, retriesLeft, err: error.message }, "backfill: chunk failed; retrying"),
+          },
+        );
+        total.blocks += result.blocks;
+        total.swaps += result.swaps;
+      }
+    } finally {
+      await conn.reset();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(run.workers, run.chunks.length) }, worker));
+  return total;
+}

@@ -1,0 +1,162 @@
+/**
+ * Backfill chunks as BullMQ jobs on Redis, so that any number of `tokenpool worker` processes,
+ * on any machine, share one range. A job is one chunk; its id is the chunk's range, so enqueuing
+ * a range again (after a crash of the CLI, say) joins the jobs already there instead of
+ * duplicating them. BullMQ retries a failing job with exponential backoff and hands a job whose
+ * worker died (stalled) to another worker.
+ */
+import { Queue, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
+import type { Database } from "../db/index.js";
+import { backfillChunk, CHUNK_ATTEMPTS, RETRY_BASE_MS, type BackfillOptions, type BlockRange } from "./backfill.js";
+import { connect } from "./chain/connect.js";
+
+export const BACKFILL_QUEUE = "tokenpool-backfill";
+
+export interface ChunkResult {
+  blocks: number;
+  swaps: number;
+}
+
+/** BullMQ ids may not contain ":"; the range is the identity of a job. */
+export const jobId = (r: BlockRange): string => `chunk-${r.from}-${r.to}`;
+
+/** Workers block on Redis, so their connection must never give up on a command. */
+function redis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+}
+
+export interface BackfillQueue {
+  queue: Queue<BlockRange, ChunkResult>;
+  close(): Promise<void>;
+}
+
+/** Where the queue lives: BullMQ keys are `{prefix}:tokenpool-backfill:…`. */
+export interface QueueAt {
+  redisUrl: string;
+  prefix: string;
+}
+
+export function openQueue(at: QueueAt): BackfillQueue {
+  const connection = redis(at.redisUrl);
+  const queue = new Queue<BlockRange, ChunkResult>(BACKFILL_QUEUE, { connection, prefix: at.prefix });
+  return {
+    queue,
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
+/**
+ * Adds one job per chunk. A job already queued, running or delayed for the same range is kept
+ * (another run's, or this run's before a crash); a failed one is retried; a completed one is
+ * replaced (the caller only passes chunks it wants done, e.g. with --redo).
+ */
+export async function enqueueChunks(queue: Queue<BlockRange, ChunkResult>, chunks: BlockRange[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const chunk of chunks) {
+    const id = jobId(chunk);
+    ids.push(id);
+    const existing = await queue.getJob(id);
+    if (existing) {
+      const state = await existing.getState();
+      if (state === "failed") {
+        await existing.retry("failed", { resetAttemptsMade: true });
+        continue;
+      }
+      if (state !== "completed") continue;
+      await existing.remove();
+    }
+    await queue.add("chunk", chunk, {
+      jobId: id,
+      attempts: CHUNK_ATTEMPTS,
+      backoff: { type: "exponential", delay: RETRY_BASE_MS },
+      removeOnComplete: { age: 7 * 86_400 },
+      removeOnFail: { age: 7 * 86_400 },
+    });
+  }
+  return ids;
+}
+
+export interface Progress {
+  /** Blocks committed by the given jobs. */
+  blocks: number;
+  completed: number;
+  /** Swaps written by the completed jobs. */
+  swaps: number;
+  /** Jobs that used up their attempts, with the last error. */
+  failed: { id: string; reason: string }[];
+}
+
+/** Where the given jobs stand; a job reports its committed blocks as its progress. */
+export async function jobsProgress(queue: Queue<BlockRange, ChunkResult>, ids: string[]): Promise<Progress> {
+  const jobs = await Promise.all(ids.map((id) => queue.getJob(id)));
+  const progress: Progress = { blocks: 0, completed: 0, swaps: 0, failed: [] };
+  await Promise.all(
+    jobs.map(async (job, i) => {
+      if (!job) return;
+      const state = await job.getState();
+      if (state === "completed") {
+        progress.completed += 1;
+        progress.blocks += job.data.to - job.data.from + 1;
+        progress.swaps += job.returnvalue?.swaps ?? 0;
+      } else {
+        if (state === "failed") progress.failed.push({ id: ids[i]!, reason: job.failedReason });
+        progress.blocks += typeof job.progress === "number" ? job.progress : 0;
+      }
+    }),
+  );
+  return progress;
+}
+
+export interface WorkerOptions extends QueueAt {
+  db: Database;
+  wsUrl: string;
+  options: BackfillOptions;
+  /** Jobs this process runs at once. */
+  concurrency: number;
+}
+
+/**
+ * A BullMQ worker running backfill chunks. Each job gets its own chain connection, so a
+ * dropped socket fails (and retries) only the job that used it. close() stops taking jobs and
+ * waits for the running ones: SIGTERM loses nothing.
+ */
+export function startWorker(w: WorkerOptions): { worker: Worker<BlockRange, ChunkResult>; close(): Promise<void> } {
+  const connection = redis(w.redisUrl);
+  const log = w.options.logger;
+  const processor = async (job: Job<BlockRange, ChunkResult>): Promise<ChunkResult> => {
+    const api = await connect(w.wsUrl);
+    let committed = 0;
+    try {
+      return await backfillChunk(w.db, api, job.data, w.options, (n) => {
+        committed += n;
+        void job.updateProgress(committed).catch(() => {});
+      });
+    } finally {
+      await api.disconnect().catch(() => {});
+    }
+  };
+  const worker = new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, processor, { connection, prefix: w.prefix, concurrency: w.concurrency });
+  worker.on("completed", (job, result) => log.info({ job: job.id, ...result }, "backfill: chunk done"));
+  worker.on("failed", (job, err) => log.warn({ job: job?.id, attempt: job?.attemptsMade, err: err.message }, "backfill: chunk failed"));
+  worker.on("error", (err) => log.error({ err: err.message }, "backfill: worker error"));
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      connection.disconnect();
+    },
+  };
+}
+
+export async function queueCounts(at: QueueAt): Promise<Record<string, number>> {
+  const { queue, close } = openQueue(at);
+  try {
+    return await queue.getJobCounts("waiting", "active", "delayed", "failed", "completed");
+  } finally {
+    await close();
+  }
+}
