@@ -21,7 +21,10 @@ import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
 
 export interface AppDeps {
+  /** The primary: accounts are written and read here (a login right after register must see it). */
   db: Database;
+  /** Market reads (tokens, holders, pools, prices, health); a read replica, or `db`. */
+  readDb?: Database;
   /** Resolves when the store answers (for /health). */
   ping: () => Promise<void>;
   jwtSecret: string;
@@ -53,10 +56,11 @@ export function createApp(deps: AppDeps) {
   app.use("/auth/*", requireJsonBody());
 
   app.route("/", authRoutes({ db: deps.db, tokens }));
-  app.route("/", oracleRoutes(deps));
-  app.route("/", assetRoutes(deps));
-  app.route("/", poolRoutes(deps));
-  app.route("/", healthRoutes(deps));
+  const reads = { ...deps, db: deps.readDb ?? deps.db };
+  app.route("/", oracleRoutes(reads));
+  app.route("/", assetRoutes(reads));
+  app.route("/", poolRoutes(reads));
+  app.route("/", healthRoutes(reads));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   app.doc31("/openapi.json", {

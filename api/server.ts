@@ -21,6 +21,8 @@ export interface ApiServer {
 export async function startApiServer(config: Config, logger: Logger, shared?: DbHandle): Promise<ApiServer> {
   const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await handle.migrate();
+  // A replica follows the primary's schema: it is never migrated from here.
+  const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl }) : undefined;
   let store: RateLimitStore;
   if (config.redisUrl) {
     const redis = new RedisRateLimitStore(config.redisUrl, config.redisPrefix);
@@ -31,7 +33,10 @@ export async function startApiServer(config: Config, logger: Logger, shared?: Db
   }
   const app = createApp({
     db: handle.db,
-    ping: handle.ping,
+    readDb: replica?.db,
+    ping: async () => {
+      await Promise.all([handle.ping(), replica?.ping()]);
+    },
     jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
     rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     trustProxy: config.trustProxy,
@@ -42,13 +47,14 @@ export async function startApiServer(config: Config, logger: Logger, shared?: Db
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  logger.info({ port, store: handle.kind, rateLimit: config.redisUrl ? "redis" : "memory" }, "api listening");
+  logger.info({ port, store: handle.kind, readReplica: replica !== undefined, rateLimit: config.redisUrl ? "redis" : "memory" }, "api listening");
   return {
     port,
     async close() {
       // Stop accepting, let in-flight requests finish, then release the store and counters.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
+      await replica?.close();
       if (!shared) await handle.close();
     },
   };

@@ -17,6 +17,8 @@ export interface Config {
   dataDir: string;
   /** postgres:// URL; unset = embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** postgres:// URL of a read replica for the API's market reads; unset = DATABASE_URL. */
+  databaseReadUrl: string | undefined;
   /** redis:// URL; set = rate-limit counters shared through Redis, and backfill jobs on BullMQ. */
   redisUrl: string | undefined;
   /** Prefix of every Redis key TokenPool writes, so deployments (or test runs) can share a Redis. */
@@ -138,11 +140,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
   }
+  const databaseUrl = url(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
+  const databaseReadUrl = url(env, "DATABASE_READ_URL", ["postgres:", "postgresql:"]);
+  if (databaseReadUrl && !databaseUrl) throw new ConfigError("DATABASE_READ_URL needs DATABASE_URL (the primary that users are written to and the replica follows)");
   return {
     port: int(env, "PORT", 3000, 0, 65535),
     host: str(env, "HOST") ?? "0.0.0.0",
     dataDir: str(env, "DATA_DIR") ?? "./data",
-    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseUrl,
+    databaseReadUrl,
     redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
     redisPrefix: redisPrefix(env),
     jwtSecret,

@@ -8,6 +8,9 @@ import { startApiServer, type ApiServer } from "../../api/server.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { resolveJwtSecret } from "../../shared/secret.js";
+import { schema } from "../../db/index.js";
+import { dbTargets, type DbTarget } from "../support/db.js";
+import { seedMarket as seedFixtures, USDT } from "../support/fixtures.js";
 
 const run = promisify(execFile);
 
@@ -52,5 +55,51 @@ describe("entry point", () => {
     expect(err.code).toBe(1);
     expect(err.stderr.trim().split("\n")).toHaveLength(1);
     expect(err.stderr).toContain("PORT must be an integer");
+  });
+});
+
+const postgresTarget = dbTargets.find((t) => t.name === "postgres")!;
+
+describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgresTarget.skip ? ` (skipped: ${postgresTarget.skip})` : ""}`, () => {
+  let primary: Awaited<ReturnType<DbTarget["open"]>>;
+  let replica: Awaited<ReturnType<DbTarget["open"]>>;
+  let server: ApiServer;
+  let base: string;
+  beforeAll(async () => {
+    // Two separate databases stand in for a primary and its replica, so the test can tell
+    // which one answered: only the "replica" holds market rows.
+    [primary, replica] = await Promise.all([postgresTarget.open(), postgresTarget.open()]);
+    await seedFixtures(replica.db);
+    const env = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: replica.url!, JWT_SECRET: "x".repeat(32) };
+    server = await startApiServer(loadConfig(env), createLogger("silent"));
+    base = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await primary?.drop();
+    await replica?.drop();
+  });
+
+  it("serves market reads from the replica and keeps accounts on the primary", async () => {
+    const creds = { email: "replica@example.com", password: "correct horse battery" };
+    const json = { "content-type": "application/json" };
+    expect((await fetch(`${base}/auth/register`, { method: "POST", headers: json, body: JSON.stringify(creds) })).status).toBe(200);
+    const login = await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify(creds) });
+    expect(login.status).toBe(200);
+    const { token } = (await login.json()) as { token: string };
+    expect(await primary.db.select().from(schema.users)).toHaveLength(1);
+    expect(await replica.db.select().from(schema.users)).toHaveLength(0);
+
+    const oracle = await fetch(`${base}/oracle/value/${USDT}`);
+    expect(oracle.status).toBe(200);
+    expect(await oracle.json()).toMatchObject({ tokenId: USDT, symbol: "USDt" });
+    const holders = await fetch(`${base}/assets/holders/${USDT}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(holders.status).toBe(200);
+    expect(((await holders.json()) as { holders: unknown[] }).holders.length).toBeGreaterThan(0);
+    expect(await primary.db.select().from(schema.tokens)).toHaveLength(0);
+  });
+
+  it("DATABASE_READ_URL without DATABASE_URL is a configuration error naming both", () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: "postgres://127.0.0.1/replica" })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
   });
 });
