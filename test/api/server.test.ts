@@ -86,7 +86,7 @@ describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgr
     expect((await fetch(`${base}/auth/register`, { method: "POST", headers: json, body: JSON.stringify(creds) })).status).toBe(200);
     const login = await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify(creds) });
     expect(login.status).toBe(200);
-    const { token } = (await login.json()) as { token: string };
+    const { token } = ((await login.json()) as { data: { token: string } }).data;
     expect(await primary.db.select().from(schema.users)).toHaveLength(1);
     expect(await replica.db.select().from(schema.users)).toHaveLength(0);
 
