@@ -1,15 +1,18 @@
 /** The `tokenpool` command as an operator meets it: a real process per call. */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTestServices } from "../../shared/config.js";
 
 const run = promisify(execFile);
 const BIN = path.resolve("bin/tokenpool.mjs");
-const COMMANDS = ["start", "api", "indexer", "devnet", "migrate", "status"];
+const COMMANDS = ["start", "api", "indexer", "backfill", "worker", "devnet", "migrate", "status"];
+const redisUrl = loadTestServices().redisUrl;
 
 async function tokenpool(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -27,6 +30,20 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Polls /health until the server answers (or 30 s pass: several processes may be starting at once). */
+async function healthy(port: number): Promise<Response | undefined> {
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+    if (res) return res;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
 describe("tokenpool CLI", () => {
@@ -61,6 +78,22 @@ describe("tokenpool CLI", () => {
     expect(command.stderr).toContain("unknown command 'frobnicate'");
     expect(env.stderr).toContain("PORT must be an integer");
     expect(missing.stderr).toContain("WS_URL must be set");
+    const backfill = await Promise.all([
+      tokenpool(["backfill", "--from", "x", "--to", "5"]),
+      tokenpool(["backfill", "--to", "5"]),
+      tokenpool(["backfill", "--from", "1", "--to", "5", "--data-dir", dir], { WS_URL: "" }),
+      tokenpool(["worker", "--data-dir", dir], { REDIS_URL: "", WS_URL: "ws://127.0.0.1:1" }),
+      tokenpool(["backfill", "--from", "1", "--to", "5", "--workers", "0", "--data-dir", dir], { REDIS_URL: "", WS_URL: "ws://127.0.0.1:1" }),
+    ]);
+    for (const r of backfill) {
+      expect(r.code).not.toBe(0);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    expect(backfill[0]!.stderr).toContain("option '--from <block>' argument 'x' is invalid. expected an integer from 1");
+    expect(backfill[1]!.stderr).toContain("required option '--from <block>' not specified");
+    expect(backfill[2]!.stderr).toContain("WS_URL must be set for a backfill");
+    expect(backfill[3]!.stderr).toContain("REDIS_URL must be set for a worker");
+    expect(backfill[4]!.stderr).toContain("--workers must be at least 1 without REDIS_URL");
     const badFlag = await tokenpool(["migrate", "--database-url", "mysql://x"]);
     expect(badFlag.code).toBe(1);
     expect(badFlag.stderr).toContain("DATABASE_URL must use postgres:");
@@ -69,22 +102,17 @@ describe("tokenpool CLI", () => {
   it("migrate, then status on an empty store", async () => {
     const migrate = await tokenpool(["migrate", "--data-dir", dir]);
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
-    const status = await tokenpool(["status", "--data-dir", dir, "--json"]);
+    const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null });
-    expect((await tokenpool(["status", "--data-dir", dir])).stdout).toContain("no checkpoint yet");
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, queue: null });
+    expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
   });
 
   it("api serves on --port and exits 0 on SIGTERM", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, "api", "--port", String(port), "--host", "127.0.0.1", "--data-dir", dir, "--log-level", "warn"], { stdio: "ignore" });
     try {
-      let res: Response | undefined;
-      for (let i = 0; i < 100 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-        if (!res) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(res?.status).toBe(200);
+      expect((await healthy(port))?.status).toBe(200);
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
@@ -92,4 +120,57 @@ describe("tokenpool CLI", () => {
       child.kill("SIGKILL");
     }
   });
+
+  it.skipIf(!redisUrl)(`two api processes share one rate limit through Redis: 100 requests over both, the 101st is 429${redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
+    const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, JWT_SECRET: "s".repeat(32), LOG_LEVEL: "warn", DATABASE_URL: "" };
+    const ports = [await freePort(), await freePort()];
+    const children = await Promise.all(
+      ports.map(async (port, i) => {
+        const dataDir = await mkdtemp(path.join(dir, `api${i}-`));
+        return spawn(process.execPath, [BIN, "api", "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir], { env, stdio: "ignore" });
+      }),
+    );
+    try {
+      for (const port of ports) expect((await healthy(port))?.status).toBe(200);
+      // The two /health probes above count too: 98 more spread over both processes.
+      const remaining: number[] = [];
+      for (let i = 0; i < 98; i++) {
+        const res = await fetch(`http://127.0.0.1:${ports[i % 2]}/pool/stats`);
+        expect(res.status).toBe(200);
+        remaining.push(Number(res.headers.get("ratelimit-remaining")));
+      }
+      expect(remaining.at(-1)).toBe(0);
+      expect(remaining).toEqual([...remaining].sort((a, b) => b - a));
+      for (const port of ports) {
+        const limited = await fetch(`http://127.0.0.1:${port}/pool/stats`);
+        expect(limited.status).toBe(429);
+        expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect(await limited.json()).toMatchObject({ success: false, error: { code: "RATE_LIMITED" } });
+      }
+      const exits = children.map(exitOf);
+      for (const c of children) c.kill("SIGTERM");
+      expect(await Promise.all(exits)).toEqual([0, 0]);
+    } finally {
+      for (const c of children) c.kill("SIGKILL");
+    }
+  }, 60_000);
+
+  it.skipIf(!redisUrl)(`worker waits for jobs and exits 0 on SIGTERM; status shows the queue depth${redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
+    const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, WS_URL: "ws://127.0.0.1:1", LOG_LEVEL: "info", DATABASE_URL: "" };
+    const dataDir = await mkdtemp(path.join(dir, "worker-"));
+    const status = await tokenpool(["status", "--data-dir", dataDir, "--json"], env);
+    expect(JSON.parse(status.stdout).queue).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 });
+    const child = spawn(process.execPath, [BIN, "worker", "--data-dir", dataDir, "--concurrency", "2"], { env, stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      let out = "";
+      child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+      for (let i = 0; i < 150 && !out.includes("waiting for backfill jobs"); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain("waiting for backfill jobs");
+      const exit = exitOf(child);
+      child.kill("SIGTERM");
+      expect(await exit).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 60_000);
 });
