@@ -8,8 +8,7 @@
 import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { Database } from "../db/index.js";
-import { backfillChunk, CHUNK_ATTEMPTS, RETRY_BASE_MS, type BackfillOptions, type BlockRange } from "./backfill.js";
-import { connect } from "./chain/connect.js";
+import { backfillChunk, Connection, CHUNK_ATTEMPTS, RETRY_BASE_MS, type BackfillOptions, type BlockRange } from "./backfill.js";
 
 export const BACKFILL_QUEUE = "tokenpool-backfill";
 
@@ -120,23 +119,24 @@ export interface WorkerOptions extends QueueAt {
 }
 
 /**
- * A BullMQ worker running backfill chunks. Each job gets its own chain connection, so a
- * dropped socket fails (and retries) only the job that used it. close() stops taking jobs and
- * waits for the running ones: SIGTERM loses nothing.
+ * A BullMQ worker running backfill chunks over one chain connection, dropped after any failure
+ * so that the retry starts on a fresh socket. close() stops taking jobs and waits for the
+ * running ones: SIGTERM loses nothing.
  */
 export function startWorker(w: WorkerOptions): { worker: Worker<BlockRange, ChunkResult>; close(): Promise<void> } {
   const connection = redis(w.redisUrl);
   const log = w.options.logger;
+  const chain = new Connection(w.wsUrl);
   const processor = async (job: Job<BlockRange, ChunkResult>): Promise<ChunkResult> => {
-    const api = await connect(w.wsUrl);
     let committed = 0;
     try {
-      return await backfillChunk(w.db, api, job.data, w.options, (n) => {
+      return await backfillChunk(w.db, await chain.get(), job.data, w.options, (n) => {
         committed += n;
         void job.updateProgress(committed).catch(() => {});
       });
-    } finally {
-      await api.disconnect().catch(() => {});
+    } catch (err) {
+      await chain.reset();
+      throw err;
     }
   };
   const worker = new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, processor, { connection, prefix: w.prefix, concurrency: w.concurrency });
@@ -147,6 +147,7 @@ export function startWorker(w: WorkerOptions): { worker: Worker<BlockRange, Chun
     worker,
     async close() {
       await worker.close();
+      await chain.reset();
       connection.disconnect();
     },
   };

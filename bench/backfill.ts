@@ -1,0 +1,144 @@
+/**
+ * `npm run bench:backfill`: blocks per second of `tokenpool backfill` with 1 and 2 workers, in
+ * process and (with TEST_REDIS_URL/BENCH_REDIS_URL) as BullMQ jobs, into Postgres
+ * (BENCH_DATABASE_URL or TEST_DATABASE_URL, a database of its own per run) or PGlite.
+ *
+ * The chain runs in a child process, as a real node would: the devnet is seeded, traded for
+ * BENCH_BLOCKS blocks (default 60) and then left idle, so the backfill has the CPU to itself
+ * apart from the chain answering its reads. Needs DEVNET_GENESIS.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { ApiPromise, WsProvider } from "@polkadot/api";
+import postgres from "postgres";
+import { createDb, type DbHandle } from "../db/index.js";
+import { runLocal, splitRange, type BackfillOptions, type BlockRange } from "../indexer/backfill.js";
+import { startDevnet } from "../indexer/devnet/chopsticks.js";
+import { seedMarket, startLiveSwaps } from "../indexer/devnet/scenario.js";
+import { enqueueChunks, jobsProgress, openQueue, startWorker } from "../indexer/jobs.js";
+import { oracleSettings } from "../indexer/service.js";
+import { loadConfig } from "../shared/config.js";
+import { createLogger } from "../shared/logger.js";
+
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 60);
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 10);
+
+/** Child mode: the chain. Prints one JSON line {wsUrl, head} once the history exists. */
+async function chain(genesis: string): Promise<void> {
+  const devnet = await startDevnet({ genesis, port: 0 });
+  const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
+  const seeded = await seedMarket(api, { holders: 50 });
+  const swaps = startLiveSwaps(api, { intervalMs: 0, onError: () => {} });
+  while ((await api.rpc.chain.getHeader()).number.toNumber() < seeded.block + BLOCKS) await new Promise((r) => setTimeout(r, 200));
+  await swaps.stop();
+  const head = (await api.rpc.chain.getHeader()).number.toNumber();
+  process.stdout.write(`${JSON.stringify({ wsUrl: devnet.wsUrl, head })}\n`);
+  process.once("SIGTERM", () => void api.disconnect().then(() => devnet.close()).then(() => process.exit(0)));
+}
+
+function startChain(): Promise<{ wsUrl: string; head: number; stop(): void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", new URL(import.meta.url).pathname, "chain"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, LOG_LEVEL: "error" } });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.on("exit", (code) => reject(new Error(`the chain process exited (${code}) before it was ready`)));
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve({ ...(JSON.parse(line) as { wsUrl: string; head: number }), stop: () => child.kill("SIGTERM") });
+    });
+  });
+}
+
+/** A fresh store per measurement: Postgres in a database of its own, or PGlite in memory. */
+async function freshStore(): Promise<{ handle: DbHandle; label: string; drop(): Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    return { handle, label: "PGlite (memory)", drop: () => handle.close() };
+  }
+  const name = `tokenpool_bench_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const handle = await createDb({ databaseUrl: target.toString(), maxConnections: 4 });
+  await handle.migrate();
+  return {
+    handle,
+    label: "PostgreSQL",
+    async drop() {
+      await handle.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function bullmq(redisUrl: string, handle: DbHandle, wsUrl: string, options: BackfillOptions, chunks: BlockRange[], workers: number): Promise<void> {
+  const at = { redisUrl, prefix: `tokenpool-bench-${randomUUID()}` };
+  const running = Array.from({ length: workers }, () => startWorker({ ...at, db: handle.db, wsUrl, options, concurrency: 1 }));
+  const q = openQueue(at);
+  try {
+    const ids = await enqueueChunks(q.queue, chunks);
+    for (;;) {
+      const p = await jobsProgress(q.queue, ids);
+      if (p.failed.length > 0) throw new Error(`job ${p.failed[0]!.id} failed: ${p.failed[0]!.reason}`);
+      if (p.completed === ids.length) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    for (const w of running) await w.close();
+    await q.queue.obliterate({ force: true });
+    await q.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
+  if (!config.devnetGenesis) {
+    console.log("backfill bench skipped: set DEVNET_GENESIS");
+    return;
+  }
+  const started = performance.now();
+  const chainProcess = await startChain();
+  console.log(`chain ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${chainProcess.head} blocks`);
+  const options: BackfillOptions = { oracle: oracleSettings(config), nativeTokenId: config.nativeTokenId, batchBlocks: config.indexerBatchBlocks, logger: createLogger("silent") };
+  const range = { from: 1, to: chainProcess.head };
+  const chunks = splitRange(range, CHUNK);
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
+  const results: Record<string, string | number>[] = [];
+  try {
+    const runs: Array<["in-process" | "bullmq", number]> = [["in-process", 1], ["in-process", 2]];
+    if (redisUrl) runs.push(["bullmq", 1], ["bullmq", 2]);
+    else console.log("BullMQ runs skipped: set BENCH_REDIS_URL or TEST_REDIS_URL");
+    for (const [mode, workers] of runs) {
+      const store = await freshStore();
+      try {
+        const t0 = performance.now();
+        const cpu0 = process.cpuUsage();
+        if (mode === "in-process") await runLocal({ db: store.handle.db, wsUrl: chainProcess.wsUrl, chunks, workers, options, onBlocks: () => {} });
+        else await bullmq(redisUrl!, store.handle, chainProcess.wsUrl, options, chunks, workers);
+        const seconds = (performance.now() - t0) / 1000;
+        const cpu = process.cpuUsage(cpu0);
+        // CPU of this (indexing) process over wall time: near 100 % means it is the bottleneck.
+        const cpuPct = Math.round(((cpu.user + cpu.system) / 1e6 / seconds) * 100);
+        results.push({ store: store.label, mode, workers, blocks: range.to, chunk: CHUNK, seconds: Number(seconds.toFixed(2)), "blocks/s": Number((range.to / seconds).toFixed(1)), "indexer CPU %": cpuPct });
+      } finally {
+        await store.drop();
+      }
+    }
+  } finally {
+    chainProcess.stop();
+  }
+  console.table(results);
+  const one = results.find((r) => r.mode === "in-process" && r.workers === 1)!["blocks/s"] as number;
+  const two = results.find((r) => r.mode === "in-process" && r.workers === 2)!["blocks/s"] as number;
+  console.log(`2 workers / 1 worker (in-process): ${(two / one).toFixed(2)}×`);
+}
+
+if (process.argv[2] === "chain") await chain(loadConfig().devnetGenesis!);
+else {
+  await main();
+  process.exit(0);
+}
