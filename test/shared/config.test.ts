@@ -10,7 +10,9 @@ describe("config", () => {
       host: "0.0.0.0",
       dataDir: "./data",
       databaseUrl: undefined,
+      databaseReadUrl: undefined,
       redisUrl: undefined,
+      redisPrefix: "tokenpool",
       jwtSecret: undefined,
       trustProxy: 0,
       wsUrl: undefined,
@@ -34,7 +36,9 @@ describe("config", () => {
       HOST: "127.0.0.1",
       DATA_DIR: "/var/lib/tokenpool",
       DATABASE_URL: "postgres://u@db:5432/tp",
+      DATABASE_READ_URL: "postgres://u@replica:5432/tp",
       REDIS_URL: "redis://cache:6379",
+      REDIS_PREFIX: "tp-prod",
       JWT_SECRET: "s".repeat(32),
       TRUST_PROXY: "2",
       WS_URL: "wss://kusama-asset-hub-rpc.polkadot.io",
@@ -51,6 +55,7 @@ describe("config", () => {
     });
     expect(c).toMatchObject({ usdStablecoins: [1984, 1337], oracleMinLiquidityUsd: "2500.5", indexerBatchBlocks: 10, devnetPort: 9955, devnetSwapIntervalMs: 500, devnetGenesis: "package.json" });
     expect(loadConfig({ DEVNET_GENESIS: "https://example.com/spec.json" }).devnetGenesis).toBe("https://example.com/spec.json");
+    expect(c).toMatchObject({ databaseReadUrl: "postgres://u@replica:5432/tp", redisPrefix: "tp-prod" });
     expect(c).toMatchObject({ port: 8080, trustProxy: 2, rateLimitMax: 0, nativeTokenId: 4294967295, logLevel: "silent" });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
@@ -61,6 +66,8 @@ describe("config", () => {
       PORT: "70000",
       DATABASE_URL: "mysql://x",
       REDIS_URL: "not a url",
+      REDIS_PREFIX: "tp:prod",
+      DATABASE_READ_URL: "mysql://replica",
       JWT_SECRET: "short",
       TRUST_PROXY: "maybe",
       WS_URL: "http://node:9944",
