@@ -29,11 +29,26 @@ export interface DbHandle {
   /**
    * Tries to become the one writer: a Postgres advisory lock held on a connection of its own
    * for as long as this process lives (a crash releases it). PGlite always succeeds: only one
-   * process can open a DATA_DIR. Resolves to a release function, or undefined when another
-   * process holds the lock.
+   * process can open a DATA_DIR. Resolves to the lock, or undefined when another process holds it.
    */
-  tryWriterLock(): Promise<(() => Promise<void>) | undefined>;
+  tryWriterLock(): Promise<WriterLock | undefined>;
   close(): Promise<void>;
+}
+
+export interface WriterLock {
+  /**
+   * Throws WriterLockLost unless the lock is still held, checked inside the caller's
+   * transaction: if the lock's connection dropped (and a standby took over), the commit fails
+   * instead of racing the new writer.
+   */
+  fence(tx: Database): Promise<void>;
+  /** False once the lock's connection is gone. */
+  alive(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+export class WriterLockLost extends Error {
+  override name = "WriterLockLost";
 }
 
 export interface DbOptions {
@@ -70,7 +85,7 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
     ping: async () => {
       await client.query("select 1");
     },
-    tryWriterLock: async () => async () => {},
+    tryWriterLock: async () => ({ fence: async () => {}, alive: async () => true, release: async () => {} }),
     close: () => client.close(),
   };
 }
@@ -97,14 +112,30 @@ function createPostgres(url: string, max: number): DbHandle {
     },
     tryWriterLock: async () => {
       const conn = await client.reserve();
-      const [row] = await conn`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok`;
+      const [row] = await conn`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok, pg_backend_pid() as pid`;
       if (!row?.ok) {
         conn.release();
         return undefined;
       }
-      return async () => {
-        await conn`select pg_advisory_unlock(${WRITER_LOCK_KEY})`.catch(() => {});
-        conn.release();
+      const pid = Number(row.pid);
+      // Asked through the pool, never through `conn`: a query on a reserved connection that the
+      // server has closed never settles in postgres.js.
+      const held = async (on: Database) =>
+        (
+          (await on.execute(
+            // Advisory locks on one bigint key show up as classid 0 / objid key / objsubid 1.
+            sql`select 1 from pg_locks where locktype = 'advisory' and classid = 0 and objid = ${WRITER_LOCK_KEY} and objsubid = 1 and granted and pid = ${pid}`,
+          )) as unknown as unknown[]
+        ).length > 0;
+      return {
+        async fence(tx) {
+          if (!(await held(tx))) throw new WriterLockLost(`the writer lock (held by backend ${pid}) is gone`);
+        },
+        alive: () => held(db).catch(() => false),
+        async release() {
+          if (await held(db).catch(() => false)) await conn`select pg_advisory_unlock(${WRITER_LOCK_KEY})`.catch(() => {});
+          conn.release();
+        },
       };
     },
     close: () => client.end({ timeout: 5 }),

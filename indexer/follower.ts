@@ -129,7 +129,7 @@ export class Follower {
       swaps += r.swaps;
     }
     const last = batch.lastBlock!;
-    await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) });
+    await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) }, this.options.fence);
     this.status.block = last.number;
     this.options.logger.info(
       { from: from + 1, to: last.number, blocks: batch.size, events, swaps, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },

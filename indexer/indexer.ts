@@ -18,6 +18,8 @@ export interface IndexerOptions {
   /** Blocks per transaction while catching up. */
   batchBlocks: number;
   logger: Logger;
+  /** Checks, inside each commit's transaction, that this process is still the one writer. */
+  fence?: (tx: Database) => Promise<void>;
 }
 
 export class Indexer {
@@ -70,7 +72,7 @@ export class Indexer {
     await this.applyPools(block.at, refs, batch, head.number, block.timestamp);
     this.applyPrices(batch, head.number);
     batch.blocks.push({ number: head.number, hash: head.hash, timestamp: block.timestamp });
-    await batch.commit(this.db, { blockNumber: head.number, blockHash: head.hash, chainFinalized });
+    await batch.commit(this.db, { blockNumber: head.number, blockHash: head.hash, chainFinalized }, this.options.fence);
     log.info({ block: head.number, tokens: ids.length, holders, pools: refs.length, ms: Date.now() - started }, "bootstrap: done");
   }
 

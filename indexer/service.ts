@@ -1,4 +1,4 @@
-import type { DbHandle } from "../db/index.js";
+import type { Database, DbHandle, WriterLock } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import { parseFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
@@ -14,13 +14,14 @@ export function oracleSettings(config: Config): OracleSettings {
 }
 
 /** Starts following `wsUrl` into the store of `handle` (migrated by the caller). */
-export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string): Follower {
+export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, fence?: (tx: Database) => Promise<void>): Follower {
   const follower = new Follower(handle.db, {
     wsUrl,
     nativeTokenId: config.nativeTokenId,
     batchBlocks: config.indexerBatchBlocks,
     oracle: oracleSettings(config),
     logger,
+    fence,
   });
   follower.start();
   return follower;
@@ -30,29 +31,50 @@ const STANDBY_POLL_MS = 2_000;
 
 /**
  * The indexer as one writer among replicas: waits (standby) until it holds the writer lock,
- * then follows. Returns at once; stop() works in either state.
+ * then follows. While following it checks the lock's connection every 2 s; if that connection
+ * drops, Postgres has released the lock and a standby may take over, so this one stops and goes
+ * back to standby — and until it notices, every commit is fenced (it checks the lock inside its
+ * own transaction), so two writers never both commit. Returns at once; stop() works in any state.
  */
 export function startSingleWriter(config: Config, logger: Logger, handle: DbHandle, wsUrl: string): { stop(): Promise<void> } {
   let stopped = false;
   let follower: Follower | undefined;
-  let release: (() => Promise<void>) | undefined;
+  let lock: WriterLock | undefined;
   let wake: (() => void) | undefined;
-  const running = (async () => {
-    let announced = false;
-    while (!stopped && !(release = await handle.tryWriterLock())) {
-      if (!announced) logger.info("indexer: standby — another indexer holds the writer lock; taking over when it goes");
-      announced = true;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, STANDBY_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, STANDBY_POLL_MS);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const acquire = async (): Promise<WriterLock | undefined> => {
+    try {
+      return await handle.tryWriterLock();
+    } catch (err) {
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, "indexer: cannot reach the database for the writer lock; retrying");
+      return undefined;
     }
-    if (!stopped) {
+  };
+  const running = (async () => {
+    while (!stopped) {
+      let announced = false;
+      while (!stopped && !(lock = await acquire())) {
+        if (!announced) logger.info("indexer: standby — another indexer holds the writer lock; taking over when it goes");
+        announced = true;
+        await pause();
+      }
+      if (stopped || !lock) break;
       if (announced) logger.info("indexer: writer lock acquired; taking over");
-      follower = startIndexer(config, logger, handle, wsUrl);
+      follower = startIndexer(config, logger, handle, wsUrl, lock.fence);
+      while (!stopped && (await lock.alive())) await pause();
+      if (stopped) break;
+      logger.error("indexer: writer lock lost (its database connection dropped); stopping and going back to standby");
+      await follower.stop();
+      follower = undefined;
+      await lock.release();
+      lock = undefined;
     }
   })();
   return {
@@ -61,7 +83,7 @@ export function startSingleWriter(config: Config, logger: Logger, handle: DbHand
       wake?.();
       await running;
       await follower?.stop();
-      await release?.();
+      await lock?.release();
     },
   };
 }

@@ -90,9 +90,11 @@ export class Batch {
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
   }
 
-  async commit(db: Database, checkpoint: { blockNumber: number; blockHash: string; chainFinalized: number }): Promise<void> {
+  /** `fence` runs first inside the transaction and throws to abort it (the writer lock is gone). */
+  async commit(db: Database, checkpoint: { blockNumber: number; blockHash: string; chainFinalized: number }, fence?: (tx: Database) => Promise<void>): Promise<void> {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
+      await fence?.(t);
       await deleteTokens(t, [...this.deleted]);
       for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows);
       for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows);

@@ -1,0 +1,63 @@
+/**
+ * The writer lock on Postgres: one holder at a time, and a holder whose lock connection died
+ * can no longer commit (the fence), even before it notices.
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, getCheckpoint, WriterLockLost, type DbHandle, type WriterLock } from "../../db/index.js";
+import { Batch } from "../../indexer/writer.js";
+import { dbTargets, services } from "../support/db.js";
+
+const pg = dbTargets.find((t) => t.name === "postgres")!;
+
+describe.skipIf(pg.skip)(`writer lock (postgres)${pg.skip ? ` (skipped: ${pg.skip})` : ""}`, () => {
+  let a: DbHandle & { drop(): Promise<void>; url?: string };
+  let b: DbHandle;
+  let admin: postgres.Sql;
+  beforeAll(async () => {
+    a = await pg.open();
+    b = await createDb({ databaseUrl: a.url!, maxConnections: 2 });
+    admin = postgres(services.databaseUrl!, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await admin?.end();
+    await a?.drop();
+  });
+
+  it("has one holder; when its connection dies the fence stops its commits and another process takes over", async () => {
+    const first = (await a.tryWriterLock()) as WriterLock;
+    expect(first).toBeDefined();
+    expect(await b.tryWriterLock()).toBeUndefined();
+
+    const batch = () => {
+      const x = new Batch();
+      x.blocks.push({ number: 7, hash: "0x07", timestamp: 1_795_000_000 });
+      return x;
+    };
+    await batch().commit(a.db, { blockNumber: 7, blockHash: "0x07", chainFinalized: 7 }, first.fence);
+    expect((await getCheckpoint(a.db))?.blockNumber).toBe(7);
+
+    // The lock's connection drops (network cut, server restart): Postgres releases the lock.
+    const [lock] = await admin<{ pid: number }[]>`
+      select pid from pg_locks where locktype = 'advisory' and objid = 7262022 and granted and database = (select oid from pg_database where datname = ${new URL(a.url!).pathname.slice(1)})`;
+    await admin`select pg_terminate_backend(${lock!.pid})`;
+    expect(await first.alive()).toBe(false);
+
+    const next = defined(await b.tryWriterLock());
+    const late = batch();
+    late.blocks[0] = { number: 8, hash: "0x08", timestamp: 1_795_000_012 };
+    await expect(late.commit(a.db, { blockNumber: 8, blockHash: "0x08", chainFinalized: 8 }, first.fence)).rejects.toThrow(WriterLockLost);
+    expect((await getCheckpoint(a.db))?.blockNumber).toBe(7);
+
+    await late.commit(b.db, { blockNumber: 8, blockHash: "0x08", chainFinalized: 8 }, next.fence);
+    expect((await getCheckpoint(b.db))?.blockNumber).toBe(8);
+    await next.release();
+    await first.release();
+  });
+});
+
+function defined<T>(value: T | undefined): T {
+  expect(value).toBeDefined();
+  return value!;
+}
