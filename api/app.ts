@@ -19,6 +19,7 @@ import { authRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
+import { listRoutes } from "./routes/lists.js";
 
 export interface AppDeps {
   /** The primary: accounts are written and read here (a login right after register must see it). */
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", oracleRoutes(reads));
   app.route("/", assetRoutes(reads));
   app.route("/", poolRoutes(reads));
+  app.route("/", listRoutes(reads));
   app.route("/", healthRoutes(reads));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

@@ -26,7 +26,7 @@ function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefine
   return p ? parseFixed(p.priceUsd, USD_SCALE) : undefined;
 }
 
-function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
+export function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
   const t0 = tokens.get(pool.token0Id);
   const t1 = tokens.get(pool.token1Id);
   if (!t0 || !t1) return 0n;
@@ -37,7 +37,7 @@ function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePo
 }
 
 /** The 24 h window ending at the newest indexed block (live or catching up alike). */
-async function window(db: Database) {
+export async function window(db: Database) {
   const head = await latestBlock(db);
   return head ? { head, range: { from: head.timestamp - DAY, to: head.timestamp } } : undefined;
 }

@@ -43,3 +43,19 @@ export async function swapTotals(
     .where(where);
   return { volumeUsd: row?.volumeUsd ?? "0", feeUsd: row?.feeUsd ?? "0", swaps: Number(row?.swaps ?? 0) };
 }
+
+/** swapTotals of every pool that had swaps in the window, keyed "token0/token1". */
+export async function swapTotalsByPool(db: Database, window: { from: number; to: number }): Promise<Map<string, SwapTotals>> {
+  const rows = await db
+    .select({
+      token0Id: swaps.token0Id,
+      token1Id: swaps.token1Id,
+      volumeUsd: sql<string>`coalesce(sum(${swaps.volumeUsd}), 0)::text`,
+      feeUsd: sql<string>`coalesce(sum(${swaps.feeUsd}), 0)::text`,
+      swaps: count(),
+    })
+    .from(swaps)
+    .where(and(gt(swaps.timestamp, window.from), lte(swaps.timestamp, window.to)))
+    .groupBy(swaps.token0Id, swaps.token1Id);
+  return new Map(rows.map((r) => [`${r.token0Id}/${r.token1Id}`, { volumeUsd: r.volumeUsd, feeUsd: r.feeUsd, swaps: Number(r.swaps) }]));
+}

@@ -86,3 +86,9 @@ export async function holdersAfter(
     .orderBy(...rankOrder)
     .limit(limit);
 }
+
+/** Holder count of every token that has holders. */
+export async function holderCounts(db: Database): Promise<Map<number, number>> {
+  const rows = await db.select({ tokenId: holders.tokenId, n: count() }).from(holders).groupBy(holders.tokenId);
+  return new Map(rows.map((r) => [r.tokenId, Number(r.n)]));
+}

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { tokenPrices } from "../schema/index.js";
+import { blocks, tokenPrices } from "../schema/index.js";
 
 export type NewTokenPrice = typeof tokenPrices.$inferInsert;
 
@@ -34,4 +34,29 @@ export async function latestPrices(db: Database, tokenIds?: number[]): Promise<M
     .where(tokenIds ? inArray(tokenPrices.tokenId, tokenIds) : undefined)
     .orderBy(tokenPrices.tokenId, desc(tokenPrices.blockNumber));
   return new Map(rows.map((r) => [r.tokenId, r]));
+}
+
+export interface TimedPrice {
+  blockNumber: number;
+  timestamp: number;
+  priceUsd: string;
+}
+
+/**
+ * A token's price points with block timestamps in [from, to], plus the last one before `from`
+ * (the value at the start of the range), oldest first.
+ */
+export async function priceHistory(db: Database, tokenId: number, from: number, to: number): Promise<TimedPrice[]> {
+  const cols = { blockNumber: tokenPrices.blockNumber, timestamp: blocks.timestamp, priceUsd: tokenPrices.priceUsd };
+  const joined = () => db.select(cols).from(tokenPrices).innerJoin(blocks, eq(blocks.number, tokenPrices.blockNumber));
+  const [before, inside] = await Promise.all([
+    joined()
+      .where(and(eq(tokenPrices.tokenId, tokenId), lt(blocks.timestamp, from)))
+      .orderBy(desc(tokenPrices.blockNumber))
+      .limit(1),
+    joined()
+      .where(and(eq(tokenPrices.tokenId, tokenId), gte(blocks.timestamp, from), lte(blocks.timestamp, to)))
+      .orderBy(asc(tokenPrices.blockNumber)),
+  ]);
+  return [...before, ...inside];
 }

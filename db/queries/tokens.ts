@@ -45,3 +45,7 @@ export async function tokenDecimals(db: Database): Promise<Map<number, number>> 
   const rows = await db.select({ id: tokens.id, decimals: tokens.decimals }).from(tokens);
   return new Map(rows.map((r) => [r.id, r.decimals]));
 }
+
+export async function allTokens(db: Database): Promise<Token[]> {
+  return db.select().from(tokens).orderBy(tokens.id);
+}

@@ -53,6 +53,20 @@ const cases: Record<string, Case[]> = {
     { method: "get", path: "/pool/stats/NOPE/KSM" },
   ],
   "/health": [{ method: "get", path: "/health" }],
+  "/assets": [
+    { method: "get", path: "/assets" },
+    { method: "get", path: "/assets?sort=valueUsd&limit=2&page=2" },
+    { method: "get", path: "/assets?sort=price" },
+  ],
+  "/pools": [
+    { method: "get", path: "/pools?sort=volume24h&order=asc" },
+    { method: "get", path: "/pools?limit=0" },
+  ],
+  "/oracle/history/{id}": [
+    { method: "get", path: `/oracle/history/${KSM}` },
+    { method: "get", path: `/oracle/history/${KSM}?interval=5` },
+    { method: "get", path: "/oracle/history/999" },
+  ],
 };
 
 describeDb("OpenAPI conformance", (ctx) => {

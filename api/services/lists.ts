@@ -1,0 +1,158 @@
+/**
+ * The list endpoints (GET /assets, GET /pools) and the price history (GET /oracle/history/{id}):
+ * what the dashboard and wallets show in tables and charts. Sorting happens on exact bigints, so
+ * a USD value never sorts as a float.
+ */
+import {
+  allTokens,
+  holderCounts,
+  latestBlock,
+  latestPrices,
+  listPools,
+  priceHistory,
+  swapTotalsByPool,
+  type Database,
+  type Token,
+} from "../../db/index.js";
+import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE, usdValue } from "../../shared/decimal.js";
+import { AppError } from "../../shared/errors.js";
+import { tvl, window } from "./pools.js";
+import { requireToken } from "./tokens.js";
+
+export const ASSET_SORTS = ["id", "symbol", "holders", "valueUsd", "marketCap"] as const;
+export const POOL_SORTS = ["tvl", "volume24h", "swaps24h", "id"] as const;
+export type Order = "asc" | "desc";
+
+export interface ListQuery<S extends string> {
+  page: number;
+  limit: number;
+  sort: S;
+  order: Order;
+}
+
+const usd = (v: bigint) => formatFixed(v, USD_SCALE);
+
+/** Orders by `key`; rows without a value (null) come last in either order, ties by `tie`. */
+function sortRows<T>(rows: T[], key: (r: T) => bigint | string | null, order: Order, tie: (r: T) => number): T[] {
+  const sign = order === "asc" ? 1 : -1;
+  return rows.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === null || y === null) return x === y ? tie(a) - tie(b) : x === null ? 1 : -1;
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    return c !== 0 ? sign * c : tie(a) - tie(b);
+  });
+}
+
+function paged<T>(rows: T[], q: { page: number; limit: number }) {
+  return { page: q.page, limit: q.limit, total: rows.length, totalPages: Math.ceil(rows.length / q.limit), items: rows.slice((q.page - 1) * q.limit, q.page * q.limit) };
+}
+
+export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)[number]>) {
+  const [tokens, prices, counts, head] = await Promise.all([allTokens(db), latestPrices(db), holderCounts(db), latestBlock(db)]);
+  const rows = tokens.map((t: Token) => {
+    const p = prices.get(t.id);
+    const price = p ? parseFixed(p.priceUsd, USD_SCALE) : null;
+    return { token: t, price, marketCap: price === null ? null : usdValue(BigInt(t.supply), t.decimals, price), holders: counts.get(t.id) ?? 0 };
+  });
+  const keys = {
+    id: (r: (typeof rows)[number]) => BigInt(r.token.id),
+    symbol: (r: (typeof rows)[number]) => r.token.symbol.toLowerCase(),
+    holders: (r: (typeof rows)[number]) => BigInt(r.holders),
+    valueUsd: (r: (typeof rows)[number]) => r.price,
+    marketCap: (r: (typeof rows)[number]) => r.marketCap,
+  };
+  const { items, ...page } = paged(
+    sortRows(rows, keys[q.sort], q.order, (r) => r.token.id),
+    q,
+  );
+  return {
+    ...page,
+    sort: q.sort,
+    order: q.order,
+    blockNumber: head?.number ?? null,
+    assets: items.map((r) => ({
+      tokenId: r.token.id,
+      name: r.token.name,
+      symbol: r.token.symbol,
+      decimals: r.token.decimals,
+      totalSupply: normalizeDecimal(r.token.supply),
+      valueUsd: r.price === null ? null : usd(r.price),
+      marketCapUsd: r.marketCap === null ? null : usd(r.marketCap),
+      holders: r.holders,
+      status: r.token.status,
+    })),
+  };
+}
+
+export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS)[number]>) {
+  const [pools, w] = await Promise.all([listPools(db), window(db)]);
+  const ids = [...new Set(pools.flatMap((p) => [p.token0Id, p.token1Id]))];
+  const [tokenRows, prices, totals] = await Promise.all([allTokens(db), latestPrices(db, ids), w ? swapTotalsByPool(db, w.range) : Promise.resolve(new Map())]);
+  const tokens = new Map(tokenRows.map((t) => [t.id, t]));
+  const rows = pools.map((p, i) => {
+    const t = totals.get(`${p.token0Id}/${p.token1Id}`);
+    return { pool: p, i, tvl: tvl(p, tokens, prices), volume: parseFixed(t?.volumeUsd ?? "0", USD_SCALE), fees: parseFixed(t?.feeUsd ?? "0", USD_SCALE), swaps: t?.swaps ?? 0 };
+  });
+  const keys = {
+    tvl: (r: (typeof rows)[number]) => r.tvl,
+    volume24h: (r: (typeof rows)[number]) => r.volume,
+    swaps24h: (r: (typeof rows)[number]) => BigInt(r.swaps),
+    id: (r: (typeof rows)[number]) => BigInt(r.pool.lpTokenId),
+  };
+  const { items, ...page } = paged(
+    sortRows(rows, keys[q.sort], q.order, (r) => r.i),
+    q,
+  );
+  const side = (id: number, reserve: string) => {
+    const t = tokens.get(id);
+    const p = prices.get(id);
+    return { tokenId: id, symbol: t?.symbol ?? "", decimals: t?.decimals ?? 0, reserve: normalizeDecimal(reserve), priceUsd: p ? normalizeDecimal(p.priceUsd) : null };
+  };
+  return {
+    ...page,
+    sort: q.sort,
+    order: q.order,
+    blockNumber: w?.head.number ?? null,
+    pools: items.map((r) => ({
+      tokenA: side(r.pool.token0Id, r.pool.reserve0),
+      tokenB: side(r.pool.token1Id, r.pool.reserve1),
+      lpTokenId: r.pool.lpTokenId,
+      totalValueLocked: usd(r.tvl),
+      volume24h: usd(r.volume),
+      fees24h: usd(r.fees),
+      swaps24h: r.swaps,
+    })),
+  };
+}
+
+/** Buckets per history answer: enough for a chart, bounded for the server. */
+export const MAX_BUCKETS = 1_000;
+
+/**
+ * USD value of one whole token at the end of each `interval` (seconds) from `from` to `to`
+ * (Unix seconds; default: the 24 h ending at the newest indexed block, hourly): the last price
+ * at or before that moment; null before the token had a price.
+ */
+export async function oracleHistory(db: Database, id: number, q: { from?: number | undefined; to?: number | undefined; interval?: number | undefined }) {
+  const token = await requireToken(db, id);
+  const head = await latestBlock(db);
+  const to = q.to ?? head?.timestamp ?? Math.floor(Date.now() / 1000);
+  const interval = q.interval ?? 3_600;
+  const from = q.from ?? to - 86_400;
+  if (from >= to) throw new AppError("VALIDATION_ERROR", `Invalid query parameter "from": it must be before "to" (${to}).`);
+  const buckets = Math.ceil((to - from) / interval);
+  if (buckets > MAX_BUCKETS) {
+    throw new AppError("VALIDATION_ERROR", `Invalid query parameter "interval": (to - from) / interval gives ${buckets} points, more than ${MAX_BUCKETS}.`);
+  }
+  const points = await priceHistory(db, id, from, to);
+  const out: { timestamp: number; valueUsd: string | null; blockNumber: number | null }[] = [];
+  let i = 0;
+  let current: (typeof points)[number] | undefined;
+  for (let b = 1; b <= buckets; b++) {
+    const end = Math.min(from + b * interval, to);
+    while (i < points.length && points[i]!.timestamp <= end) current = points[i++];
+    out.push({ timestamp: end, valueUsd: current ? normalizeDecimal(current.priceUsd) : null, blockNumber: current?.blockNumber ?? null });
+  }
+  return { tokenId: token.id, symbol: token.symbol, from, to, interval, points: out };
+}

@@ -1,0 +1,104 @@
+import { beforeEach, expect, it } from "vitest";
+import { buildApp, expectError, type TestApp } from "../support/app.js";
+import { describeDb } from "../support/db.js";
+import { DUP_A, DUP_B, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, LONELY, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+
+describeDb("list endpoints and price history", (ctx) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    await seedMarket(ctx.db);
+    t = buildApp(ctx.db);
+  });
+
+  it("GET /assets: every token with supply, USD value, market cap and holders, public, by id by default", async () => {
+    const res = await t.get("/assets");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { assets: Array<Record<string, unknown>> } & Record<string, unknown>;
+    expect(body).toMatchObject({ page: 1, limit: 50, total: 8, totalPages: 1, sort: "id", order: "asc", blockNumber: HEAD_BLOCK });
+    expect(body.assets.map((a) => a.tokenId)).toEqual([KSM, ZERO, TEN, WETH, DUP_A, DUP_B, LONELY, USDT]);
+    expect(body.assets.find((a) => a.tokenId === TEN)).toEqual({
+      tokenId: TEN,
+      name: "Ten",
+      symbol: "TEN",
+      decimals: 10,
+      totalSupply: "1000000000000",
+      valueUsd: "0.25",
+      marketCapUsd: "25", // 100 whole TEN × 0.25
+      holders: 5,
+      status: "live",
+    });
+    expect(body.assets.find((a) => a.tokenId === ZERO)).toMatchObject({ valueUsd: null, marketCapUsd: null, holders: 0, status: "frozen" });
+  });
+
+  it("GET /assets sorts exactly and pages; tokens without a value come last either way", async () => {
+    const byValue = (await (await t.get("/assets?sort=valueUsd&limit=3")).json()) as { assets: { tokenId: number }[]; totalPages: number };
+    expect(byValue.assets.map((a) => a.tokenId)).toEqual([WETH, KSM, USDT]);
+    expect(byValue.totalPages).toBe(3);
+    const asc = (await (await t.get("/assets?sort=valueUsd&order=asc&limit=5")).json()) as { assets: { tokenId: number }[] };
+    expect(asc.assets.map((a) => a.tokenId)).toEqual([TEN, USDT, KSM, WETH, ZERO]);
+    const cap = (await (await t.get("/assets?sort=marketCap&limit=2")).json()) as { assets: { tokenId: number; marketCapUsd: string }[] };
+    // 15,000,000 KSM × 12.5 = 187,500,000 USD; 500 WETH × 3000.12… ≈ 1.5 M.
+    expect(cap.assets).toMatchObject([{ tokenId: KSM, marketCapUsd: "187500000" }, { tokenId: WETH }]);
+    const holders = (await (await t.get("/assets?sort=holders&page=1&limit=1")).json()) as { assets: { tokenId: number }[] };
+    expect(holders.assets.map((a) => a.tokenId)).toEqual([TEN]);
+    const beyond = (await (await t.get("/assets?page=9")).json()) as { assets: unknown[]; total: number };
+    expect(beyond).toMatchObject({ assets: [], total: 8 });
+  });
+
+  it("GET /pools: reserves, TVL and 24 h volume per pool, by TVL by default", async () => {
+    const res = await t.get("/pools");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { pools: Array<Record<string, any>> } & Record<string, unknown>;
+    expect(body).toMatchObject({ total: 3, sort: "tvl", order: "desc" });
+    // TVL: 25,000 (KSM/USDt), 1,525 (2 KSM + 0.5 WETH), 250 (10 KSM, counted twice: ZERO has no price)
+    expect(body.pools.map((p) => p.lpTokenId)).toEqual([1, 3, 2]);
+    expect(body.pools[0]).toEqual({
+      tokenA: { tokenId: KSM, symbol: "KSM", decimals: 12, reserve: "1000000000000000", priceUsd: "12.5" },
+      tokenB: { tokenId: USDT, symbol: "USDt", decimals: 6, reserve: "12500000000", priceUsd: "1" },
+      lpTokenId: 1,
+      totalValueLocked: "25000",
+      volume24h: "150.5", // the swap 25 h ago is outside the window
+      fees24h: "0.4515",
+      swaps24h: 2,
+    });
+    const byVolume = (await (await t.get("/pools?sort=volume24h&order=asc")).json()) as { pools: { lpTokenId: number }[] };
+    expect(byVolume.pools.map((p) => p.lpTokenId)).toEqual([2, 3, 1]);
+  });
+
+  it("GET /oracle/history/{id}: the last value at the end of each interval, null before the first", async () => {
+    const res = await t.get(`/oracle/history/${KSM}?from=${HEAD_TIME - 26 * HOUR}&to=${HEAD_TIME}&interval=${13 * HOUR}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      tokenId: KSM,
+      symbol: "KSM",
+      from: HEAD_TIME - 26 * HOUR,
+      to: HEAD_TIME,
+      interval: 13 * HOUR,
+      points: [
+        { timestamp: HEAD_TIME - 13 * HOUR, valueUsd: "10", blockNumber: 1_000 },
+        { timestamp: HEAD_TIME, valueUsd: "12.5", blockNumber: HEAD_BLOCK },
+      ],
+    });
+    const early = (await (await t.get(`/oracle/history/${KSM}?from=${HEAD_TIME - 30 * HOUR}&to=${HEAD_TIME - 26 * HOUR}&interval=${2 * HOUR}`)).json()) as { points: unknown[] };
+    expect(early.points).toEqual([
+      { timestamp: HEAD_TIME - 28 * HOUR, valueUsd: null, blockNumber: null },
+      { timestamp: HEAD_TIME - 26 * HOUR, valueUsd: null, blockNumber: null },
+    ]);
+    const byDefault = (await (await t.get(`/oracle/history/${USDT}`)).json()) as { from: number; to: number; interval: number; points: { valueUsd: string }[] };
+    expect(byDefault).toMatchObject({ from: HEAD_TIME - 24 * HOUR, to: HEAD_TIME, interval: HOUR });
+    expect(byDefault.points).toHaveLength(24);
+    expect(new Set(byDefault.points.map((p) => p.valueUsd))).toEqual(new Set(["1"]));
+  });
+
+  it("rejects bad queries with VALIDATION_ERROR naming the parameter, and unknown tokens with 404", async () => {
+    expect(await expectError(await t.get("/assets?sort=price"), 400, "VALIDATION_ERROR")).toContain("sort");
+    expect(await expectError(await t.get("/assets?order=up"), 400, "VALIDATION_ERROR")).toContain("order");
+    expect(await expectError(await t.get("/pools?limit=501"), 400, "VALIDATION_ERROR")).toContain("limit");
+    expect(await expectError(await t.get("/pools?page=0"), 400, "VALIDATION_ERROR")).toContain("page");
+    expect(await expectError(await t.get(`/oracle/history/${KSM}?interval=1`), 400, "VALIDATION_ERROR")).toContain("interval");
+    expect(await expectError(await t.get(`/oracle/history/${KSM}?from=10&to=5`), 400, "VALIDATION_ERROR")).toContain("from");
+    expect(await expectError(await t.get(`/oracle/history/${KSM}?from=0&to=${HEAD_TIME}&interval=60`), 400, "VALIDATION_ERROR")).toContain("interval");
+    await expectError(await t.get("/oracle/history/4242"), 404, "TOKEN_NOT_FOUND");
+    await expectError(await t.get("/oracle/history/x1"), 400, "VALIDATION_ERROR");
+  });
+});
