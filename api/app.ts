@@ -75,6 +75,9 @@ export function createApp(deps: AppDeps) {
   });
   app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "TokenPool API" }));
 
+  // GET /ws is answered by the WebSocket server on upgrade (api/live); a plain GET lands here.
+  app.get("/ws", (c) => sendError(c, new AppError("VALIDATION_ERROR", "/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).")));
+
   methodNotAllowed(app);
   app.notFound((c) => sendError(c, new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError(handleError(deps.logger));

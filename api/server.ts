@@ -1,16 +1,29 @@
+import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
-import { createDb, type DbHandle } from "../db/index.js";
+import { BLOCKS_CHANNEL, createDb, type BlockAnnouncement, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
+import { createTokenIssuer } from "./auth/tokens.js";
+import { LiveHub } from "./live/hub.js";
+import { attachLive, type LiveLimits } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "./rate-limit/redis-store.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 
 export interface ApiServer {
   port: number;
+  /** Subscriptions and block fan-out of this process (GET /ws). */
+  hub: LiveHub;
   close(): Promise<void>;
+}
+
+export interface ApiServerOptions {
+  /** A store the caller owns (see startApiServer). */
+  shared?: DbHandle;
+  /** WebSocket limits (tests make them small). */
+  live?: Partial<LiveLimits>;
 }
 
 /**
@@ -18,7 +31,8 @@ export interface ApiServer {
  * store is one the caller owns (PGlite allows one instance per DATA_DIR, so `npm start` hands
  * the indexer's to the API); it is left open on close.
  */
-export async function startApiServer(config: Config, logger: Logger, shared?: DbHandle): Promise<ApiServer> {
+export async function startApiServer(config: Config, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
+  const { shared } = options;
   const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await handle.migrate();
   // A replica follows the primary's schema: it is never migrated from here.
@@ -31,13 +45,14 @@ export async function startApiServer(config: Config, logger: Logger, shared?: Db
   } else {
     store = new MemoryRateLimitStore();
   }
+  const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
   const app = createApp({
     db: handle.db,
     readDb: replica?.db,
     ping: async () => {
       await Promise.all([handle.ping(), replica?.ping()]);
     },
-    jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
+    jwtSecret,
     rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     trustProxy: config.trustProxy,
     logger,
@@ -45,12 +60,19 @@ export async function startApiServer(config: Config, logger: Logger, shared?: Db
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
+  // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
+  const hub = new LiveHub(replica?.db ?? handle.db, logger);
+  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => hub.onBlock(JSON.parse(payload) as BlockAnnouncement));
+  const live = attachLive(server as Server, { hub, tokens: createTokenIssuer(jwtSecret, Date.now), trustProxy: config.trustProxy, logger, limits: options.live });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info({ port, store: handle.kind, readReplica: replica !== undefined, rateLimit: config.redisUrl ? "redis" : "memory" }, "api listening");
   return {
     port,
+    hub,
     async close() {
+      await unlisten();
+      await live.close();
       // Stop accepting, let in-flight requests finish, then release the store and counters.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

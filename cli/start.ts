@@ -51,7 +51,7 @@ export async function startAll(config: Config, logger: Logger): Promise<Stop> {
     stops.push(() => handle.close());
     const follower = startSingleWriter(config, logger, handle, wsUrl);
     stops.unshift(() => follower.stop());
-    const server = await startApiServer(config, logger, handle);
+    const server = await startApiServer(config, logger, { shared: handle });
     stops.unshift(() => server.close());
     await local?.startMarket();
   } catch (err) {

@@ -32,6 +32,11 @@ export interface DbHandle {
    * process can open a DATA_DIR. Resolves to the lock, or undefined when another process holds it.
    */
   tryWriterLock(): Promise<WriterLock | undefined>;
+  /**
+   * LISTEN on `channel` (of the primary: NOTIFY is not replicated); resolves to the unlisten.
+   * Notifications sent inside a transaction arrive when it commits.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -86,6 +91,7 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
       await client.query("select 1");
     },
     tryWriterLock: async () => ({ fence: async () => {}, alive: async () => true, release: async () => {} }),
+    listen: (channel, onPayload) => client.listen(channel, onPayload).then((unlisten) => () => unlisten()),
     close: () => client.close(),
   };
 }
@@ -137,6 +143,11 @@ function createPostgres(url: string, max: number): DbHandle {
           conn.release();
         },
       };
+    },
+    listen: async (channel, onPayload) => {
+      // postgres.js keeps one dedicated connection for LISTEN and re-listens after reconnecting.
+      const { unlisten } = await client.listen(channel, onPayload);
+      return unlisten;
     },
     close: () => client.end({ timeout: 5 }),
   };

@@ -4,6 +4,7 @@
  * crash the store is at the end of one batch or the next, never in between.
  */
 import {
+  announceBlocks,
   deleteTokens,
   insertBlocks,
   insertLiquidityEvents,
@@ -15,6 +16,7 @@ import {
   upsertPools,
   upsertTokens,
   type Block,
+  type BlockAnnouncement,
   type Database,
   type NewHolder,
   type NewLiquidityEvent,
@@ -70,6 +72,27 @@ export class Batch {
     this.pools.set(`${row.token0Id}/${row.token1Id}`, row);
   }
 
+  /** One announcement per block of the batch, with what each wrote. */
+  announcements(): BlockAnnouncement[] {
+    const swaps = new Map<number, Set<number>>();
+    for (const s of this.swaps) swaps.set(s.blockNumber, (swaps.get(s.blockNumber) ?? new Set()).add(s.eventIndex));
+    const rowSets: Iterable<{ blockNumber: number }>[] = [this.liquidity, this.prices, this.reserves, this.holders.values(), this.tokens.values()];
+    const [liquidity, prices, reserves, holders, tokens] = rowSets.map(countBy);
+    return this.blocks.map((b) => ({
+      number: b.number,
+      hash: b.hash,
+      timestamp: b.timestamp,
+      counts: {
+        swaps: swaps.get(b.number)?.size ?? 0,
+        liquidityEvents: liquidity!.get(b.number) ?? 0,
+        prices: prices!.get(b.number) ?? 0,
+        reserves: reserves!.get(b.number) ?? 0,
+        holders: holders!.get(b.number) ?? 0,
+        tokens: tokens!.get(b.number) ?? 0,
+      },
+    }));
+  }
+
   /**
    * Writes only the history rows, keyed by block (and event): a backfill's output. Re-running a
    * block writes the same keys with the same values, and current state (tokens, holders, pools)
@@ -101,8 +124,16 @@ export class Batch {
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
       await this.writeHistory(t);
       await setCheckpoint(t, checkpoint);
+      await announceBlocks(t, this.announcements());
     });
   }
+}
+
+/** Rows of a merged map counted at the block that wrote them (the newest). */
+function countBy<T extends { blockNumber: number }>(rows: Iterable<T>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const r of rows) out.set(r.blockNumber, (out.get(r.blockNumber) ?? 0) + 1);
+  return out;
 }
 
 function* chunks<T>(rows: T[]): Generator<T[]> {

@@ -57,3 +57,19 @@ export async function doneChunks(db: Database, from: number, to: number): Promis
     .where(and(gte(backfillChunks.fromBlock, from), lte(backfillChunks.toBlock, to)))
     .orderBy(backfillChunks.fromBlock);
 }
+
+/** The channel on which the writer announces each committed block. */
+export const BLOCKS_CHANNEL = "tokenpool_blocks";
+
+/** What a block announcement carries: the block and how many rows of each kind it wrote. */
+export interface BlockAnnouncement {
+  number: number;
+  hash: string;
+  timestamp: number;
+  counts: { swaps: number; liquidityEvents: number; prices: number; reserves: number; holders: number; tokens: number };
+}
+
+/** NOTIFY each block inside the caller's transaction: listeners hear of it once it is committed. */
+export async function announceBlocks(db: Database, blocks: BlockAnnouncement[]): Promise<void> {
+  for (const b of blocks) await db.execute(sql`select pg_notify(${BLOCKS_CHANNEL}, ${JSON.stringify(b)})`);
+}

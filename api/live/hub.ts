@@ -1,0 +1,121 @@
+/**
+ * The fan-out of one API process: who is subscribed to what, and, on each block the indexer
+ * announces, which subscribed topics changed. Every subscribed topic is recomputed once per
+ * round (however many connections share it) and pushed only when its JSON differs from what was
+ * last pushed. Blocks arriving while a round runs are folded into the next round; the `blocks`
+ * topic itself gets every announcement at once.
+ */
+import type { BlockAnnouncement, Database } from "../../db/index.js";
+import { AppError } from "../../shared/errors.js";
+import type { Logger } from "../../shared/logger.js";
+import type { Topic } from "./topics.js";
+
+export interface Peer {
+  /** Queues one JSON-RPC message; the transport drops peers that cannot keep up. */
+  send(message: unknown): void;
+}
+
+interface Entry {
+  topic: Topic;
+  /** Subscribers and their subscription id. */
+  peers: Map<Peer, string>;
+  /** JSON of the last value pushed (or answered on subscribe). */
+  last: string | undefined;
+}
+
+export interface Notification {
+  jsonrpc: "2.0";
+  method: "subscription";
+  params: { subscription: string; topic: string; block: number | null; result: unknown };
+}
+
+/** A failed computation as the notification's result (e.g. the token was destroyed). */
+function failure(err: unknown): { error: { code: string; message: string } } {
+  if (err instanceof AppError) return { error: { code: err.code, message: err.message } };
+  return { error: { code: "INTERNAL_ERROR", message: "An unexpected error occurred." } };
+}
+
+export class LiveHub {
+  private readonly entries = new Map<string, Entry>();
+  private block: number | null = null;
+  private running: Promise<void> | undefined;
+  private pending = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The newest block announced to this process (null before the first). */
+  get head(): number | null {
+    return this.block;
+  }
+
+  get topicCount(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Adds a subscription and answers with the topic's current value. A value that cannot be
+   * computed now (unknown token, no such pool) throws, and nothing is subscribed.
+   */
+  async subscribe(peer: Peer, topic: Topic, subscription: string): Promise<unknown> {
+    const value = topic.compute ? await topic.compute(this.db) : null;
+    let entry = this.entries.get(topic.name);
+    if (!entry) {
+      entry = { topic, peers: new Map(), last: topic.compute ? JSON.stringify(value) : undefined };
+      this.entries.set(topic.name, entry);
+    }
+    entry.peers.set(peer, subscription);
+    return value;
+  }
+
+  unsubscribe(peer: Peer, topicName: string): void {
+    const entry = this.entries.get(topicName);
+    if (!entry) return;
+    entry.peers.delete(peer);
+    if (entry.peers.size === 0) this.entries.delete(topicName);
+  }
+
+  /** Called for each block announcement from the indexer. */
+  onBlock(block: BlockAnnouncement): void {
+    this.block = Math.max(this.block ?? 0, block.number);
+    const blocks = this.entries.get("blocks");
+    if (blocks) for (const [peer, subscription] of blocks.peers) peer.send(notification(subscription, "blocks", block.number, block));
+    this.pending = true;
+    this.running ??= this.drain().finally(() => (this.running = undefined));
+  }
+
+  /** Resolves when no recomputation is running or pending (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending) {
+      this.pending = false;
+      await this.round(this.block);
+    }
+  }
+
+  private async round(block: number | null): Promise<void> {
+    for (const entry of [...this.entries.values()]) {
+      if (!entry.topic.compute || entry.peers.size === 0) continue;
+      let value: unknown;
+      try {
+        value = await entry.topic.compute(this.db);
+      } catch (err) {
+        if (!(err instanceof AppError)) this.logger.error({ err, topic: entry.topic.name }, "live: topic failed");
+        value = failure(err);
+      }
+      const json = JSON.stringify(value);
+      if (json === entry.last) continue;
+      entry.last = json;
+      for (const [peer, subscription] of entry.peers) peer.send(notification(subscription, entry.topic.name, block, value));
+    }
+  }
+}
+
+export function notification(subscription: string, topic: string, block: number | null, result: unknown): Notification {
+  return { jsonrpc: "2.0", method: "subscription", params: { subscription, topic, block, result } };
+}

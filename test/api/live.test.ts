@@ -1,0 +1,219 @@
+/**
+ * GET /ws against a real server on a fixture market: subscriptions answer with the REST JSON,
+ * a committed block announcement (NOTIFY, as the indexer sends it) pushes what changed, and
+ * every bad input gets a JSON-RPC error or a refused upgrade — never a crash.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { startApiServer, type ApiServer } from "../../api/server.js";
+import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { loadConfig } from "../../shared/config.js";
+import { createLogger } from "../../shared/logger.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
+import { until } from "../support/wait.js";
+
+const SECRET = "live-test-secret-live-test-secret!";
+
+interface Client {
+  ws: WebSocket;
+  /** Every message received, parsed. */
+  messages: any[];
+  call(method: string, params?: unknown): Promise<any>;
+  close(): void;
+}
+
+let nextId = 1;
+async function connect(url: string, headers: Record<string, string> = {}, options: WebSocket.ClientOptions = {}): Promise<Client> {
+  const ws = new WebSocket(url, { headers, ...options });
+  const messages: any[] = [];
+  ws.on("message", (data) => messages.push(JSON.parse(data.toString())));
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return {
+    ws,
+    messages,
+    async call(method, params) {
+      const id = nextId++;
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+      await until(`an answer to ${method}`, () => messages.some((m) => m.id === id), 10_000);
+      return messages.find((m) => m.id === id);
+    },
+    close: () => ws.close(),
+  };
+}
+
+/** An upgrade the server refuses: its HTTP status and error body. */
+function refused(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on("unexpected-response", (_req, res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    ws.on("open", () => reject(new Error("the upgrade was accepted")));
+    ws.on("error", () => {});
+  });
+}
+
+const notificationsFor = (c: Client, sub: string) => c.messages.filter((m) => m.method === "subscription" && m.params.subscription === sub);
+
+describe("GET /ws on a fixture market", () => {
+  let handle: DbHandle;
+  let server: ApiServer;
+  let url: string;
+  let base: string;
+  let token: string;
+  const clients: Client[] = [];
+  const open = async (...args: Parameters<typeof connect>) => {
+    const c = await connect(...args);
+    clients.push(c);
+    return c;
+  };
+
+  /** What the indexer does after a block: new rows, then the announcement in one transaction. */
+  async function commitBlock(number: number, kswPrice: string) {
+    await handle.db.transaction(async (tx) => {
+      const t = tx as unknown as typeof handle.db;
+      const block = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + (number - HEAD_BLOCK) * 12 };
+      await insertBlocks(t, [block]);
+      await insertPrices(t, [{ tokenId: KSM, blockNumber: number, priceUsd: kswPrice }]);
+      await announceBlocks(t, [{ ...block, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
+    });
+  }
+
+  beforeAll(async () => {
+    handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    await seedMarket(handle.db);
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET });
+    server = await startApiServer(config, createLogger("silent"), { shared: handle, live: { maxSubscriptions: 3, maxConnectionsPerIp: 4, pingIntervalMs: 300 } });
+    base = `http://127.0.0.1:${server.port}`;
+    url = `ws://127.0.0.1:${server.port}/ws`;
+    const res = await fetch(`${base}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ws@example.com", password: "correct horse battery" }) });
+    token = ((await res.json()) as { data: { token: string } }).data.token;
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    await until("connections to close", () => server.hub.topicCount === 0, 5_000);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await handle?.close();
+  });
+
+  it("subscribe answers with the REST JSON; a committed block pushes the new value; unsubscribe stops it", async () => {
+    const c = await open(url);
+    const sub = await c.call("subscribe", { topic: `oracle.value:${KSM}` });
+    const rest = await (await fetch(`${base}/oracle/value/${KSM}`)).json();
+    expect(sub.result).toEqual({ subscription: expect.any(String), topic: `oracle.value:${KSM}`, block: null, result: rest });
+    const stats = await c.call("subscribe", { topic: "pool.stats" });
+    const blocks = await c.call("subscribe", { topic: "blocks" });
+
+    await commitBlock(HEAD_BLOCK + 1, "13");
+    await until("the new value", () => notificationsFor(c, sub.result.subscription).length === 1, 10_000);
+    const [pushed] = notificationsFor(c, sub.result.subscription);
+    expect(pushed.params).toEqual({
+      subscription: sub.result.subscription,
+      topic: `oracle.value:${KSM}`,
+      block: HEAD_BLOCK + 1,
+      result: await (await fetch(`${base}/oracle/value/${KSM}`)).json(),
+    });
+    expect(pushed.params.result).toMatchObject({ valueUsd: "13", blockNumber: HEAD_BLOCK + 1 });
+    await until("the block", () => notificationsFor(c, blocks.result.subscription).length === 1, 5_000);
+    expect(notificationsFor(c, blocks.result.subscription)[0].params.result).toMatchObject({ number: HEAD_BLOCK + 1, counts: { prices: 1 } });
+    // /pool/stats moved too (TVL at the new KSM price).
+    await until("pool stats", () => notificationsFor(c, stats.result.subscription).length === 1, 5_000);
+
+    expect((await c.call("unsubscribe", { subscription: sub.result.subscription })).result).toBe(true);
+    await commitBlock(HEAD_BLOCK + 2, "14");
+    await until("the next block", () => notificationsFor(c, blocks.result.subscription).length === 2, 5_000);
+    await server.hub.idle();
+    expect(notificationsFor(c, sub.result.subscription)).toHaveLength(1);
+    // A block that changes nothing a topic shows pushes nothing for it.
+    const before = notificationsFor(c, stats.result.subscription).length;
+    await handle.db.transaction(async (tx) => {
+      await announceBlocks(tx as never, [{ number: HEAD_BLOCK + 2, hash: "0x", timestamp: 0, counts: { swaps: 0, liquidityEvents: 0, prices: 0, reserves: 0, holders: 0, tokens: 0 } }]);
+    });
+    await until("the repeated block", () => notificationsFor(c, blocks.result.subscription).length === 3, 5_000);
+    await server.hub.idle();
+    expect(notificationsFor(c, stats.result.subscription)).toHaveLength(before);
+  });
+
+  it("assets.* topics need the bearer token: in the upgrade header, or an auth call first", async () => {
+    const anonymous = await open(url);
+    const denied = await anonymous.call("subscribe", { topic: `assets.holders:${TEN}` });
+    expect(denied.error).toMatchObject({ code: -32001, data: { code: "UNAUTHORIZED" } });
+    expect((await anonymous.call("auth", { token: "not-a-jwt" })).error).toMatchObject({ code: -32001 });
+    expect((await anonymous.call("auth", { token })).result).toEqual({ authenticated: true });
+    const holders = await anonymous.call("subscribe", { topic: `assets.holders:${TEN}` });
+    const rest = await (await fetch(`${base}/assets/holders/${TEN}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(holders.result.result).toEqual(rest);
+
+    const withHeader = await open(url, { authorization: `Bearer ${token}` });
+    expect((await withHeader.call("subscribe", { topic: `assets.metadata:${USDT}` })).result.result).toMatchObject({ tokenId: USDT, symbol: "USDt" });
+    expect(await refused(url, { authorization: "Bearer nope" })).toEqual({ status: 401, body: { success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } } });
+  });
+
+  it("answers bad messages with JSON-RPC errors and keeps the connection", async () => {
+    const c = await open(url);
+    c.ws.send("{not json");
+    await until("a parse error", () => c.messages.some((m) => m.error?.code === -32700), 5_000);
+    c.ws.send(JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "subscribe" }]));
+    await until("an invalid request", () => c.messages.some((m) => m.error?.code === -32600), 5_000);
+    expect((await c.call("frobnicate")).error).toMatchObject({ code: -32601 });
+    expect((await c.call("subscribe", { topic: "weather:paris" })).error).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
+    expect((await c.call("subscribe", { topic: "oracle.value:01" })).error).toMatchObject({ code: -32602 });
+    expect((await c.call("subscribe", { topic: "oracle.value:4242" })).error).toMatchObject({ code: -32004, data: { code: "TOKEN_NOT_FOUND" } });
+    expect((await c.call("subscribe", { topic: "pool.pair:KSM/TEN" })).error).toMatchObject({ code: -32004, data: { code: "POOL_NOT_FOUND" } });
+    expect((await c.call("unsubscribe", { subscription: "s999" })).error).toMatchObject({ code: -32602 });
+    // Still serving on the same connection.
+    expect((await c.call("subscribe", { topic: `pool.pair:KSM/${USDT}` })).result.result).toMatchObject({ tokenA: { tokenId: KSM }, tokenB: { tokenId: USDT } });
+    // A plain GET /ws is an error body, not a crash.
+    const plain = await fetch(`${base}/ws`);
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ success: false, error: { code: "VALIDATION_ERROR" } });
+  });
+
+  it("enforces subscriptions per connection, connections per IP, and pings out dead peers", async () => {
+    const c = await open(url);
+    for (const topic of ["pool.stats", "blocks", `oracle.value:${USDT}`]) expect((await c.call("subscribe", { topic })).result).toBeDefined();
+    expect((await c.call("subscribe", { topic: `oracle.value:${KSM}` })).error).toMatchObject({ code: -32002 });
+    expect((await c.call("subscribe", { topic: "pool.stats" })).error).toMatchObject({ code: -32602 });
+
+    for (let i = 0; i < 3; i++) await open(url);
+    const over = await refused(url);
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe("RATE_LIMITED");
+
+    // A peer that never answers pings is terminated within two intervals.
+    for (const x of clients.splice(0)) x.close();
+    await until("the slots to free up", () => server.hub.topicCount === 0, 5_000);
+    const silent = await open(url, {}, { autoPong: false });
+    const closed = new Promise<void>((resolve) => silent.ws.once("close", () => resolve()));
+    await closed;
+    expect(silent.ws.readyState).toBe(WebSocket.CLOSED);
+  });
+
+  it("drops a slow consumer instead of buffering without bound", async () => {
+    const slow = await open(url);
+    await slow.call("subscribe", { topic: "blocks" });
+    // Stop reading: the server's send buffer for this peer grows with every announcement.
+    (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const closed = new Promise<void>((resolve) => slow.ws.once("close", () => resolve()));
+    const big = "x".repeat(6_000);
+    for (let n = 0; n < 40; n++) {
+      await handle.db.transaction(async (tx) => {
+        const many = Array.from({ length: 50 }, (_, i) => ({ number: 10_000 + n * 50 + i, hash: big, timestamp: 0, counts: { swaps: 0, liquidityEvents: 0, prices: 0, reserves: 0, holders: 0, tokens: 0 } }));
+        await announceBlocks(tx as never, many);
+      });
+      if (slow.ws.readyState !== WebSocket.OPEN) break;
+    }
+    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed;
+    // The server itself is fine.
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+  });
+});
