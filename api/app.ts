@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
@@ -39,6 +40,9 @@ export interface AppDeps {
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
+/** The live dashboard: one static page, read once (no build step, no CDN). */
+const DASHBOARD = readFileSync(new URL("./dashboard/index.html", import.meta.url), "utf8");
+
 /** Builds the whole REST API; listening is main.ts's business. */
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
@@ -75,6 +79,7 @@ export function createApp(deps: AppDeps) {
   });
   app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "TokenPool API" }));
 
+  app.get("/", (c) => c.html(DASHBOARD));
   // GET /ws is answered by the WebSocket server on upgrade (api/live); a plain GET lands here.
   app.get("/ws", (c) => sendError(c, new AppError("VALIDATION_ERROR", "/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).")));
 
