@@ -8,10 +8,9 @@
  * apart from the chain answering its reads. Needs DEVNET_GENESIS.
  */
 import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { ApiPromise, WsProvider } from "@polkadot/api";
-import postgres from "postgres";
-import { createDb, type DbHandle } from "../db/index.js";
+import type { DbHandle } from "../db/index.js";
 import { runLocal, splitRange, type BackfillOptions, type BlockRange } from "../indexer/backfill.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
 import { seedMarket, startLiveSwaps } from "../indexer/devnet/scenario.js";
@@ -19,6 +18,7 @@ import { enqueueChunks, jobsProgress, openQueue, startWorker } from "../indexer/
 import { oracleSettings } from "../indexer/service.js";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/logger.js";
+import { freshStore } from "./stores.js";
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 60);
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 10);
@@ -47,32 +47,6 @@ function startChain(): Promise<{ wsUrl: string; head: number; stop(): void }> {
       if (line) resolve({ ...(JSON.parse(line) as { wsUrl: string; head: number }), stop: () => child.kill("SIGTERM") });
     });
   });
-}
-
-/** A fresh store per measurement: Postgres in a database of its own, or PGlite in memory. */
-async function freshStore(): Promise<{ handle: DbHandle; label: string; drop(): Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
-    return { handle, label: "PGlite (memory)", drop: () => handle.close() };
-  }
-  const name = `tokenpool_bench_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const handle = await createDb({ databaseUrl: target.toString(), maxConnections: 4 });
-  await handle.migrate();
-  return {
-    handle,
-    label: "PostgreSQL",
-    async drop() {
-      await handle.close();
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
 }
 
 async function bullmq(redisUrl: string, handle: DbHandle, wsUrl: string, options: BackfillOptions, chunks: BlockRange[], workers: number): Promise<void> {

@@ -5,8 +5,6 @@
  * first, then the same rows again at a newer block (updates), as the follower would. With
  * DEVNET_GENESIS, also the blocks indexed per second by a follower catching up on the devnet.
  */
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { createDb, getCheckpoint, upsertHolders, type DbHandle, type NewHolder } from "../db/index.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
@@ -14,6 +12,7 @@ import { seedMarket, startLiveSwaps } from "../indexer/devnet/scenario.js";
 import { startIndexer } from "../indexer/service.js";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/logger.js";
+import { freshStore } from "./stores.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
 const CHUNK = 10_000;
@@ -44,20 +43,12 @@ const pglite = await createDb({ dataDir: "memory://" });
 results.push(await measure(pglite, "PGlite (memory)"));
 await pglite.close();
 
-const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (url) {
-  const name = `tokenpool_bench_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const pg = await createDb({ databaseUrl: target.toString(), maxConnections: 2 });
+if (process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL) {
+  const pg = await freshStore();
   try {
-    results.push(await measure(pg, "PostgreSQL"));
+    results.push(await measure(pg.handle, pg.label));
   } finally {
-    await pg.close();
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
+    await pg.drop();
   }
 } else {
   console.log("Postgres skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL");
