@@ -7,7 +7,7 @@ import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
 describeDb("error paths", (ctx) => {
   it("unknown routes are 404 NOT_FOUND in the error body", async () => {
     const t = buildApp(ctx.db);
-    for (const path of ["/", "/nope", "/oracle/value", "/pool/stats/1", "/pool/stats/1/2/3", "/assets"]) {
+    for (const path of ["/nope", "/oracle/value", "/oracle/history", "/pool/stats/1", "/pool/stats/1/2/3", "/pools/1", "/ws/x"]) {
       await expectError(await t.get(path), 404, "NOT_FOUND");
     }
   });
@@ -79,15 +79,22 @@ describeDb("error paths", (ctx) => {
     const doc: any = await (await t.get("/openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/assets",
       "/assets/holders/{id}",
       "/assets/metadata/{id}",
       "/auth/login",
       "/auth/register",
       "/health",
+      "/oracle/history/{id}",
       "/oracle/value/{id}",
       "/pool/stats",
       "/pool/stats/{tokenA}/{tokenB}",
+      "/pools",
     ]);
+    const page = await t.get("/");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain("<title>TokenPool");
     const docs = await t.get("/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
