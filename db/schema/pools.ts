@@ -82,3 +82,22 @@ export const liquidityEvents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.blockNumber, t.eventIndex] })],
 );
+
+/**
+ * Swap volume and fees per pool and hour, maintained at ingest from the swap rows actually
+ * inserted (so replays add nothing): 24 h figures read ≤ 25 buckets per pool instead of scanning
+ * swaps.
+ */
+export const poolVolumeHourly = pgTable(
+  "pool_volume_hourly",
+  {
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    /** Unix seconds of the hour's start; the bucket holds timestamps [hour, hour + 3600). */
+    hour: int64().notNull(),
+    volumeUsd: numeric().notNull(),
+    feeUsd: numeric().notNull(),
+    swaps: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.hour] }), index("pool_volume_hourly_hour_idx").on(t.hour)],
+);

@@ -16,6 +16,7 @@ import {
   upsertTokens,
   findTokensBySymbol,
 } from "../../db/index.js";
+import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
 
@@ -57,6 +58,46 @@ describeDb("db layer", (ctx) => {
     expect(await swapTotals(ctx.db, window)).toEqual(before);
     expect(before).toEqual({ volumeUsd: "160.5", feeUsd: "0.4815", swaps: 3 });
     await insertSwaps(ctx.db, []);
+  });
+
+  it("24 h totals from hourly buckets plus the partial hours equal a scan of the swaps, for any window", async () => {
+    // 300 swaps over 3 pools, spread over 30 h at irregular seconds, with 18-decimal USD values.
+    const start = HEAD_TIME - 30 * 3_600;
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      blockNumber: 10_000 + i,
+      eventIndex: i % 7,
+      hop: 0,
+      token0Id: 0,
+      token1Id: [USDT, TEN, 18][i % 3]!,
+      tokenIn: 0,
+      tokenOut: [USDT, TEN, 18][i % 3]!,
+      amountIn: "1000",
+      amountOut: "990",
+      fee: "3",
+      volumeUsd: `${(i * 7919) % 1000}.${String((i * 104729) % 1e6).padStart(6, "0")}000000000001`,
+      feeUsd: `0.${String((i * 31) % 1000).padStart(3, "0")}000000000000001`,
+      account: ALICE,
+      timestamp: start + Math.floor((i * 30 * 3_600) / 300) + (i % 11) * 17,
+    }));
+    // In two transactions, the second overlapping the first: replays must not count twice.
+    await ctx.db.transaction((tx) => insertSwaps(tx as never, rows.slice(0, 200)));
+    await ctx.db.transaction((tx) => insertSwaps(tx as never, rows.slice(100)));
+    const scan = (w: { from: number; to: number }, pool?: number) => {
+      const inside = rows.filter((r) => r.timestamp > w.from && r.timestamp <= w.to && (pool === undefined || r.token1Id === pool));
+      const sum = (k: "volumeUsd" | "feeUsd") => inside.reduce((acc, r) => acc + parseFixed(r[k], USD_SCALE), 0n);
+      return { volumeUsd: formatFixed(sum("volumeUsd"), USD_SCALE), feeUsd: formatFixed(sum("feeUsd"), USD_SCALE), swaps: inside.length };
+    };
+    const windows = [
+      { from: HEAD_TIME - 86_400, to: HEAD_TIME },
+      { from: start - 1, to: start + 1_799 },
+      { from: start + 3_599, to: start + 7_201 },
+      { from: start + 1_234, to: start + 1_235 },
+      { from: start - 10, to: HEAD_TIME + 10 },
+    ];
+    for (const w of windows) {
+      expect(await swapTotals(ctx.db, w), JSON.stringify(w)).toEqual(scan(w));
+      expect(await swapTotals(ctx.db, w, { token0Id: 0, token1Id: TEN }), JSON.stringify(w)).toEqual(scan(w, TEN));
+    }
   });
 
   it("latest price per token, optionally as of a block", async () => {
