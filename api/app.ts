@@ -20,6 +20,7 @@ import { authRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
+import { responseCache, type ResponseCache } from "./middleware/cache.js";
 import { listRoutes } from "./routes/lists.js";
 
 export interface AppDeps {
@@ -34,6 +35,8 @@ export interface AppDeps {
   /** Proxy hops whose X-Forwarded-For entries are trusted (0 = none). */
   trustProxy: number;
   logger: Logger;
+  /** Per-block response cache, cleared on each block announcement; unset = ETags only. */
+  cache?: ResponseCache;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now?: () => number;
 }
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps) {
   app.use(cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"] }));
   app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => sendError(c, new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`)) }));
   app.use(bearerAuth(tokens, (path) => path.startsWith("/assets/")));
+  app.use(responseCache(deps.cache));
   app.use("/auth/*", requireJsonBody());
 
   app.route("/", authRoutes({ db: deps.db, tokens }));

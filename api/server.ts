@@ -6,6 +6,7 @@ import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
 import { createTokenIssuer } from "./auth/tokens.js";
+import { ResponseCache } from "./middleware/cache.js";
 import { LiveHub } from "./live/hub.js";
 import { attachLive, type LiveLimits } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
@@ -46,9 +47,11 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     store = new MemoryRateLimitStore();
   }
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const cache = new ResponseCache();
   const app = createApp({
     db: handle.db,
     readDb: replica?.db,
+    cache,
     ping: async () => {
       await Promise.all([handle.ping(), replica?.ping()]);
     },
@@ -62,7 +65,10 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   });
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const hub = new LiveHub(replica?.db ?? handle.db, logger);
-  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => hub.onBlock(JSON.parse(payload) as BlockAnnouncement));
+  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {
+    cache.clear();
+    hub.onBlock(JSON.parse(payload) as BlockAnnouncement);
+  });
   const live = attachLive(server as Server, { hub, tokens: createTokenIssuer(jwtSecret, Date.now), trustProxy: config.trustProxy, logger, limits: options.live });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

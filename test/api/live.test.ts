@@ -172,4 +172,32 @@ describe("GET /ws on a fixture market", () => {
     // The server itself is fine.
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
+
+  it("caches read answers per block: ETag, 304 on If-None-Match, cleared by the next committed block, auth still enforced", async () => {
+    const first = await fetch(`${base}/oracle/value/${KSM}`);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const body = await first.text();
+    const again = await fetch(`${base}/oracle/value/${KSM}`);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe(body);
+    const notModified = await fetch(`${base}/oracle/value/${KSM}`, { headers: { "if-none-match": etag } });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe("");
+    expect(notModified.headers.get("ratelimit-remaining")).toMatch(/^\d+$/);
+
+    // Rows written without an announcement are not seen until the next block clears the cache…
+    await insertPrices(handle.db, [{ tokenId: KSM, blockNumber: HEAD_BLOCK + 2, priceUsd: "15" }]);
+    expect(await (await fetch(`${base}/oracle/value/${KSM}`)).text()).toBe(body);
+    // …which a committed block does.
+    await commitBlock(HEAD_BLOCK + 3, "16");
+    await until("the cache to be cleared", async () => (await (await fetch(`${base}/oracle/value/${KSM}`)).json()).valueUsd === "16", 5_000);
+    const fresh = await fetch(`${base}/oracle/value/${KSM}`, { headers: { "if-none-match": etag } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("etag")).not.toBe(etag);
+
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${base}/assets/holders/${TEN}`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`${base}/assets/holders/${TEN}`)).status).toBe(401);
+  });
 });

@@ -1,0 +1,92 @@
+/**
+ * Per-block response cache and conditional GETs. The data behind every read changes only when
+ * the indexer commits a block, so a read answer is kept, keyed by path and query, until the next
+ * block announcement clears the cache (api/server.ts wires that). Every read answer carries an
+ * ETag (a hash of its body); a matching If-None-Match gets 304 without a body.
+ *
+ * The cache sits after bearer auth: /assets/* answers are the same for every user, but only a
+ * valid token reaches them. A request that started before a clear never stores its (possibly
+ * older) answer: entries carry the generation they were computed in.
+ */
+import { createHash } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { LRUCache } from "lru-cache";
+import type { AppEnv } from "../env.js";
+
+interface Entry {
+  body: string;
+  etag: string;
+}
+
+/** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */
+const CACHEABLE = /^\/(oracle|assets|pool|pools)(\/|$)/;
+
+export class ResponseCache {
+  private generation = 0;
+  private readonly lru: LRUCache<string, Entry>;
+  hits = 0;
+  misses = 0;
+
+  /** `maxBytes` bounds the bodies kept (deep holder pages and many pairs can add up). */
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.lru = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length + 64 });
+  }
+
+  /** A block was committed: every answer may have changed. */
+  clear(): void {
+    this.generation += 1;
+    this.lru.clear();
+  }
+
+  get current(): number {
+    return this.generation;
+  }
+
+  get(key: string): Entry | undefined {
+    const e = this.lru.get(key);
+    if (e) this.hits += 1;
+    else this.misses += 1;
+    return e;
+  }
+
+  set(key: string, entry: Entry, generation: number): void {
+    if (generation === this.generation) this.lru.set(key, entry);
+  }
+}
+
+export function etagOf(body: string): string {
+  return `"${createHash("sha1").update(body).digest("base64url")}"`;
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((t) => {
+    const v = t.trim();
+    return v === "*" || v === etag || v === `W/${etag}`;
+  });
+}
+
+export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
+    const url = c.req.url;
+    const key = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    const hit = cache?.get(key);
+    if (hit) {
+      c.header("ETag", hit.etag);
+      if (matches(c.req.header("if-none-match"), hit.etag)) return c.body(null, 304);
+      return c.body(hit.body, 200, { "Content-Type": "application/json" });
+    }
+    const generation = cache?.current ?? 0;
+    await next();
+    if (c.res.status !== 200 || !c.res.headers.get("content-type")?.startsWith("application/json")) return;
+    const body = await c.res.clone().text();
+    const etag = etagOf(body);
+    cache?.set(key, { body, etag }, generation);
+    if (matches(c.req.header("if-none-match"), etag)) {
+      c.res = new Response(null, { status: 304, headers: { ETag: etag } });
+      return;
+    }
+    c.res.headers.set("ETag", etag);
+  };
+}
