@@ -191,7 +191,7 @@ describe("GET /ws on a fixture market", () => {
     expect(await (await fetch(`${base}/oracle/value/${KSM}`)).text()).toBe(body);
     // …which a committed block does.
     await commitBlock(HEAD_BLOCK + 3, "16");
-    await until("the cache to be cleared", async () => (await (await fetch(`${base}/oracle/value/${KSM}`)).json()).valueUsd === "16", 5_000);
+    await until("the cache to be cleared", async () => ((await (await fetch(`${base}/oracle/value/${KSM}`)).json()) as { valueUsd: string }).valueUsd === "16", 5_000);
     const fresh = await fetch(`${base}/oracle/value/${KSM}`, { headers: { "if-none-match": etag } });
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get("etag")).not.toBe(etag);
