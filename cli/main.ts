@@ -4,17 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { startApiServer } from "../api/server.js";
 import { createDb, getCheckpoint, latestBlock } from "../db/index.js";
-import { runDevnet } from "../indexer/devnet/run.js";
-import { queueCounts, startWorker } from "../indexer/jobs.js";
-import { startSingleWriter } from "../indexer/service.js";
 import { loadConfig, type Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { runMain, runOnce } from "../shared/process.js";
-import { backfillOptions, runBackfill, type BackfillArgs } from "./backfill.js";
-import { startAll } from "./start.js";
+import type { BackfillArgs } from "./backfill.js";
 
 const FLAGS = {
   port: ["--port <n>", "HTTP port of the API", "PORT"],
@@ -34,6 +29,19 @@ function withFlags(command: Command, flags: Flag[]): Command {
   }
   return command;
 }
+
+/*
+ * Each command imports what it runs when it runs: `tokenpool api` never loads @polkadot/api,
+ * chopsticks or BullMQ (≈ 150 MB of RSS it would carry for nothing), and --help stays quick.
+ */
+const lazy = {
+  api: () => import("../api/server.js"),
+  service: () => import("../indexer/service.js"),
+  jobs: () => import("../indexer/jobs.js"),
+  devnet: () => import("../indexer/devnet/run.js"),
+  backfill: () => import("./backfill.js"),
+  start: () => import("./start.js"),
+};
 
 /** The environment with the given flags laid over it, validated once. */
 function configOf(opts: Partial<Record<Flag, string>>): Config {
@@ -78,7 +86,7 @@ withFlags(program.command("start").description("devnet (without WS_URL) + indexe
   "redisUrl",
   "wsUrl",
   "logLevel",
-]).action((opts) => daemon("start", opts, startAll));
+]).action((opts) => daemon("start", opts, async (config, logger) => (await lazy.start()).startAll(config, logger)));
 
 withFlags(program.command("api").description("the REST API only; run as many as you like (share REDIS_URL and DATABASE_URL)"), [
   "port",
@@ -89,7 +97,7 @@ withFlags(program.command("api").description("the REST API only; run as many as 
   "logLevel",
 ]).action((opts) =>
   daemon("api", opts, async (config, logger) => {
-    const server = await startApiServer(config, logger);
+    const server = await (await lazy.api()).startApiServer(config, logger);
     return () => server.close();
   }),
 );
@@ -104,7 +112,7 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
     if (!config.wsUrl) throw new ConfigError("WS_URL must be set for the indexer (ws:// or wss:// URL of the chain's RPC), or pass --ws-url");
     const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await handle.migrate();
-    const follower = startSingleWriter(config, logger, handle, config.wsUrl);
+    const follower = (await lazy.service()).startSingleWriter(config, logger, handle, config.wsUrl);
     return async () => {
       await follower.stop();
       await handle.close();
@@ -132,6 +140,7 @@ withFlags(
       stop.abort();
     };
     process.on("SIGTERM", interrupt).on("SIGINT", interrupt);
+    const { backfillOptions, runBackfill } = await lazy.backfill();
     const s = await runBackfill(config, backfillOptions(config, logger), opts, stop.signal);
     const skipped = s.skippedChunks > 0 ? `; ${s.skippedChunks} chunks were already done` : "";
     const state = s.interrupted ? "interrupted (run the same command to resume)" : "done";
@@ -153,7 +162,8 @@ withFlags(
     const wsUrl = need(config.wsUrl, "WS_URL must be set for a worker (ws:// or wss:// URL of an archive node), or pass --ws-url");
     const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await handle.migrate();
-    const worker = startWorker({ redisUrl, prefix: config.redisPrefix, db: handle.db, wsUrl, options: backfillOptions(config, logger), concurrency: opts.concurrency });
+    const { backfillOptions } = await lazy.backfill();
+    const worker = (await lazy.jobs()).startWorker({ redisUrl, prefix: config.redisPrefix, db: handle.db, wsUrl, options: backfillOptions(config, logger), concurrency: opts.concurrency });
     logger.info({ concurrency: opts.concurrency }, "worker: waiting for backfill jobs");
     return async () => {
       await worker.close();
@@ -163,7 +173,7 @@ withFlags(
 );
 
 withFlags(program.command("devnet").description("a local chopsticks Asset Hub with a seeded, moving market; prints its ws URL"), ["logLevel"]).action((opts) =>
-  daemon("devnet", opts, runDevnet),
+  daemon("devnet", opts, async (config, logger) => (await lazy.devnet()).runDevnet(config, logger)),
 );
 
 withFlags(program.command("migrate").description("apply the database migrations and exit"), ["dataDir", "databaseUrl"]).action((opts) =>
@@ -189,7 +199,7 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
       await handle.migrate();
       const [cp, head] = await Promise.all([getCheckpoint(handle.db), latestBlock(handle.db)]);
       await handle.close();
-      const queue = config.redisUrl ? await queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
+      const queue = config.redisUrl ? await (await lazy.jobs()).queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
       const status = {
         store: handle.kind,
         block: cp?.blockNumber ?? null,

@@ -1,0 +1,105 @@
+/**
+ * A synthetic large store, generated straight into the database with set-based SQL
+ * (generate_series), shaped like what the indexer writes: tokens, holders, pools, reserves,
+ * prices, 12 s blocks over 48 h, swaps spread over them, and the hourly volume buckets the
+ * indexer maintains from its swaps. Deterministic (hash-derived values, no random()), so every run
+ * measures the same data.
+ */
+import { sql } from "drizzle-orm";
+import { setCheckpoint, type Database } from "../db/index.js";
+
+export interface Scale {
+  /** Holders of the one big token (BIG). */
+  bigHolders: number;
+  /** Holders spread over ten smaller tokens. */
+  otherHolders: number;
+  /** Pools: KSM/USDt plus KSM/token for the rest. */
+  pools: number;
+  swaps: number;
+}
+
+export const FULL: Scale = { bigHolders: 600_000, otherHolders: 400_000, pools: 1_000, swaps: 5_000_000 };
+export const SMALL_SWAPS: Scale = { ...FULL, bigHolders: 1_000, otherHolders: 1_000, swaps: 10_000 };
+
+export const HEAD_TIME = 1_795_000_000;
+export const BLOCK_SECONDS = 12;
+/** 48 h of blocks. */
+export const BLOCKS = (48 * 3_600) / BLOCK_SECONDS;
+export const HEAD = BLOCKS;
+export const KSM = 0;
+export const USDT = 1984;
+export const BIG = 1000;
+/** Pool tokens are FIRST_POOL_TOKEN … FIRST_POOL_TOKEN + pools - 2. */
+export const FIRST_POOL_TOKEN = 2000;
+
+/** A deterministic pseudo-random bigint in [0, 2^48) from an integer expression. */
+const h = (expr: string) => `(('x' || substr(md5((${expr})::text), 1, 12))::bit(48)::bigint)`;
+
+export async function generate(db: Database, scale: Scale, log: (msg: string) => void = () => {}): Promise<void> {
+  const run = (q: string) => db.execute(sql.raw(q));
+  const t0 = performance.now();
+  const step = (what: string) => log(`  ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  const lastPoolToken = FIRST_POOL_TOKEN + scale.pools - 2;
+
+  await run(`insert into blocks (number, hash, timestamp)
+    select n, '0x' || md5(n::text) || md5((n + 1)::text), ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS} from generate_series(1, ${HEAD}) n`);
+  step(`${HEAD} blocks`);
+
+  await run(`insert into tokens (id, name, symbol, decimals, supply, owner, is_native, status, block_number) values
+    (${KSM}, 'Kusama', 'KSM', 12, '15000000000000000000', null, true, 'live', ${HEAD}),
+    (${USDT}, 'Tether USD', 'USDt', 6, '100000000000000', 'treasury', false, 'live', ${HEAD}),
+    (${BIG}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', false, 'live', ${HEAD})`);
+  await run(`insert into tokens (id, name, symbol, decimals, supply, owner, is_native, status, block_number)
+    select id, 'Token ' || id, 'T' || id, 6 + id % 13, ((1000000000000 + id)::text || '000000')::numeric, 'treasury', false, 'live', ${HEAD}
+    from generate_series(${FIRST_POOL_TOKEN}, ${lastPoolToken}) id`);
+  step(`${scale.pools + 2} tokens`);
+
+  // Holders: accounts are 48-char strings (SS58-sized); balances up to 2^48 × 10^10.
+  await run(`insert into holders (token_id, account, balance, block_number)
+    select ${BIG}, 'acct' || lpad(i::text, 44, '0'), (${h("i")}::numeric * 10000000000 + 1), ${HEAD} from generate_series(1, ${scale.bigHolders}) i`);
+  await run(`insert into holders (token_id, account, balance, block_number)
+    select ${FIRST_POOL_TOKEN} + i % 10, 'acct' || lpad(i::text, 44, '0'), (${h("i + 7")} + 1)::numeric, ${HEAD} from generate_series(1, ${scale.otherHolders}) i`);
+  step(`${scale.bigHolders + scale.otherHolders} holders`);
+
+  // Pools: KSM/USDt (1000 KSM : 25,000 USDt) and KSM/token with hash-derived depths.
+  await run(`insert into pools (token0_id, token1_id, lp_token_id, account, reserve0, reserve1, lp_supply, lp_fee, created_block, block_number) values
+    (${KSM}, ${USDT}, 0, 'pool-0', '1000000000000000', '25000000000', '5000000000000', 3, 1, ${HEAD})`);
+  await run(`insert into pools (token0_id, token1_id, lp_token_id, account, reserve0, reserve1, lp_supply, lp_fee, created_block, block_number)
+    select ${KSM}, id, id - ${FIRST_POOL_TOKEN} + 1, 'pool-' || id, ((${h("id")} % 1000 + 10) * 1000000000000)::numeric,
+           ((${h("id + 1")} % 100000 + 100) * power(10::numeric, 6 + id % 13))::numeric(78,0), 1000000000, 3, 1, ${HEAD}
+    from generate_series(${FIRST_POOL_TOKEN}, ${lastPoolToken}) id`);
+  await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1)
+    select token0_id, token1_id, b.n, b.t, reserve0, reserve1 from pools,
+      (values (1, ${HEAD_TIME - (HEAD - 1) * BLOCK_SECONDS}), (${HEAD - 7_200}, ${HEAD_TIME - 7_200 * BLOCK_SECONDS}), (${HEAD}, ${HEAD_TIME})) b(n, t)`);
+  step(`${scale.pools} pools`);
+
+  // Prices: the head price of every token, and a KSM history point every 10 blocks.
+  await run(`insert into token_prices (token_id, block_number, price_usd) values (${USDT}, 1, '1'), (${BIG}, ${HEAD}, '0.37')`);
+  await run(`insert into token_prices (token_id, block_number, price_usd)
+    select ${KSM}, n, (25 + (${h("n")} % 1000) / 1000.0)::numeric from generate_series(1, ${HEAD}, 10) n`);
+  await run(`insert into token_prices (token_id, block_number, price_usd)
+    select t1.token1_id, ${HEAD}, (25.0 * t1.reserve0::numeric / 1e12 / (t1.reserve1::numeric / power(10::numeric, t.decimals)))::numeric(40,18)
+    from pools t1 join tokens t on t.id = t1.token1_id where t1.token1_id <> ${USDT}`);
+  step("prices");
+
+  // Swaps over 48 h: row i lands in block 1 + i % BLOCKS; its pool and amounts are hash-derived.
+  const chunk = 1_000_000;
+  for (let from = 0; from < scale.swaps; from += chunk) {
+    const to = Math.min(scale.swaps, from + chunk) - 1;
+    await run(`insert into swaps (block_number, event_index, hop, token0_id, token1_id, token_in, token_out, amount_in, amount_out, fee, volume_usd, fee_usd, account, timestamp)
+      select b, i / ${BLOCKS}, 0, ${KSM}, p, ${KSM}, p, a::numeric, (a * 997 / 1000)::numeric, (a * 3 / 1000)::numeric,
+             (a / 1e12 * 25)::numeric(40,18), (a / 1e12 * 25 * 0.003)::numeric(40,18), 'trader' || (i % 5000), ${HEAD_TIME} - (${HEAD} - b) * ${BLOCK_SECONDS}
+      from (select i, 1 + i % ${BLOCKS} as b,
+                   case when i % 4 = 0 then ${USDT} else ${FIRST_POOL_TOKEN} + (${h("i")} % ${scale.pools - 1}) end as p,
+                   (${h("i + 3")} % 100000000000000 + 1000000) as a
+            from generate_series(${from}, ${to}) i) s`);
+    step(`${to + 1} swaps`);
+  }
+  // The hourly buckets, as db/queries/activity.ts insertSwaps maintains them at ingest.
+  await run(`insert into pool_volume_hourly (token0_id, token1_id, hour, volume_usd, fee_usd, swaps)
+    select token0_id, token1_id, timestamp - timestamp % 3600, sum(volume_usd), sum(fee_usd), count(*)::integer from swaps group by 1, 2, 3`);
+  step("hourly buckets");
+  await setCheckpoint(db, { blockNumber: HEAD, blockHash: `0x${"ab".repeat(32)}`, chainFinalized: HEAD });
+  await run("analyze");
+  step("analyze");
+}
