@@ -7,7 +7,7 @@ import type { Database } from "../db/index.js";
 import { AppError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { createTokenIssuer } from "./auth/tokens.js";
-import type { AppEnv } from "./env.js";
+import { rawHeader, type AppEnv } from "./env.js";
 import { handleError, sendError, validationError } from "./errors.js";
 import { bearerAuth } from "./middleware/auth.js";
 import { requireJsonBody } from "./middleware/json-body.js";
@@ -58,8 +58,15 @@ export function createApp(deps: AppDeps) {
 
   app.use(requestLog(deps.logger, now));
   app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
-  app.use(cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"] }));
-  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => sendError(c, new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`)) }));
+  const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
+  // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
+  // mean nothing. Skipping them then keeps @hono/node-server's lightweight Response on the hot
+  // path (cors sets headers before the handler runs, which forces a full Response per request).
+  app.use((c, next) => (rawHeader(c, "origin") === undefined ? next() : corsHeaders(c, next)));
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => sendError(c, new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`)) });
+  // Reading c.req.raw.body makes @hono/node-server build a full fetch Request (with an
+  // AbortController) for every request; reads never carry a body, so they skip the check.
+  app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.use(bearerAuth(tokens, (path) => path.startsWith("/assets/")));
   app.use(responseCache(deps.cache));
   app.use("/auth/*", requireJsonBody());

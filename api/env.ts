@@ -7,3 +7,15 @@ export interface AppEnv {
     logger: Logger;
   };
 }
+
+/**
+ * A request header without building a fetch Headers object: @hono/node-server exposes the Node
+ * request as c.env.incoming, whose headers are already parsed (lower-case names). Elsewhere
+ * (app.request() in tests) it falls back to c.req.header().
+ */
+export function rawHeader(c: { env: unknown; req: { header(name: string): string | undefined } }, name: string): string | undefined {
+  const incoming = (c.env as { incoming?: { headers: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
+  if (!incoming) return c.req.header(name);
+  const v = incoming.headers[name];
+  return Array.isArray(v) ? v.join(", ") : v;
+}

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { LRUCache } from "lru-cache";
-import type { AppEnv } from "../env.js";
+import { rawHeader, type AppEnv } from "../env.js";
 
 interface Entry {
   body: string;
@@ -74,7 +74,7 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     const hit = cache?.get(key);
     if (hit) {
       c.header("ETag", hit.etag);
-      if (matches(c.req.header("if-none-match"), hit.etag)) return c.body(null, 304);
+      if (matches(rawHeader(c, "if-none-match"), hit.etag)) return c.body(null, 304);
       return c.body(hit.body, 200, { "Content-Type": "application/json" });
     }
     const generation = cache?.current ?? 0;
@@ -83,7 +83,7 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     const body = await c.res.clone().text();
     const etag = etagOf(body);
     cache?.set(key, { body, etag }, generation);
-    if (matches(c.req.header("if-none-match"), etag)) {
+    if (matches(rawHeader(c, "if-none-match"), etag)) {
       c.res = new Response(null, { status: 304, headers: { ETag: etag } });
       return;
     }
