@@ -14,8 +14,8 @@ export interface AppEnv {
  * (app.request() in tests) it falls back to c.req.header().
  */
 export function rawHeader(c: { env: unknown; req: { header(name: string): string | undefined } }, name: string): string | undefined {
-  const incoming = (c.env as { incoming?: { headers: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
-  if (!incoming) return c.req.header(name);
-  const v = incoming.headers[name];
+  const headers = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming?.headers;
+  if (!headers) return c.req.header(name);
+  const v = headers[name];
   return Array.isArray(v) ? v.join(", ") : v;
 }
