@@ -12,6 +12,19 @@ describeDb("error paths", (ctx) => {
     }
   });
 
+  it("CORS for browsers: requests with Origin get the headers (and a preflight answer), others do not need them", async () => {
+    const t = buildApp(ctx.db);
+    const cross = await t.get("/pool/stats", { Origin: "https://wallet.example" });
+    expect(cross.headers.get("access-control-allow-origin")).toBe("*");
+    expect(cross.headers.get("access-control-expose-headers")).toContain("ETag");
+    const preflight = await t.request("/assets/metadata/1", { method: "OPTIONS", headers: { Origin: "https://wallet.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
+    const plain = await t.get("/pool/stats");
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("a wrong method is 405 with an Allow header", async () => {
     const t = buildApp(ctx.db);
     const del = await t.request("/pool/stats", { method: "DELETE" });
