@@ -23,6 +23,8 @@ const CACHEABLE = /^\/(oracle|assets|pool|pools)(\/|$)/;
 
 export class ResponseCache {
   private generation = 0;
+  /** Answers being computed, by key: concurrent misses wait for one computation (single flight). */
+  readonly pending = new Map<string, Promise<Entry | undefined>>();
   private readonly lru: LRUCache<string, Entry>;
   hits = 0;
   misses = 0;
@@ -36,6 +38,7 @@ export class ResponseCache {
   clear(): void {
     this.generation += 1;
     this.lru.clear();
+    this.pending.clear();
   }
 
   get current(): number {
@@ -71,22 +74,36 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
     const url = c.req.url;
     const key = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-    const hit = cache?.get(key);
+    // A hit, or the same answer being computed for another request right now.
+    // (No await before the pending entry below is set: concurrent misses must find it.)
+    let hit = cache?.get(key);
+    const inFlight = hit ? undefined : cache?.pending.get(key);
+    if (inFlight) hit = await inFlight;
     if (hit) {
       c.header("ETag", hit.etag);
       if (matches(rawHeader(c, "if-none-match"), hit.etag)) return c.body(null, 304);
       return c.body(hit.body, 200, { "Content-Type": "application/json" });
     }
     const generation = cache?.current ?? 0;
-    await next();
-    if (c.res.status !== 200 || !c.res.headers.get("content-type")?.startsWith("application/json")) return;
-    const body = await c.res.clone().text();
-    const etag = etagOf(body);
-    cache?.set(key, { body, etag }, generation);
-    if (matches(rawHeader(c, "if-none-match"), etag)) {
-      c.res = new Response(null, { status: 304, headers: { ETag: etag } });
+    let settle: (e: Entry | undefined) => void = () => {};
+    const flight = new Promise<Entry | undefined>((resolve) => (settle = resolve));
+    cache?.pending.set(key, flight);
+    let entry: Entry | undefined;
+    try {
+      await next();
+      if (c.res.status !== 200 || !c.res.headers.get("content-type")?.startsWith("application/json")) return;
+      const body = await c.res.clone().text();
+      entry = { body, etag: etagOf(body) };
+      cache?.set(key, entry, generation);
+    } finally {
+      // Waiters on a failed or non-200 computation compute for themselves.
+      settle(entry);
+      if (cache?.pending.get(key) === flight) cache.pending.delete(key);
+    }
+    if (matches(rawHeader(c, "if-none-match"), entry.etag)) {
+      c.res = new Response(null, { status: 304, headers: { ETag: entry.etag } });
       return;
     }
-    c.res.headers.set("ETag", etag);
+    c.res.headers.set("ETag", entry.etag);
   };
 }

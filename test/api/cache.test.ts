@@ -1,0 +1,68 @@
+/** The per-block response cache on its own: single flight, ETags, clears, and what it skips. */
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { ResponseCache, responseCache } from "../../api/middleware/cache.js";
+import type { AppEnv } from "../../api/env.js";
+
+function appWith(cache: ResponseCache | undefined) {
+  let calls = 0;
+  const app = new Hono<AppEnv>();
+  app.use(responseCache(cache));
+  app.get("/pool/stats", async (c) => {
+    calls += 1;
+    await new Promise((r) => setTimeout(r, 30));
+    return c.json({ calls });
+  });
+  app.get("/pool/missing", (c) => c.json({ error: "no" }, 404));
+  app.get("/health", (c) => c.json({ calls: ++calls }));
+  app.get("/pools", (c) => {
+    calls += 1;
+    return c.json({ same: true });
+  });
+  return { app, calls: () => calls };
+}
+
+describe("response cache", () => {
+  it("computes concurrent misses of one key once, and serves the rest from that answer", async () => {
+    const cache = new ResponseCache();
+    const { app, calls } = appWith(cache);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => app.request("/pool/stats")));
+    expect(calls()).toBe(1);
+    const bodies = new Set(await Promise.all(answers.map((r) => r.text())));
+    expect(bodies).toEqual(new Set(['{"calls":1}']));
+    expect(new Set(answers.map((r) => r.headers.get("etag"))).size).toBe(1);
+    // Different query, different key.
+    await app.request("/pool/stats?x=1");
+    expect(calls()).toBe(2);
+  });
+
+  it("a clear (the next block) makes the next request compute again; a computation that straddles a clear is not kept", async () => {
+    const cache = new ResponseCache();
+    const { app, calls } = appWith(cache);
+    await app.request("/pool/stats");
+    cache.clear();
+    const during = app.request("/pool/stats");
+    cache.clear(); // a block lands while the answer is being computed
+    await during;
+    await app.request("/pool/stats");
+    expect(calls()).toBe(3);
+  });
+
+  it("keeps neither errors nor routes outside the indexed data, and without a cache still answers ETag/304", async () => {
+    const cache = new ResponseCache();
+    const { app, calls } = appWith(cache);
+    expect((await app.request("/pool/missing")).status).toBe(404);
+    expect((await app.request("/pool/missing")).headers.get("etag")).toBeNull();
+    await app.request("/health");
+    await app.request("/health");
+    expect(calls()).toBe(2);
+
+    const bare = appWith(undefined);
+    const first = await bare.app.request("/pools");
+    const etag = first.headers.get("etag")!;
+    const second = await bare.app.request("/pools", { headers: { "if-none-match": etag } });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe("");
+    expect(bare.calls()).toBe(2); // computed both times: no cache, only the conditional answer
+  });
+});
