@@ -59,6 +59,7 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
     select ${BIG}, 'acct' || lpad(i::text, 44, '0'), (${h("i")}::numeric * 10000000000 + 1), ${HEAD} from generate_series(1, ${scale.bigHolders}) i`);
   await run(`insert into holders (token_id, account, balance, block_number)
     select ${FIRST_POOL_TOKEN} + i % 10, 'acct' || lpad(i::text, 44, '0'), (${h("i + 7")} + 1)::numeric, ${HEAD} from generate_series(1, ${scale.otherHolders}) i`);
+  await run(`insert into holder_counts (token_id, holders) select token_id, count(*) from holders group by token_id`);
   step(`${scale.bigHolders + scale.otherHolders} holders`);
 
   // Pools: KSM/USDt (1000 KSM : 25,000 USDt) and KSM/token with hash-derived depths.

@@ -5,7 +5,7 @@
  */
 import {
   allTokens,
-  holderCounts,
+  allHolderCounts,
   latestBlock,
   latestPrices,
   listPools,
@@ -49,7 +49,7 @@ function paged<T>(rows: T[], q: { page: number; limit: number }) {
 }
 
 export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)[number]>) {
-  const [tokens, prices, counts, head] = await Promise.all([allTokens(db), latestPrices(db), holderCounts(db), latestBlock(db)]);
+  const [tokens, prices, counts, head] = await Promise.all([allTokens(db), latestPrices(db), allHolderCounts(db), latestBlock(db)]);
   const rows = tokens.map((t: Token) => {
     const p = prices.get(t.id);
     const price = p ? parseFixed(p.priceUsd, USD_SCALE) : null;

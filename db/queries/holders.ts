@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { holders } from "../schema/index.js";
+import { holderCounts, holders } from "../schema/index.js";
 
 export type Holder = typeof holders.$inferSelect;
 export type NewHolder = typeof holders.$inferInsert;
@@ -16,18 +16,31 @@ export async function upsertHolders(db: Database, rows: NewHolder[]): Promise<vo
     // Four array parameters and unnest, not a VALUES list: one small statement for any number
     // of rows, which both Postgres and PGlite parse and plan in constant time (the ingestion
     // hot path; drizzle's multi-row VALUES builder is several times slower here).
+    // New rows (xmax = 0: inserted, not updated) add to the token's holder count in the same
+    // statement, so the count can never drift from the rows.
     await db.execute(sql`
-      insert into holders (token_id, account, balance, block_number)
-      select * from unnest(${pgArray(positive.map((r) => r.tokenId))}::bigint[], ${pgArray(positive.map((r) => r.account))}::text[],
-                           ${pgArray(positive.map((r) => r.balance))}::numeric[], ${pgArray(positive.map((r) => r.blockNumber))}::bigint[])
-      on conflict (token_id, account) do update set balance = excluded.balance, block_number = excluded.block_number
-      where excluded.block_number >= holders.block_number`);
+      with up as (
+        insert into holders (token_id, account, balance, block_number)
+        select * from unnest(${pgArray(positive.map((r) => r.tokenId))}::bigint[], ${pgArray(positive.map((r) => r.account))}::text[],
+                             ${pgArray(positive.map((r) => r.balance))}::numeric[], ${pgArray(positive.map((r) => r.blockNumber))}::bigint[])
+        on conflict (token_id, account) do update set balance = excluded.balance, block_number = excluded.block_number
+        where excluded.block_number >= holders.block_number
+        returning token_id, (xmax = 0) as inserted
+      )
+      insert into holder_counts (token_id, holders)
+      select token_id, count(*) from up where inserted group by token_id
+      on conflict (token_id) do update set holders = holder_counts.holders + excluded.holders`);
   }
   if (zero.length > 0) {
     await db.execute(sql`
-      delete from holders h using unnest(${pgArray(zero.map((r) => r.tokenId))}::bigint[], ${pgArray(zero.map((r) => r.account))}::text[],
-                                         ${pgArray(zero.map((r) => r.blockNumber))}::bigint[]) as z(token_id, account, block_number)
-      where h.token_id = z.token_id and h.account = z.account and h.block_number <= z.block_number`);
+      with del as (
+        delete from holders h using unnest(${pgArray(zero.map((r) => r.tokenId))}::bigint[], ${pgArray(zero.map((r) => r.account))}::text[],
+                                           ${pgArray(zero.map((r) => r.blockNumber))}::bigint[]) as z(token_id, account, block_number)
+        where h.token_id = z.token_id and h.account = z.account and h.block_number <= z.block_number
+        returning h.token_id
+      )
+      update holder_counts c set holders = c.holders - d.n from (select token_id, count(*) as n from del group by token_id) d
+      where c.token_id = d.token_id`);
   }
 }
 
@@ -40,8 +53,8 @@ function pgArray(values: (string | number)[]): string {
 }
 
 export async function countHolders(db: Database, tokenId: number): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(holders).where(eq(holders.tokenId, tokenId));
-  return Number(row?.n ?? 0);
+  const [row] = await db.select({ n: holderCounts.holders }).from(holderCounts).where(eq(holderCounts.tokenId, tokenId));
+  return row?.n ?? 0;
 }
 
 export async function getBalance(db: Database, tokenId: number, account: string): Promise<bigint> {
@@ -88,7 +101,7 @@ export async function holdersAfter(
 }
 
 /** Holder count of every token that has holders. */
-export async function holderCounts(db: Database): Promise<Map<number, number>> {
-  const rows = await db.select({ tokenId: holders.tokenId, n: count() }).from(holders).groupBy(holders.tokenId);
-  return new Map(rows.map((r) => [r.tokenId, Number(r.n)]));
+export async function allHolderCounts(db: Database): Promise<Map<number, number>> {
+  const rows = await db.select().from(holderCounts);
+  return new Map(rows.filter((r) => r.holders > 0).map((r) => [r.tokenId, r.holders]));
 }

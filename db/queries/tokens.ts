@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { holders, tokens } from "../schema/index.js";
+import { holderCounts, holders, tokens } from "../schema/index.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Token = typeof tokens.$inferSelect;
@@ -18,6 +18,7 @@ export async function upsertTokens(db: Database, rows: NewToken[]): Promise<void
 export async function deleteTokens(db: Database, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.delete(holders).where(inArray(holders.tokenId, ids));
+  await db.delete(holderCounts).where(inArray(holderCounts.tokenId, ids));
   await db.delete(tokens).where(inArray(tokens.id, ids));
 }
 

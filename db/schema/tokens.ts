@@ -57,3 +57,13 @@ export const tokenPrices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tokenId, t.blockNumber] })],
 );
+
+/**
+ * Holders per token, kept exact at ingest by the holder writes themselves (inserted rows add,
+ * deleted rows subtract, in the same statement): totalHolders and the token list never count a
+ * 500k-row token on a read.
+ */
+export const holderCounts = pgTable("holder_counts", {
+  tokenId: int64().primaryKey(),
+  holders: bigint({ mode: "number" }).notNull(),
+});

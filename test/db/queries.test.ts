@@ -15,7 +15,9 @@ import {
   upsertHolders,
   upsertTokens,
   findTokensBySymbol,
+  schema,
 } from "../../db/index.js";
+import { eq } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
@@ -42,6 +44,26 @@ describeDb("db layer", (ctx) => {
     expect(await countHolders(ctx.db, 1)).toBe(1);
     expect(await getBalance(ctx.db, 1, ALICE)).toBe(0n);
     expect(await getBalance(ctx.db, 1, BOB)).toBe(6n);
+  });
+
+  it("holder counts follow every write exactly: inserts, updates, stale writes, zero balances, replays, destroyed tokens", async () => {
+    const scan = async (tokenId: number) => (await ctx.db.select().from(schema.holders).where(eq(schema.holders.tokenId, tokenId))).length;
+    await upsertHolders(ctx.db, [
+      { tokenId: 1, account: ALICE, balance: "5", blockNumber: 10 },
+      { tokenId: 1, account: BOB, balance: "6", blockNumber: 10 },
+      { tokenId: 2, account: ALICE, balance: "7", blockNumber: 10 },
+    ]);
+    await upsertHolders(ctx.db, [{ tokenId: 1, account: ALICE, balance: "9", blockNumber: 11 }]); // update: no new holder
+    await upsertHolders(ctx.db, [{ tokenId: 1, account: BOB, balance: "1", blockNumber: 9 }]); // stale: ignored
+    await upsertHolders(ctx.db, [{ tokenId: 1, account: BOB, balance: "0", blockNumber: 12 }]); // gone
+    await upsertHolders(ctx.db, [{ tokenId: 1, account: BOB, balance: "0", blockNumber: 12 }]); // replayed: nothing to delete
+    await upsertHolders(ctx.db, [{ tokenId: 2, account: ALICE, balance: "0", blockNumber: 9 }]); // stale zero: kept
+    expect([await countHolders(ctx.db, 1), await countHolders(ctx.db, 2)]).toEqual([await scan(1), await scan(2)]);
+    expect([await countHolders(ctx.db, 1), await countHolders(ctx.db, 2)]).toEqual([1, 1]);
+    await upsertTokens(ctx.db, [{ id: 2, name: "Two", symbol: "TWO", decimals: 0, supply: "7", blockNumber: 10 }]);
+    await deleteTokens(ctx.db, [2]);
+    expect(await countHolders(ctx.db, 2)).toBe(0);
+    expect(await countHolders(ctx.db, 99)).toBe(0);
   });
 
   it("stores u128 balances exactly", async () => {
