@@ -96,10 +96,15 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
             from generate_series(${from}, ${to}) i) s`);
     step(`${to + 1} swaps`);
   }
-  // The hourly buckets, as db/queries/activity.ts insertSwaps maintains them at ingest.
-  await run(`insert into pool_volume_hourly (token0_id, token1_id, hour, volume_usd, fee_usd, swaps)
-    select token0_id, token1_id, timestamp - timestamp % 3600, sum(volume_usd), sum(fee_usd), count(*)::integer from swaps group by 1, 2, 3`);
-  step("hourly buckets");
+  // The hourly and per-minute buckets, per pool and for all pools (-1/-1), as
+  // db/queries/activity.ts insertSwaps maintains them at ingest.
+  for (const [table, col, size] of [["pool_volume_hourly", "hour", 3600], ["pool_volume_minutely", "minute", 60]] as const) {
+    await run(`insert into ${table} (token0_id, token1_id, ${col}, volume_usd, fee_usd, swaps)
+      select token0_id, token1_id, timestamp - timestamp % ${size}, sum(volume_usd), sum(fee_usd), count(*)::integer from swaps group by 1, 2, 3`);
+    await run(`insert into ${table} (token0_id, token1_id, ${col}, volume_usd, fee_usd, swaps)
+      select -1, -1, timestamp - timestamp % ${size}, sum(volume_usd), sum(fee_usd), count(*)::integer from swaps group by 3`);
+  }
+  step("volume buckets");
   await setCheckpoint(db, { blockNumber: HEAD, blockHash: `0x${"ab".repeat(32)}`, chainFinalized: HEAD });
   // A store in steady state has been vacuumed (autovacuum): visibility maps set, so the holder
   // pages are index-only scans.

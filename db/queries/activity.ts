@@ -1,7 +1,7 @@
-import { and, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gte, lt, or, sql } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import type { Database } from "../client.js";
-import { liquidityEvents, poolVolumeHourly, swaps } from "../schema/index.js";
+import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 
 export type NewSwap = typeof swaps.$inferInsert;
 export type NewLiquidityEvent = typeof liquidityEvents.$inferInsert;
@@ -20,31 +20,47 @@ export async function insertSwaps(db: Database, rows: NewSwap[]): Promise<void> 
     .values(rows)
     .onConflictDoNothing()
     .returning({ token0Id: swaps.token0Id, token1Id: swaps.token1Id, timestamp: swaps.timestamp, volumeUsd: swaps.volumeUsd, feeUsd: swaps.feeUsd });
-  const buckets = new Map<string, { token0Id: number; token1Id: number; hour: number; volume: bigint; fee: bigint; swaps: number }>();
-  for (const r of inserted) {
-    const hour = r.timestamp - (r.timestamp % HOUR);
-    const key = `${r.token0Id}/${r.token1Id}/${hour}`;
-    const b = buckets.get(key) ?? { token0Id: r.token0Id, token1Id: r.token1Id, hour, volume: 0n, fee: 0n, swaps: 0 };
-    b.volume += parseFixed(r.volumeUsd, USD_SCALE);
-    b.fee += parseFixed(r.feeUsd, USD_SCALE);
-    b.swaps += 1;
-    buckets.set(key, b);
+  for (const level of LEVELS) await addToBuckets(db, level, inserted);
+}
+
+/** Token pair of the buckets that total every pool (both ids -1: no token has a negative id). */
+export const ALL_POOLS = -1;
+
+/** The bucket sizes, coarse to fine, and where each is kept. */
+const LEVELS = [
+  { seconds: HOUR, table: poolVolumeHourly, start: poolVolumeHourly.hour },
+  { seconds: 60, table: poolVolumeMinutely, start: poolVolumeMinutely.minute },
+] as const;
+type Level = (typeof LEVELS)[number];
+
+type SwapAmounts = { token0Id: number; token1Id: number; timestamp: number; volumeUsd: string; feeUsd: string };
+
+/** Adds swaps to their pool's bucket and to the all-pools bucket of `level`. */
+async function addToBuckets(db: Database, level: Level, rows: SwapAmounts[]): Promise<void> {
+  const buckets = new Map<string, { token0Id: number; token1Id: number; start: number; volume: bigint; fee: bigint; swaps: number }>();
+  for (const r of rows) {
+    const start = r.timestamp - (r.timestamp % level.seconds);
+    for (const [token0Id, token1Id] of [[r.token0Id, r.token1Id], [ALL_POOLS, ALL_POOLS]] as const) {
+      const key = `${token0Id}/${token1Id}/${start}`;
+      const b = buckets.get(key) ?? { token0Id, token1Id, start, volume: 0n, fee: 0n, swaps: 0 };
+      b.volume += parseFixed(r.volumeUsd, USD_SCALE);
+      b.fee += parseFixed(r.feeUsd, USD_SCALE);
+      b.swaps += 1;
+      buckets.set(key, b);
+    }
   }
   if (buckets.size === 0) return;
-  // One key order for every writer: concurrent backfill chunks never deadlock on the same hours.
+  // One key order for every writer: concurrent backfill chunks never deadlock on the same buckets.
   const values = [...buckets.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, b]) => ({ token0Id: b.token0Id, token1Id: b.token1Id, hour: b.hour, volumeUsd: formatFixed(b.volume, USD_SCALE), feeUsd: formatFixed(b.fee, USD_SCALE), swaps: b.swaps }));
+    .map(([, b]) => ({ token0Id: b.token0Id, token1Id: b.token1Id, [level.start.name === "hour" ? "hour" : "minute"]: b.start, volumeUsd: formatFixed(b.volume, USD_SCALE), feeUsd: formatFixed(b.fee, USD_SCALE), swaps: b.swaps }));
+  const t = level.table;
   await db
-    .insert(poolVolumeHourly)
-    .values(values)
+    .insert(t)
+    .values(values as never)
     .onConflictDoUpdate({
-      target: [poolVolumeHourly.token0Id, poolVolumeHourly.token1Id, poolVolumeHourly.hour],
-      set: {
-        volumeUsd: sql`${poolVolumeHourly.volumeUsd} + excluded."volume_usd"`,
-        feeUsd: sql`${poolVolumeHourly.feeUsd} + excluded."fee_usd"`,
-        swaps: sql`${poolVolumeHourly.swaps} + excluded."swaps"`,
-      },
+      target: [t.token0Id, t.token1Id, level.start],
+      set: { volumeUsd: sql`${t.volumeUsd} + excluded."volume_usd"`, feeUsd: sql`${t.feeUsd} + excluded."fee_usd"`, swaps: sql`${t.swaps} + excluded."swaps"` },
     });
 }
 
@@ -62,15 +78,14 @@ export interface SwapTotals {
 
 /**
  * Totals of the swaps with from < timestamp <= to, over all pools or one pool (token0, token1 in
- * the pool's own order): whole hours from the hourly buckets, the partial hours at both ends
- * from the swaps themselves — exact, and flat in the number of swaps.
+ * the pool's own order); see swapTotalsByPool.
  */
 export async function swapTotals(
   db: Database,
   window: { from: number; to: number },
   pool?: { token0Id: number; token1Id: number },
 ): Promise<SwapTotals> {
-  const byPool = await swapTotalsByPool(db, window, pool);
+  const byPool = await swapTotalsByPool(db, window, pool ?? "all");
   let volume = 0n;
   let fee = 0n;
   let count = 0;
@@ -82,58 +97,84 @@ export async function swapTotals(
   return { volumeUsd: formatFixed(volume, USD_SCALE), feeUsd: formatFixed(fee, USD_SCALE), swaps: count };
 }
 
-/** Whole hours inside (from, to]: bucket starts h with from < h and h + 3600 - 1 <= to. */
-function wholeHours(window: { from: number; to: number }): { first: number; last: number } {
-  const first = Math.ceil((window.from + 1) / HOUR) * HOUR;
-  const last = Math.floor((window.to + 1) / HOUR) * HOUR - HOUR;
-  return { first, last };
+type Totals = { volume: bigint; fee: bigint; swaps: number };
+type Part = { token0Id: number; token1Id: number; volumeUsd: string; feeUsd: string; swaps: number };
+
+/**
+ * Splits the seconds [lo, hi) into whole buckets of each level, coarse to fine, and what is left
+ * at the edges, which is read from the swaps themselves. For 24 h: ≤ 24 hours, ≤ 118 minutes and
+ * ≤ 2 partial minutes.
+ */
+function plan(lo: number, hi: number): { buckets: { level: Level; from: number; to: number }[]; raw: [number, number][] } {
+  const buckets: { level: Level; from: number; to: number }[] = [];
+  let ranges: [number, number][] = [[lo, hi]];
+  for (const level of LEVELS) {
+    const rest: [number, number][] = [];
+    for (const [a, b] of ranges) {
+      const first = Math.ceil(a / level.seconds) * level.seconds;
+      const last = Math.floor(b / level.seconds) * level.seconds;
+      if (first >= last) {
+        rest.push([a, b]);
+        continue;
+      }
+      buckets.push({ level, from: first, to: last });
+      if (a < first) rest.push([a, first]);
+      if (last < b) rest.push([last, b]);
+    }
+    ranges = rest;
+  }
+  return { buckets, raw: ranges };
 }
 
-type Totals = { volume: bigint; fee: bigint; swaps: number };
-
-/** swapTotals of every pool that had swaps in the window (or of `pool`), keyed "token0/token1". */
+/**
+ * swapTotals of every pool that had swaps in (from, to] — or of `pool`, or with `allPools` of
+ * all pools together (key "-1/-1") — keyed "token0/token1". Exact: whole buckets plus the raw
+ * swaps of the partial minutes at the edges; flat in the number of swaps.
+ */
 export async function swapTotalsByPool(
   db: Database,
   window: { from: number; to: number },
-  pool?: { token0Id: number; token1Id: number },
+  pool?: { token0Id: number; token1Id: number } | "all",
 ): Promise<Map<string, SwapTotals>> {
-  const { first, last } = wholeHours(window);
-  const bucketPool = pool ? and(eq(poolVolumeHourly.token0Id, pool.token0Id), eq(poolVolumeHourly.token1Id, pool.token1Id)) : undefined;
-  const swapPool = pool ? and(eq(swaps.token0Id, pool.token0Id), eq(swaps.token1Id, pool.token1Id)) : undefined;
-  // Timestamps outside the whole hours: (from, first) and [last + 3600, to]; all of it without whole hours.
-  const edges =
-    first <= last
-      ? or(and(gt(swaps.timestamp, window.from), lt(swaps.timestamp, first)), and(gte(swaps.timestamp, last + HOUR), lte(swaps.timestamp, window.to)))
-      : and(gt(swaps.timestamp, window.from), lte(swaps.timestamp, window.to));
-  const [fromBuckets, fromSwaps] = await Promise.all([
-    first <= last
-      ? db
-          .select({
-            token0Id: poolVolumeHourly.token0Id,
-            token1Id: poolVolumeHourly.token1Id,
-            volumeUsd: sql<string>`sum(${poolVolumeHourly.volumeUsd})::text`,
-            feeUsd: sql<string>`sum(${poolVolumeHourly.feeUsd})::text`,
-            swaps: sql<number>`sum(${poolVolumeHourly.swaps})::integer`,
-          })
-          .from(poolVolumeHourly)
-          .where(and(gte(poolVolumeHourly.hour, first), lte(poolVolumeHourly.hour, last), bucketPool))
-          .groupBy(poolVolumeHourly.token0Id, poolVolumeHourly.token1Id)
-      : Promise.resolve([]),
-    db
+  const { buckets, raw } = plan(window.from + 1, window.to + 1);
+  const only = pool === "all" ? { token0Id: ALL_POOLS, token1Id: ALL_POOLS } : pool;
+  const reads: Promise<Part[]>[] = buckets.map(({ level, from, to }) => {
+    const t = level.table;
+    const which = only ? and(eq(t.token0Id, only.token0Id), eq(t.token1Id, only.token1Id)) : gte(t.token0Id, 0);
+    return db
       .select({
-        token0Id: swaps.token0Id,
-        token1Id: swaps.token1Id,
-        volumeUsd: sql<string>`sum(${swaps.volumeUsd})::text`,
-        feeUsd: sql<string>`sum(${swaps.feeUsd})::text`,
-        swaps: sql<number>`count(*)::integer`,
+        token0Id: t.token0Id,
+        token1Id: t.token1Id,
+        volumeUsd: sql<string>`sum(${t.volumeUsd})::text`,
+        feeUsd: sql<string>`sum(${t.feeUsd})::text`,
+        swaps: sql<number>`sum(${t.swaps})::integer`,
       })
-      .from(swaps)
-      .where(and(edges, swapPool))
-      .groupBy(swaps.token0Id, swaps.token1Id),
-  ]);
+      .from(t)
+      .where(and(gte(level.start, from), lt(level.start, to), which))
+      .groupBy(t.token0Id, t.token1Id);
+  });
+  if (raw.length > 0) {
+    const inRaw = or(...raw.map(([a, b]) => and(gte(swaps.timestamp, a), lt(swaps.timestamp, b))));
+    const swapPool = only && only.token0Id !== ALL_POOLS ? and(eq(swaps.token0Id, only.token0Id), eq(swaps.token1Id, only.token1Id)) : undefined;
+    const all = only?.token0Id === ALL_POOLS;
+    reads.push(
+      db
+        .select({
+          token0Id: all ? sql<number>`-1` : swaps.token0Id,
+          token1Id: all ? sql<number>`-1` : swaps.token1Id,
+          volumeUsd: sql<string>`sum(${swaps.volumeUsd})::text`,
+          feeUsd: sql<string>`sum(${swaps.feeUsd})::text`,
+          swaps: sql<number>`count(*)::integer`,
+        })
+        .from(swaps)
+        .where(and(inRaw, swapPool))
+        .groupBy(...(all ? [] : [swaps.token0Id, swaps.token1Id]))
+        .then((rows) => rows.filter((r) => r.swaps > 0)),
+    );
+  }
   const totals = new Map<string, Totals>();
-  for (const r of [...fromBuckets, ...fromSwaps]) {
-    const key = `${r.token0Id}/${r.token1Id}`;
+  for (const r of (await Promise.all(reads)).flat()) {
+    const key = `${Number(r.token0Id)}/${Number(r.token1Id)}`;
     const t = totals.get(key) ?? { volume: 0n, fee: 0n, swaps: 0 };
     t.volume += parseFixed(r.volumeUsd, USD_SCALE);
     t.fee += parseFixed(r.feeUsd, USD_SCALE);

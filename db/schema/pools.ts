@@ -101,3 +101,18 @@ export const poolVolumeHourly = pgTable(
   },
   (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.hour] }), index("pool_volume_hourly_hour_idx").on(t.hour)],
 );
+
+/** The same per minute: the partial hours at both ends of a 24 h window read ≤ 118 of these. */
+export const poolVolumeMinutely = pgTable(
+  "pool_volume_minutely",
+  {
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    /** Unix seconds of the minute's start. */
+    minute: int64().notNull(),
+    volumeUsd: numeric().notNull(),
+    feeUsd: numeric().notNull(),
+    swaps: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.minute] }), index("pool_volume_minutely_minute_idx").on(t.minute)],
+);
