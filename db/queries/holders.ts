@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { holderCounts, holders } from "../schema/index.js";
 
@@ -66,41 +66,48 @@ export async function getBalance(db: Database, tokenId: number, account: string)
   return row ? BigInt(row.balance) : 0n;
 }
 
-const rankOrder = [desc(holders.balance), asc(holders.account)] as const;
+// "desc nulls last" exactly as holders_rank_idx is built (drizzle's .desc() index): a plain
+// `desc` means NULLS FIRST, which the planner cannot serve from that index, and every page
+// became a sort of all the token's holders.
+const rankOrder = [sql`${holders.balance} desc nulls last`, asc(holders.account)] as const;
 
-/** Holders in rank order (balance desc, then address), `offset` rows in. */
+/**
+ * Holders in rank order (balance desc, then address), `offset` rows in. The row at the offset
+ * is found first on the index alone (balance and account are in holders_rank_idx, so deep
+ * offsets are an index-only walk, no heap reads), then the page is read from there by keyset.
+ */
 export async function holdersByOffset(db: Database, tokenId: number, offset: number, limit: number): Promise<Holder[]> {
-  return db
-    .select()
+  if (offset === 0) return db.select().from(holders).where(eq(holders.tokenId, tokenId)).orderBy(...rankOrder).limit(limit);
+  const [anchor] = await db
+    .select({ balance: holders.balance, account: holders.account })
     .from(holders)
     .where(eq(holders.tokenId, tokenId))
     .orderBy(...rankOrder)
-    .limit(limit)
+    .limit(1)
     .offset(offset);
+  return anchor ? fromPosition(db, tokenId, anchor, limit, true) : [];
 }
 
 /** Holders ranked after (balance, account): keyset paging on holders_rank_idx, flat at any depth. */
-export async function holdersAfter(
-  db: Database,
-  tokenId: number,
-  after: { balance: string; account: string },
-  limit: number,
-): Promise<Holder[]> {
-  const b = sql`${after.balance}::numeric`;
+export function holdersAfter(db: Database, tokenId: number, after: { balance: string; account: string }, limit: number): Promise<Holder[]> {
+  return fromPosition(db, tokenId, after, limit, false);
+}
+
+/**
+ * Holders from a (balance, account) position on: `balance <= b` is a range condition on the
+ * index, so the scan starts at the position instead of filtering every richer holder first.
+ */
+function fromPosition(db: Database, tokenId: number, at: { balance: string; account: string }, limit: number, inclusive: boolean): Promise<Holder[]> {
+  const b = sql`${at.balance}::numeric`;
+  const sameBalance = inclusive ? gte(holders.account, at.account) : gt(holders.account, at.account);
   return db
     .select()
     .from(holders)
-    .where(
-      and(
-        eq(holders.tokenId, tokenId),
-        or(lt(holders.balance, b as never), and(eq(holders.balance, b as never), gt(holders.account, after.account))),
-      ),
-    )
+    .where(and(eq(holders.tokenId, tokenId), lte(holders.balance, b as never), or(lt(holders.balance, b as never), sameBalance)))
     .orderBy(...rankOrder)
     .limit(limit);
 }
 
-/** Holder count of every token that has holders. */
 export async function allHolderCounts(db: Database): Promise<Map<number, number>> {
   const rows = await db.select().from(holderCounts);
   return new Map(rows.filter((r) => r.holders > 0).map((r) => [r.tokenId, r.holders]));
