@@ -104,7 +104,9 @@ async function latencies(big: DbHandle, small: DbHandle): Promise<void> {
   const app = createApp({ db: big.db, ping: big.ping, jwtSecret: "b".repeat(32), rateLimit: { store: new MemoryRateLimitStore(), max: 0, windowMs: 60_000 }, trustProxy: 0, logger: createLogger("silent") });
   const auth = await tokenOf((p, init) => Promise.resolve(app.request(p, init)));
   const deep = Math.min(500_000, Math.round(FULL.bigHolders * SCALE) - 1);
-  const [at] = (await big.db.execute(sql`select balance::text as balance, account from holders where token_id = ${BIG} order by balance desc, account offset ${deep - 1} limit 1`)) as unknown as { balance: string; account: string }[];
+  const found = (await big.db.execute(sql`select balance::text as balance, account from holders where token_id = ${BIG} order by balance desc nulls last, account offset ${deep - 1} limit 1`)) as unknown;
+  // postgres.js answers an array of rows, PGlite an object with `rows`.
+  const [at] = (Array.isArray(found) ? found : (found as { rows: unknown[] }).rows) as { balance: string; account: string }[];
   const cursor = encodeCursor({ balance: at!.balance, account: at!.account, rank: deep });
   const page1 = await median(25, () => get(`/assets/holders/${BIG}?limit=50`, auth));
   const byCursor = await median(25, () => get(`/assets/holders/${BIG}?limit=50&cursor=${cursor}`, auth));
