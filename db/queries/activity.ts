@@ -28,8 +28,8 @@ export const ALL_POOLS = -1;
 
 /** The bucket sizes, coarse to fine, and where each is kept. */
 const LEVELS = [
-  { seconds: HOUR, table: poolVolumeHourly, start: poolVolumeHourly.hour },
-  { seconds: 60, table: poolVolumeMinutely, start: poolVolumeMinutely.minute },
+  { seconds: HOUR, table: poolVolumeHourly, start: poolVolumeHourly.hour, key: "hour" },
+  { seconds: 60, table: poolVolumeMinutely, start: poolVolumeMinutely.minute, key: "minute" },
 ] as const;
 type Level = (typeof LEVELS)[number];
 
@@ -53,11 +53,11 @@ async function addToBuckets(db: Database, level: Level, rows: SwapAmounts[]): Pr
   // One key order for every writer: concurrent backfill chunks never deadlock on the same buckets.
   const values = [...buckets.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, b]) => ({ token0Id: b.token0Id, token1Id: b.token1Id, [level.start.name === "hour" ? "hour" : "minute"]: b.start, volumeUsd: formatFixed(b.volume, USD_SCALE), feeUsd: formatFixed(b.fee, USD_SCALE), swaps: b.swaps }));
+    .map(([, b]) => ({ token0Id: b.token0Id, token1Id: b.token1Id, [level.key]: b.start, volumeUsd: formatFixed(b.volume, USD_SCALE), feeUsd: formatFixed(b.fee, USD_SCALE), swaps: b.swaps }));
   const t = level.table;
   await db
     .insert(t)
-    .values(values as never)
+    .values(values as never) // one row shape for either table; TypeScript cannot pair the union
     .onConflictDoUpdate({
       target: [t.token0Id, t.token1Id, level.start],
       set: { volumeUsd: sql`${t.volumeUsd} + excluded."volume_usd"`, feeUsd: sql`${t.feeUsd} + excluded."fee_usd"`, swaps: sql`${t.swaps} + excluded."swaps"` },
