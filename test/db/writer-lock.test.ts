@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, getCheckpoint, WriterLockLost, type DbHandle, type WriterLock } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { dbTargets, services } from "../support/db.js";
+import { until } from "../support/wait.js";
 
 const pg = dbTargets.find((t) => t.name === "postgres")!;
 
@@ -42,6 +43,10 @@ describe.skipIf(pg.skip)(`writer lock (postgres)${pg.skip ? ` (skipped: ${pg.ski
     const [lock] = await admin<{ pid: number }[]>`
       select pid from pg_locks where locktype = 'advisory' and objid = 7262022 and granted and database = (select oid from pg_database where datname = ${new URL(a.url!).pathname.slice(1)})`;
     await admin`select pg_terminate_backend(${lock!.pid})`;
+    // pg_terminate_backend only signals the backend; it is gone (and the lock free) a moment later.
+    const gone = async () =>
+      (await admin`select 1 from pg_stat_activity where pid = ${lock!.pid} union all select 1 from pg_locks where pid = ${lock!.pid}`).length === 0;
+    await until("the lock's backend to exit", gone, 10_000);
     expect(await first.alive()).toBe(false);
 
     const next = defined(await b.tryWriterLock());
