@@ -15,7 +15,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -25,6 +24,7 @@ import { MemoryRateLimitStore } from "../api/rate-limit/memory-store.js";
 import { encodeCursor } from "../api/services/cursor.js";
 import { upsertHolders, type DbHandle } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
+import { freePort } from "../test/support/port.js";
 import { freshStore } from "./stores.js";
 import { BIG, FIRST_POOL_TOKEN, FULL, generate, KSM, SMALL_SWAPS, USDT, type Scale } from "./synthetic.js";
 
@@ -42,14 +42,6 @@ interface Row {
 }
 const rows: Row[] = [];
 const results: Record<string, unknown> = { date: new Date().toISOString(), scale: SCALE, seconds: SECONDS, connections: CONNECTIONS };
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** Starts a child and resolves once `ready(url)` answers. */
 async function child(args: string[], env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {

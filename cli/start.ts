@@ -1,12 +1,13 @@
 /**
  * `tokenpool start` / `npm start`: the whole service in one process tree. With WS_URL: migrations, the indexer
- * following that chain, and the API. Without it: a local chopsticks devnet seeded with a live
- * market scenario first, so a fresh machine shows tokens, pools and prices moving.
+ * following that chain, and the API. Without it: a local chopsticks devnet, seeded with a live
+ * market scenario as soon as the indexer follows, so a fresh machine shows tokens, pools and
+ * prices moving.
  */
 import { startApiServer } from "../api/server.js";
-import { createDb } from "../db/index.js";
+import { createDb, type DbHandle } from "../db/index.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
-import { fundMarketAccounts, seedMarket, startLiveSwaps } from "../indexer/devnet/scenario.js";
+import { fundMarketAccounts, seedMarket, startLiveSwaps, type LiveSwaps } from "../indexer/devnet/scenario.js";
 import { startSingleWriter } from "../indexer/service.js";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { Config } from "../shared/config.js";
@@ -15,26 +16,50 @@ import type { Logger } from "../shared/logger.js";
 export type Stop = () => Promise<void>;
 
 /**
- * The local devnet; returns its ws URL and a function that seeds the market and keeps it
- * trading (called once the indexer follows, so the scenario's own swaps are indexed too).
- * Stops are added first-to-run.
+ * The local devnet; returns its ws URL and a function that starts seeding the market and then
+ * keeps it trading (called once the indexer follows, so the scenario's own swaps are indexed
+ * too). Seeding takes ≈ 20 s; it runs in the background so that the service is up, and a
+ * SIGTERM stops it, meanwhile. Stops are added first-to-run.
  */
-async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): Promise<{ wsUrl: string; startMarket: () => Promise<void> }> {
+async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): Promise<{ wsUrl: string; startMarket: () => void }> {
   const devnet = await startDevnet({ genesis: config.devnetGenesis, port: config.devnetPort, logger });
   stops.unshift(() => devnet.close());
   const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
   stops.unshift(() => api.disconnect());
+  let stopping = false;
+  let trading: LiveSwaps | undefined;
+  stops.unshift(async () => {
+    stopping = true; // a seed step in flight fails when the API disconnects: expected, not logged
+    await trading?.stop();
+  });
   // dev_setStorage funding emits no event, so it must precede the indexer's bootstrap.
   await fundMarketAccounts(api);
-  const startMarket = async () => {
-    if (!devnet.assetConversionAvailable) return;
-    logger.info({ wsUrl: devnet.wsUrl }, "devnet: seeding the market scenario");
+  const seed = async () => {
+    // Without asset conversion (the Rococo fallback) the scenario seeds assets and holders, and the trickle transfers.
+    logger.info({ wsUrl: devnet.wsUrl, pools: devnet.assetConversionAvailable }, "devnet: seeding the market scenario");
     const market = await seedMarket(api);
-    logger.info({ wsUrl: devnet.wsUrl, block: market.block, assets: market.assetIds.length, pools: market.pools.length, holders: market.holders.length }, "devnet: seeded; swapping live");
-    const swaps = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs });
-    stops.unshift(() => swaps.stop());
+    if (stopping) return;
+    logger.info({ wsUrl: devnet.wsUrl, block: market.block, assets: market.assetIds.length, pools: market.pools.length, holders: market.holders.length }, "devnet: seeded; trading live");
+    trading = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs });
+  };
+  const startMarket = () => {
+    seed().catch((err) => {
+      if (!stopping) logger.error({ err }, "devnet: seeding the market failed; the chain runs on without it");
+    });
   };
   return { wsUrl: devnet.wsUrl, startMarket };
+}
+
+/** Opens the configured store and applies the migrations; closes it again if they fail. */
+async function openStore(config: Config): Promise<DbHandle> {
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await handle.migrate();
+  } catch (err) {
+    await handle.close().catch(() => {});
+    throw err;
+  }
+  return handle;
 }
 
 /** Starts everything; resolves to the function that stops it all, in order. */
@@ -44,16 +69,19 @@ export async function startAll(config: Config, logger: Logger): Promise<Stop> {
     for (const stop of stops) await stop();
   };
   try {
-    const local = config.wsUrl ? undefined : await startLocalChain(config, logger, stops);
+    // The store (on PGlite ≈ 6 s of WASM start and migrations) opens while chopsticks starts.
+    const [store, chain] = await Promise.allSettled([openStore(config), config.wsUrl ? undefined : startLocalChain(config, logger, stops)]);
+    if (store.status === "fulfilled") stops.push(() => store.value.close());
+    if (store.status === "rejected") throw store.reason;
+    if (chain.status === "rejected") throw chain.reason;
+    const handle = store.value;
+    const local = chain.value;
     const wsUrl = config.wsUrl ?? local!.wsUrl;
-    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await handle.migrate();
-    stops.push(() => handle.close());
     const follower = startSingleWriter(config, logger, handle, wsUrl);
     stops.unshift(() => follower.stop());
     const server = await startApiServer(config, logger, { shared: handle });
     stops.unshift(() => server.close());
-    await local?.startMarket();
+    local?.startMarket();
   } catch (err) {
     await stopAll().catch(() => {});
     throw err;

@@ -3,10 +3,30 @@ import type { Logger } from "./logger.js";
 
 /**
  * Runs a process entry point: a bad configuration prints one line and exits 1; SIGTERM/SIGINT
- * call `stop` (which finishes in-flight work) and exit 0.
+ * call `stop` (which finishes in-flight work) and exit 0, also when they arrive during `start`.
  */
 export async function runMain(name: string, start: () => Promise<{ logger: Logger; stop: () => Promise<void> }>): Promise<void> {
-  let running: Awaited<ReturnType<typeof start>>;
+  let running: Awaited<ReturnType<typeof start>> | undefined;
+  let signal: string | undefined;
+  const shutdown = () => {
+    running!.logger.info({ signal }, "shutting down");
+    running!
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        running!.logger.error({ err }, "shutdown failed");
+        process.exit(1);
+      });
+  };
+  // Installed before starting: a signal during start-up (migrations, a devnet) waits for it to
+  // finish and then stops cleanly, instead of killing the process half-way.
+  const onSignal = (received: string) => {
+    if (signal) return;
+    signal = received;
+    if (running) shutdown();
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
   try {
     running = await start();
   } catch (err) {
@@ -17,21 +37,7 @@ export async function runMain(name: string, start: () => Promise<{ logger: Logge
     }
     process.exit(1);
   }
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    running.logger.info({ signal }, "shutting down");
-    running
-      .stop()
-      .then(() => process.exit(0))
-      .catch((err) => {
-        running.logger.error({ err }, "shutdown failed");
-        process.exit(1);
-      });
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  if (signal) shutdown();
 }
 
 /** Runs a one-shot command: a bad configuration or a failure prints one line and exits 1. */
