@@ -114,7 +114,7 @@ export class ChainReader {
         supply: d.supply.toString(),
         owner: encodeAddress(d.owner, this.ss58),
         isNative: false,
-        status: d.status.type.toLowerCase() as TokenState["status"],
+        status: assetStatus(d),
       });
     });
     return { tokens: out, missing };
@@ -202,4 +202,13 @@ export class ChainReader {
       }
     }
   }
+}
+
+/**
+ * AssetDetails.status (Live/Frozen/Destroying) since pallet-assets gained asset destruction in
+ * steps; older runtimes (the Rococo Asset Hub fallback devnet) have an `isFrozen` flag instead.
+ */
+function assetStatus(details: any): TokenState["status"] {
+  if (details.status !== undefined) return details.status.type.toLowerCase() as TokenState["status"];
+  return details.isFrozen?.isTrue ? "frozen" : "live";
 }

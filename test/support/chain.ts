@@ -34,7 +34,7 @@ export async function chainSnapshot(api: ApiPromise, hash: string, nativeTokenId
       decimals: m ? m.decimals.toNumber() : 0,
       supply: d.supply.toString(),
       owner: encodeAddress(d.owner, ss58),
-      status: d.status.type.toLowerCase(),
+      status: d.status ? d.status.type.toLowerCase() : d.isFrozen.isTrue ? "frozen" : "live", // isFrozen: older runtimes
     };
   }
   for (const [key, value] of await at.query.assets.account.entries()) {
@@ -45,7 +45,8 @@ export async function chainSnapshot(api: ApiPromise, hash: string, nativeTokenId
     const total = BigInt((value as any).data.free.toString()) + BigInt((value as any).data.reserved.toString());
     if (total > 0n) snap.holders[`${nativeTokenId}|${encodeAddress(key.args[0], ss58)}`] = total.toString();
   }
-  for (const [key, value] of await at.query.assetConversion.pools.entries()) {
+  // Older runtimes (the Rococo fallback devnet) have no asset conversion: no pools.
+  for (const [key, value] of at.query.assetConversion ? await at.query.assetConversion.pools.entries() : []) {
     const [l0, l1] = key.args[0] as any;
     const lpToken = Number((value as any).unwrap().lpToken.toString());
     const lp = (await at.query.poolAssets.asset(lpToken)) as any;
