@@ -50,8 +50,8 @@ describe("the API server on a fresh DATA_DIR", () => {
 
 describe("entry point", () => {
   it("a bad variable is one line naming it, and exit code 1", async () => {
-    const tsx = path.resolve("node_modules/.bin/tsx");
-    const err = await run(tsx, ["main.ts"], { env: { ...process.env, PORT: "http" } }).catch((e) => e);
+    // What `npm start` runs (package.json).
+    const err = await run(process.execPath, ["--import", "tsx", "main.ts"], { env: { ...process.env, PORT: "http" } }).catch((e) => e);
     expect(err.code).toBe(1);
     expect(err.stderr.trim().split("\n")).toHaveLength(1);
     expect(err.stderr).toContain("PORT must be an integer");

@@ -5,7 +5,7 @@
  * it committed.
  */
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createDb, getCheckpoint, schema } from "../../db/index.js";
 import { SHARED_GENESIS } from "../../shared/config.js";
@@ -75,4 +75,14 @@ describe.skipIf(skip)(`npm start on a fresh machine${skip ? ` (skipped: ${skip})
       await rm(service.dir, { recursive: true, force: true });
     }
   }, 3 * MINUTE);
+
+  it("a SIGTERM during start-up waits for it, then stops cleanly with exit 0", async () => {
+    const service = await spawnStart();
+    // Files in DATA_DIR: start() is opening the store, long before the API listens (≈ 20 s).
+    await service.poll("the store being opened", async () => ((await readdir(service.dir)).length > 0 ? true : undefined), MINUTE, 100);
+    const answered = await fetch(`${service.base}/health`).then(() => true, () => false);
+    const code = await service.stop();
+    expect(answered).toBe(false); // still starting when signalled
+    expect(code, service.stderr()).toBe(0);
+  }, 2 * MINUTE);
 });

@@ -35,15 +35,15 @@ export interface PoolStats {
 }
 
 /**
- * Spawns what `npm start` runs (package.json: tsx main.ts) without npm in between: npm reports a
- * child stopped by SIGTERM as its own death by that signal, hiding the exit code.
+ * Spawns what `npm start` runs (package.json: node --import tsx main.ts) without npm in between:
+ * npm reports a child stopped by SIGTERM as its own death by that signal, hiding the exit code.
  */
 export async function spawnStart(): Promise<StartedService> {
   const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-start-"));
   const [port, devnetPort] = [await freePort(), await freePort()];
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PORT: String(port), DEVNET_PORT: String(devnetPort), LOG_LEVEL: "warn" };
   const started = Date.now();
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["main.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
