@@ -85,4 +85,12 @@ describe.skipIf(skip)(`npm start on a fresh machine${skip ? ` (skipped: ${skip})
     expect(answered).toBe(false); // still starting when signalled
     expect(code, service.stderr()).toBe(0);
   }, 2 * MINUTE);
+
+  it("a database it cannot reach fails the start with the reason and exit 1", async () => {
+    const service = await spawnStart({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/tokenpool" });
+    const code = await new Promise<number | null>((resolve) => service.child.once("exit", resolve));
+    await rm(service.dir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(service.stderr()).toMatch(/^tokenpool: failed to start: Error: connect ECONNREFUSED 127\.0\.0\.1:1$/m);
+  }, 2 * MINUTE);
 });

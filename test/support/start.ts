@@ -37,11 +37,12 @@ export interface PoolStats {
 /**
  * Spawns what `npm start` runs (package.json: node --import tsx main.ts) without npm in between:
  * npm reports a child stopped by SIGTERM as its own death by that signal, hiding the exit code.
+ * `extraEnv` adds variables a user might set.
  */
-export async function spawnStart(): Promise<StartedService> {
+export async function spawnStart(extraEnv: Record<string, string> = {}): Promise<StartedService> {
   const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-start-"));
   const [port, devnetPort] = [await freePort(), await freePort()];
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PORT: String(port), DEVNET_PORT: String(devnetPort), LOG_LEVEL: "warn" };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PORT: String(port), DEVNET_PORT: String(devnetPort), LOG_LEVEL: "warn", ...extraEnv };
   const started = Date.now();
   const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
