@@ -1,9 +1,7 @@
 /** zod schemas that validate requests and, through @hono/zod-openapi, are the OpenAPI document. */
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES, type ErrorCode } from "../shared/errors.js";
-
-export const U32_MAX = 4_294_967_295;
-const ID_RULE = `must be an integer from 0 to ${U32_MAX}`;
+import { parseTokenId, TOKEN_ID_RULE } from "../shared/ids.js";
 
 export const ErrorBody = z
   .object({
@@ -24,15 +22,30 @@ export const Integer = z.string().regex(/^\d+$/).openapi("IntegerAmount", {
   example: "1000000000000",
 });
 
-/** A u32 token id in a path: digits only, no sign, no leading zeros, at most 4294967295. */
+/** A token id in a path: digits only, no sign, no leading zeros, at most 2^53 − 1. */
 export function tokenIdParam(name: string) {
   return z
     .string()
-    .regex(/^(0|[1-9]\d{0,9})$/, ID_RULE)
-    .refine((s) => Number(s) <= U32_MAX, ID_RULE)
+    .refine((s) => parseTokenId(s) !== undefined, TOKEN_ID_RULE)
     .transform(Number)
-    .openapi({ param: { name, in: "path" }, example: "1984", description: "Token id (asset id; the native token is 0)" });
+    .openapi({
+      param: { name, in: "path" },
+      example: "1984",
+      description: "Token id: 0 the native token, an asset's id (2^32 for the asset whose id is the native id), or a foreign asset's derived id (above 2^32)",
+    });
 }
+
+const Location = z.record(z.string(), z.unknown()).openapi("Location", {
+  description: "XCM location (canonical v5 form: parents and interior junctions; numbers beyond 2^53 as decimal strings)",
+  example: { parents: 2, interior: { x2: [{ globalConsensus: { ethereum: { chainId: 1 } } }, { accountKey20: { network: null, key: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48" } }] } },
+});
+
+/** What kind of token an answer is about; every token answer carries these. */
+export const TokenIdentity = {
+  kind: z.enum(["native", "asset", "foreign"]).openapi({ description: "native (KSM/DOT), asset (pallet-assets) or foreign (ForeignAssets, keyed by XCM location)" }),
+  assetId: z.number().int().nullable().openapi({ description: "The asset's id in pallet-assets (differs from tokenId for the one aliased to 2^32); null for native and foreign tokens" }),
+  location: z.union([Location, z.null()]).openapi({ description: "A foreign token's XCM location; null otherwise" }),
+};
 
 /** An optional integer query parameter in [min, max]. */
 export function intQuery(name: string, min: number, max: number, description: string) {

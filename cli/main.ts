@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { createDb, getCheckpoint, latestBlock } from "../db/index.js";
+import { countSkippedEvents, createDb, getCheckpoint, latestBlock, latestSkippedEvents } from "../db/index.js";
 import { loadConfig, type Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import { createLogger, type Logger } from "../shared/logger.js";
@@ -197,7 +197,7 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
       const config = configOf(opts);
       const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       await handle.migrate();
-      const [cp, head] = await Promise.all([getCheckpoint(handle.db), latestBlock(handle.db)]);
+      const [cp, head, skippedCount, skipped] = await Promise.all([getCheckpoint(handle.db), latestBlock(handle.db), countSkippedEvents(handle.db), latestSkippedEvents(handle.db, 5)]);
       await handle.close();
       const queue = config.redisUrl ? await (await lazy.jobs()).queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
       const status = {
@@ -208,14 +208,19 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
         lag: cp ? Math.max(0, cp.chainFinalized - cp.blockNumber) : null,
         blockTime: head ? new Date(head.timestamp * 1000).toISOString() : null,
         updatedAt: cp?.updatedAt.toISOString() ?? null,
+        skippedEvents: { count: skippedCount, latest: skipped },
         queue,
       };
       const depth = queue
         ? `backfill queue: ${queue.waiting} waiting, ${queue.active} active, ${queue.delayed} delayed, ${queue.failed} failed, ${queue.completed} completed\n`
         : "backfill queue: none (REDIS_URL unset)\n";
+      const notIndexed =
+        skippedCount === 0
+          ? "events not indexed: none\n"
+          : `events not indexed: ${skippedCount}${skippedCount >= 10_000 ? "+" : ""} (degraded); latest:\n${skipped.map((e) => `  block ${e.blockNumber} event ${e.eventIndex} ${e.event}: ${e.reason}\n`).join("")}`;
       if (opts.json) process.stdout.write(`${JSON.stringify(status)}\n`);
       else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n${depth}`);
-      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${depth}`);
+      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${notIndexed}${depth}`);
     }),
   );
 

@@ -122,17 +122,19 @@ export class Follower {
     const batch = new Batch();
     let events = 0;
     let swaps = 0;
+    let skipped = 0;
     const end = Math.min(to, from + this.options.batchBlocks);
     for (let n = from + 1; n <= end; n++) {
       const r = await indexer.processBlock(n, batch);
       events += r.events;
       swaps += r.swaps;
+      skipped += r.skipped;
     }
     const last = batch.lastBlock!;
     await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) }, this.options.fence);
     this.status.block = last.number;
     this.options.logger.info(
-      { from: from + 1, to: last.number, blocks: batch.size, events, swaps, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },
+      { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },
       "indexer: batch committed",
     );
     this.onCommit?.(last.number);

@@ -6,11 +6,12 @@
 import { getCheckpoint, upsertHolders, type Database } from "../db/index.js";
 import { formatFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
+import { chainAnchors } from "./anchors.js";
 import { readEvents } from "./chain/events.js";
 import type { At, ChainReader } from "./chain/reader.js";
-import { Market, type OracleSettings } from "./market.js";
+import { Market, type AnchorConfig, type OracleSettings } from "./market.js";
 import { liquidityRows, swapRows } from "./swaps.js";
-import { collectChanges, type PoolRef } from "./touched.js";
+import { collectChanges, type PoolRef, type SkippedEvent } from "./touched.js";
 import { Batch } from "./writer.js";
 
 export interface IndexerOptions {
@@ -24,17 +25,33 @@ export interface IndexerOptions {
 
 export class Indexer {
   private market!: Market;
+  private readonly anchors: AnchorConfig;
 
   constructor(
     readonly db: Database,
     readonly reader: ChainReader,
     readonly options: IndexerOptions,
-  ) {}
+  ) {
+    const configured = options.oracle.stablecoins;
+    const chain = chainAnchors(reader.identity, reader.nativeTokenId);
+    this.anchors = configured ?? { ids: chain.ids, symbols: [] };
+    options.logger.info(
+      configured ? { chain: chain.chain, anchors: configured } : { chain: chain.chain, anchors: chain.names, ids: chain.ids },
+      configured ? "oracle: USD anchors from USD_STABLECOINS" : "oracle: USD anchors of this chain",
+    );
+  }
 
   /** (Re)loads the in-memory market from the committed state; returns the checkpoint. */
   async load() {
-    this.market = await Market.load(this.db, this.options.oracle);
+    this.market = await Market.load(this.db, this.options.oracle, this.anchors, this.reader.directory);
+    this.reportAnchors();
     return getCheckpoint(this.db);
+  }
+
+  private reportAnchors(): void {
+    const { ambiguous, unmatched } = this.market.resolveAnchors();
+    for (const [symbol, ids] of ambiguous) this.options.logger.error({ symbol, ids }, "oracle: a USD_STABLECOINS symbol names several tokens; none of them is an anchor (use an id)");
+    if (unmatched.length > 0) this.options.logger.warn({ symbols: unmatched }, "oracle: no token has these USD_STABLECOINS symbols (yet)");
   }
 
   /**
@@ -43,13 +60,17 @@ export class Indexer {
    */
   async loadAt(number: number): Promise<void> {
     const block = await this.reader.block(number);
-    this.market = new Market(this.options.oracle);
-    const ids = [this.reader.nativeTokenId, ...(await this.reader.allAssetIds(block.at))];
-    const { tokens } = await this.reader.tokens(block.at, ids);
-    for (const t of tokens) this.market.decimals.set(t.id, t.decimals);
-    const refs = await this.reader.allPools(block.at);
-    for (const p of await this.reader.pools(block.at, refs)) this.market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
+    this.market = new Market(this.options.oracle, this.anchors);
+    const { tokens } = await this.reader.tokens(block.at, await this.reader.allTokenIds(block.at));
+    for (const t of tokens) this.market.setToken(t);
+    const { pools, unusable } = await this.reader.allPools(block.at);
+    this.reportUnusable(number, unusable);
+    for (const p of await this.reader.pools(block.at, pools)) this.market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
     this.market.reprice();
+  }
+
+  private reportUnusable(block: number, unusable: { pool: string; reason: string }[]): void {
+    for (const u of unusable) this.options.logger.error({ block, ...u }, "indexer: pool cannot be indexed");
   }
 
   /** Writes the complete state at `head` (no checkpoint yet: a fresh deployment). */
@@ -58,7 +79,7 @@ export class Indexer {
     const started = Date.now();
     const block = await this.reader.blockByHash(head.hash, head.number);
     const batch = new Batch();
-    const ids = [this.reader.nativeTokenId, ...(await this.reader.allAssetIds(block.at))];
+    const ids = await this.reader.allTokenIds(block.at);
     await this.applyTokens(block.at, ids, batch, head.number);
     // Holders go in page by page ahead of the final transaction: rewriting them after a crash
     // is harmless (same block, same values), and memory stays flat on a large chain.
@@ -68,22 +89,24 @@ export class Indexer {
       holders += page.length;
       log.info({ block: head.number, holders }, "bootstrap: holders");
     }
-    const refs = await this.reader.allPools(block.at);
-    await this.applyPools(block.at, refs, batch, head.number, block.timestamp);
+    const { pools, unusable } = await this.reader.allPools(block.at);
+    this.reportUnusable(head.number, unusable);
+    await this.applyPools(block.at, pools, batch, head.number, block.timestamp);
     this.applyPrices(batch, head.number);
     batch.blocks.push({ number: head.number, hash: head.hash, timestamp: block.timestamp });
     await batch.commit(this.db, { blockNumber: head.number, blockHash: head.hash, chainFinalized }, this.options.fence);
-    log.info({ block: head.number, tokens: ids.length, holders, pools: refs.length, ms: Date.now() - started }, "bootstrap: done");
+    log.info({ block: head.number, tokens: ids.length, holders, pools: pools.length, ms: Date.now() - started }, "bootstrap: done");
   }
 
   /**
    * Adds block `number` to `batch`. With `history` only, holder balances are not read: a
    * backfill writes history (swaps, liquidity, reserves, prices, blocks), never current state.
    */
-  async processBlock(number: number, batch: Batch, scope: "all" | "history" = "all"): Promise<{ events: number; swaps: number }> {
+  async processBlock(number: number, batch: Batch, scope: "all" | "history" = "all"): Promise<{ events: number; swaps: number; skipped: number }> {
     const block = await this.reader.block(number);
-    const events = await readEvents(block.at);
+    const events = await readEvents(block.at, this.reader.ss58);
     const changes = collectChanges(events, { nativeTokenId: this.reader.nativeTokenId, pools: this.market.refs });
+    for (const [id, key] of changes.named) this.reader.directory.set(id, key);
     for (const id of changes.destroyed) changes.tokens.add(id);
     const missing = await this.applyTokens(block.at, [...changes.tokens], batch, number);
     const pairs = [...changes.balances].flatMap(([tokenId, accounts]) => (missing.has(tokenId) ? [] : [...accounts].map((account) => ({ tokenId, account }))));
@@ -92,13 +115,22 @@ export class Indexer {
     await this.applyPools(block.at, refs, batch, number, block.timestamp);
     this.applyPrices(batch, number);
     const at = { number, timestamp: block.timestamp };
-    const valuation = { prices: this.market.prices, decimals: this.market.decimals, lpFee: this.reader.lpFee };
+    const valuation = { prices: this.market.prices, decimals: this.market.decimals, lpFeePpm: this.reader.lpFeePpm(block.at) ?? 0n };
     const swaps = swapRows(changes.swaps, this.market.refs, valuation, at);
-    if (swaps.skipped > 0) this.options.logger.warn({ block: number, skipped: swaps.skipped }, "swaps over unknown pools skipped");
     batch.swaps.push(...swaps.rows);
     batch.liquidity.push(...liquidityRows(changes.liquidity, this.market.refs, at));
     batch.blocks.push({ number, hash: block.hash, timestamp: block.timestamp });
-    return { events: events.length, swaps: swaps.rows.length };
+    const skipped = [...changes.skipped, ...swaps.skipped];
+    this.recordSkipped(number, skipped, batch);
+    return { events: events.length, swaps: swaps.rows.length, skipped: skipped.length };
+  }
+
+  /** Never silently: each skipped event is an error line, a row for /health and status. */
+  private recordSkipped(block: number, skipped: SkippedEvent[], batch: Batch): void {
+    for (const s of skipped) {
+      this.options.logger.error({ block, eventIndex: s.eventIndex, event: s.event, reason: s.reason }, "indexer: event not indexed");
+      batch.skipped.push({ blockNumber: block, eventIndex: s.eventIndex, event: s.event, reason: s.reason });
+    }
   }
 
   private async applyTokens(at: At, ids: number[], batch: Batch, blockNumber: number): Promise<Set<number>> {
@@ -106,17 +138,18 @@ export class Indexer {
     const { tokens, missing } = await this.reader.tokens(at, ids);
     for (const t of tokens) {
       batch.token({ ...t, blockNumber });
-      this.market.decimals.set(t.id, t.decimals);
+      this.market.setToken(t);
     }
     for (const id of missing) {
       batch.destroy(id);
-      this.market.decimals.delete(id);
+      this.market.deleteToken(id);
     }
     return new Set(missing);
   }
 
   private async applyPools(at: At, refs: PoolRef[], batch: Batch, blockNumber: number, timestamp: number): Promise<void> {
     if (refs.length === 0) return;
+    const lpFeePpm = Number(this.reader.lpFeePpm(at) ?? 0n);
     for (const p of await this.reader.pools(at, refs)) {
       const { ref } = p;
       this.market.setPool(ref, BigInt(p.reserve0), BigInt(p.reserve1));
@@ -125,7 +158,7 @@ export class Indexer {
         reserve0: p.reserve0,
         reserve1: p.reserve1,
         lpSupply: p.lpSupply,
-        lpFee: Number(this.reader.lpFee),
+        lpFeePpm,
         // Ignored on update: a pool's creation block is written once.
         createdBlock: blockNumber,
         blockNumber,

@@ -8,7 +8,7 @@ import type { OracleSettings } from "./market.js";
 export function oracleSettings(config: Config): OracleSettings {
   return {
     nativeTokenId: config.nativeTokenId,
-    stablecoins: new Set(config.usdStablecoins),
+    stablecoins: config.usdStablecoins,
     minLiquidityUsd: parseFixed(config.oracleMinLiquidityUsd, USD_SCALE),
   };
 }

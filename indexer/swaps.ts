@@ -1,18 +1,21 @@
 /**
  * Swap and liquidity rows of a block. A multi-hop swap is a row per pool it crossed (each
- * counts in its own pool's volume); the LP fee of a hop is lpFee per mille of its amount in,
- * as the pallet takes it. Values are in USD at the prices of the swap's own block.
+ * counts in its own pool's volume); the LP fee of a hop is the pallet's LP fee (parts per
+ * million, whatever unit the runtime states it in) of its amount in, as the pallet takes it.
+ * Values are in USD at the prices of the swap's own block.
  */
 import type { NewLiquidityEvent, NewSwap } from "../db/index.js";
 import { formatFixed, USD_SCALE, usdValue } from "../shared/decimal.js";
-import { findPool, type PoolRef, type RawLiquidity, type RawSwap } from "./touched.js";
+import { findPool, type PoolRef, type RawLiquidity, type RawSwap, type SkippedEvent } from "./touched.js";
 
 export interface Valuation {
   prices: Map<number, bigint>;
   decimals: Map<number, number>;
-  /** Per mille of the amount in (assetConversion.lpFee). */
-  lpFee: bigint;
+  /** LP fee in parts per million of the amount in (assetConversion.LPFee, normalised). */
+  lpFeePpm: bigint;
 }
+
+const PPM = 1_000_000n;
 
 export interface Hop {
   pool: PoolRef;
@@ -23,23 +26,25 @@ export interface Hop {
 }
 
 /**
- * The hops of a swap. The event gives the first amount in and the last amount out; a middle
- * amount is what the hop's pool sent on (its assetConversion.Transfer leg).
+ * The hops of a swap, or why they cannot be told. Current runtimes give every step's amount in
+ * the path; the 2023 ones give the first amount in and the last amount out, and a middle amount
+ * is what the hop's pool sent on (its assetConversion.Transfer leg).
  */
-export function swapHops(swap: RawSwap, pools: Map<string, PoolRef>): Hop[] | undefined {
+export function swapHops(swap: RawSwap, pools: Map<string, PoolRef>): Hop[] | string {
   const hops: Hop[] = [];
-  let amountIn = BigInt(swap.amountIn);
+  let amountIn = BigInt(swap.path[0]?.amount ?? swap.amountIn);
   for (let i = 0; i + 1 < swap.path.length; i++) {
-    const tokenIn = swap.path[i] as number;
-    const tokenOut = swap.path[i + 1] as number;
+    const tokenIn = swap.path[i]!.tokenId;
+    const step = swap.path[i + 1]!;
+    const tokenOut = step.tokenId;
     const pool = findPool(pools, tokenIn, tokenOut);
-    if (!pool) return undefined;
+    if (!pool) return `no known pool for hop ${i} (${tokenIn} → ${tokenOut})`;
     const last = i + 2 === swap.path.length;
     const leg = swap.legs.find((l) => l.from === pool.account && l.tokenId === tokenOut);
-    const amountOut = last ? BigInt(swap.amountOut) : leg ? BigInt(leg.amount) : undefined;
-    if (amountOut === undefined) return undefined;
-    hops.push({ pool, tokenIn, tokenOut, amountIn, amountOut });
-    amountIn = amountOut;
+    const out = step.amount ?? (last ? swap.amountOut : leg?.amount);
+    if (out === undefined) return `no amount for hop ${i}: the path has none and no Transfer leg left pool ${pool.account}`;
+    hops.push({ pool, tokenIn, tokenOut, amountIn, amountOut: BigInt(out) });
+    amountIn = BigInt(out);
   }
   return hops;
 }
@@ -59,17 +64,17 @@ export function swapRows(
   pools: Map<string, PoolRef>,
   v: Valuation,
   block: { number: number; timestamp: number },
-): { rows: NewSwap[]; skipped: number } {
+): { rows: NewSwap[]; skipped: SkippedEvent[] } {
   const rows: NewSwap[] = [];
-  let skipped = 0;
+  const skipped: SkippedEvent[] = [];
   for (const swap of swaps) {
     const hops = swapHops(swap, pools);
-    if (!hops) {
-      skipped++;
+    if (typeof hops === "string") {
+      skipped.push({ eventIndex: swap.eventIndex, event: swap.event, reason: hops });
       continue;
     }
     hops.forEach((h, hop) => {
-      const fee = (h.amountIn * v.lpFee) / 1000n;
+      const fee = (h.amountIn * v.lpFeePpm) / PPM;
       const volume = valueOf(v, h.tokenIn, h.amountIn, h.tokenOut, h.amountOut);
       rows.push({
         blockNumber: block.number,
@@ -83,7 +88,7 @@ export function swapRows(
         amountOut: h.amountOut.toString(),
         fee: fee.toString(),
         volumeUsd: formatFixed(volume, USD_SCALE),
-        feeUsd: formatFixed((volume * v.lpFee) / 1000n, USD_SCALE),
+        feeUsd: formatFixed((volume * v.lpFeePpm) / PPM, USD_SCALE),
         account: swap.who,
         timestamp: block.timestamp,
       });

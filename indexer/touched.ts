@@ -1,11 +1,13 @@
 /**
  * What a block touched. Events are never added up into balances (DESIGN: "Never rebuild a
- * balance by adding up event amounts"); they only say which assets, accounts and pools to read
+ * balance by adding up event amounts"); they only say which tokens, accounts and pools to read
  * again, at the block's hash. Reading too much is harmless; missing something is not, so every
- * account-valued field of every Assets/Balances event counts.
+ * AccountId32-typed field of every Balances/Assets/ForeignAssets event counts. An event this
+ * indexer handles but cannot decode or attribute is not dropped silently: it becomes a
+ * `skipped` entry (logged, counted, shown in /health), and the rest of the block goes on.
  */
 import type { ChainEvent } from "./chain/events.js";
-import { locationToTokenId, poolKey } from "./chain/locations.js";
+import { assetTokenId, foreignToken, locationToken, poolKey, type TokenKey } from "./chain/locations.js";
 
 export interface PoolRef {
   token0Id: number;
@@ -15,14 +17,25 @@ export interface PoolRef {
   account: string;
 }
 
+export interface PathStep {
+  tokenId: number;
+  /**
+   * Amount of this token at this point of the path: the amount in for the first step, each
+   * hop's amount out after it. Null where the runtime does not say (a `Vec<Location>` path
+   * gives only the ends).
+   */
+  amount: string | null;
+}
+
 export interface RawSwap {
   eventIndex: number;
-  who: string;
-  /** Token ids along the path, first = sold, last = bought. */
-  path: number[];
+  event: string;
+  /** The trader; null for SwapCreditExecuted (a swap of credit, e.g. a fee paid in an asset). */
+  who: string | null;
+  path: PathStep[];
   amountIn: string;
   amountOut: string;
-  /** assetConversion.Transfer legs of the same extrinsic before the event: hop outputs. */
+  /** assetConversion.Transfer legs of the same extrinsic before the event (2023 runtimes). */
   legs: { from: string; tokenId: number; amount: string }[];
 }
 
@@ -36,6 +49,14 @@ export interface RawLiquidity {
   lpAmount: string;
 }
 
+/** A handled event that could not be decoded or attributed. */
+export interface SkippedEvent {
+  eventIndex: number;
+  /** "section.method" */
+  event: string;
+  reason: string;
+}
+
 export interface BlockChanges {
   /** Tokens whose details, metadata or (native) total issuance to read again. */
   tokens: Set<number>;
@@ -47,6 +68,9 @@ export interface BlockChanges {
   createdPools: PoolRef[];
   swaps: RawSwap[];
   liquidity: RawLiquidity[];
+  /** How to read each asset or foreign token the block named (its id → its storage key). */
+  named: Map<number, TokenKey>;
+  skipped: SkippedEvent[];
 }
 
 export interface CollectContext {
@@ -55,12 +79,11 @@ export interface CollectContext {
   pools: Map<string, PoolRef>;
 }
 
-const ASSET_ACCOUNT_FIELDS = ["who", "owner", "from", "to", "destination"];
-const NATIVE_ACCOUNT_FIELDS = ["who", "from", "to", "account"];
-
 export function emptyChanges(): BlockChanges {
-  return { tokens: new Set(), destroyed: new Set(), balances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [] };
+  return { tokens: new Set(), destroyed: new Set(), balances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], named: new Map(), skipped: [] };
 }
+
+class Skip extends Error {}
 
 function touch(changes: BlockChanges, tokenId: number, account: unknown): void {
   if (typeof account !== "string" || account.length === 0) return;
@@ -69,63 +92,163 @@ function touch(changes: BlockChanges, tokenId: number, account: unknown): void {
   set.add(account);
 }
 
-function assetId(value: unknown): number | undefined {
+function u32(value: unknown): number | undefined {
   const n = typeof value === "string" || typeof value === "number" ? Number(value) : NaN;
   return Number.isSafeInteger(n) && n >= 0 && n <= 4_294_967_295 ? n : undefined;
+}
+
+function amount(value: unknown, field: string): string {
+  if (typeof value === "string" && /^\d+$/.test(value)) return value;
+  throw new Skip(`${field} is not an amount`);
+}
+
+/** Token of a location field; remembered in `named` so the indexer knows how to read it. */
+function tokenOf(changes: BlockChanges, ctx: CollectContext, location: unknown, field: string): number {
+  const t = typeof location === "string" ? locationToken(location, ctx.nativeTokenId) : undefined;
+  if (!t) throw new Skip(`${field} is not an XCM location`);
+  if (t.token.kind !== "native") changes.named.set(t.id, t.token);
+  return t.id;
+}
+
+function poolOf(changes: BlockChanges, ctx: CollectContext, poolId: unknown): PoolRef {
+  if (!Array.isArray(poolId) || poolId.length !== 2) throw new Skip("poolId is not a pair of locations");
+  const [a, b] = poolId.map((l, i) => tokenOf(changes, ctx, l, `poolId[${i}]`)) as [number, number];
+  const pool = ctx.pools.get(poolKey(a, b));
+  if (!pool) throw new Skip(`pool ${poolKey(a, b)} is not known`);
+  return pool;
+}
+
+/**
+ * A swap path in either shape the runtimes have had: `Vec<Location>` (2023) or
+ * `Vec<(Location, u128)>` with each step's amount (BalancePath, since 2024).
+ */
+function swapPath(changes: BlockChanges, ctx: CollectContext, path: unknown): PathStep[] {
+  if (!Array.isArray(path) || path.length < 2) throw new Skip("path has fewer than two steps");
+  return path.map((step, i) => {
+    if (Array.isArray(step) && step.length === 2) return { tokenId: tokenOf(changes, ctx, step[0], `path[${i}]`), amount: amount(step[1], `path[${i}].amount`) };
+    if (typeof step === "string") return { tokenId: tokenOf(changes, ctx, step, `path[${i}]`), amount: null };
+    throw new Skip(`path[${i}] is neither a location nor a (location, amount) pair`);
+  });
+}
+
+function assetConversion(e: ChainEvent, ctx: CollectContext, changes: BlockChanges, legs: RawSwap["legs"]): void {
+  const d = e.data;
+  switch (e.method) {
+    case "PoolCreated": {
+      if (!Array.isArray(d.poolId) || d.poolId.length !== 2) throw new Skip("poolId is not a pair of locations");
+      const [a, b] = d.poolId.map((l, i) => tokenOf(changes, ctx, l, `poolId[${i}]`)) as [number, number];
+      const lp = u32(d.lpToken);
+      if (lp === undefined || typeof d.poolAccount !== "string") throw new Skip("no LP token or pool account");
+      const ref = { token0Id: a, token1Id: b, lpTokenId: lp, account: d.poolAccount };
+      ctx.pools.set(poolKey(a, b), ref);
+      changes.createdPools.push(ref);
+      changes.pools.add(poolKey(a, b));
+      return;
+    }
+    case "LiquidityAdded":
+    case "LiquidityRemoved": {
+      const pool = poolOf(changes, ctx, d.poolId);
+      const key = poolKey(pool.token0Id, pool.token1Id);
+      changes.pools.add(key);
+      const add = e.method === "LiquidityAdded";
+      changes.liquidity.push({
+        eventIndex: e.index,
+        kind: add ? "add" : "remove",
+        pool: key,
+        who: String(d.who),
+        amount0: amount(add ? d.amount1Provided : d.amount1, "amount1"),
+        amount1: amount(add ? d.amount2Provided : d.amount2, "amount2"),
+        lpAmount: amount(add ? d.lpTokenMinted : d.lpTokenBurned, "lpToken amount"),
+      });
+      return;
+    }
+    case "SwapExecuted":
+    case "SwapCreditExecuted": {
+      const path = swapPath(changes, ctx, d.path);
+      const who = e.method === "SwapExecuted" ? (typeof d.who === "string" ? d.who : null) : null;
+      const swap = { eventIndex: e.index, event: `assetConversion.${e.method}`, who, path, amountIn: amount(d.amountIn, "amountIn"), amountOut: amount(d.amountOut, "amountOut"), legs: [...legs] };
+      for (let i = 0; i + 1 < path.length; i++) {
+        const pool = findPool(ctx.pools, path[i]!.tokenId, path[i + 1]!.tokenId);
+        if (pool) changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
+      }
+      changes.swaps.push(swap);
+      return;
+    }
+    case "Transfer": {
+      // One leg of a swap on the 2023 runtimes (later ones emit none).
+      const tokenId = tokenOf(changes, ctx, d.asset, "asset");
+      touch(changes, tokenId, d.from);
+      touch(changes, tokenId, d.to);
+      if (typeof d.from === "string") legs.push({ from: d.from, tokenId, amount: amount(d.amount, "amount") });
+      return;
+    }
+    case "Touched": {
+      const pool = poolOf(changes, ctx, d.poolId);
+      changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
+      return;
+    }
+  }
+}
+
+/** Assets and ForeignAssets: the token, its state and every account the event names. */
+function fungibles(e: ChainEvent, ctx: CollectContext, changes: BlockChanges): void {
+  let id: number;
+  if (e.section === "assets") {
+    const assetId = u32(e.data.assetId);
+    if (assetId === undefined) throw new Skip("assetId is not a u32");
+    id = assetTokenId(assetId, ctx.nativeTokenId);
+    changes.named.set(id, { kind: "asset", assetId });
+  } else {
+    // ForeignAssets keys everything by location: always a foreign token, whatever it looks like.
+    const foreign = typeof e.data.assetId === "string" ? foreignToken(e.data.assetId) : undefined;
+    if (!foreign) throw new Skip("assetId is not an XCM location");
+    id = foreign.id;
+    changes.named.set(id, foreign.token);
+  }
+  changes.tokens.add(id);
+  if (e.method === "Destroyed") changes.destroyed.add(id);
+  for (const a of e.accounts) touch(changes, id, a);
+}
+
+/** The token a fee was paid in: a location on current runtimes, an Option<u32> on older ones. */
+function feeToken(e: ChainEvent, ctx: CollectContext, changes: BlockChanges): number {
+  const id = e.data.assetId;
+  if (id === null || id === undefined) return ctx.nativeTokenId;
+  if (typeof id === "string" && id.startsWith("0x")) return tokenOf(changes, ctx, id, "assetId");
+  const assetId = u32(id);
+  if (assetId === undefined) throw new Skip("assetId is neither a location nor an asset id");
+  const tokenId = assetTokenId(assetId, ctx.nativeTokenId);
+  changes.named.set(tokenId, { kind: "asset", assetId });
+  return tokenId;
+}
+
+function handle(e: ChainEvent, ctx: CollectContext, changes: BlockChanges, lpTokens: Map<number, PoolRef>, legs: RawSwap["legs"]): void {
+  switch (e.section) {
+    case "assets":
+    case "foreignAssets":
+      return fungibles(e, ctx, changes);
+    case "balances":
+      changes.tokens.add(ctx.nativeTokenId); // total issuance may have moved
+      for (const a of e.accounts) touch(changes, ctx.nativeTokenId, a);
+      return;
+    case "assetConversion":
+      return assetConversion(e, ctx, changes, legs);
+    case "poolAssets": {
+      // LP tokens: the pool's LP supply (its holders are not indexed as tokens).
+      const lp = u32(e.data.assetId);
+      const pool = lp === undefined ? undefined : (lpTokens.get(lp) ?? changes.createdPools.find((p) => p.lpTokenId === lp));
+      if (pool) changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
+      return;
+    }
+    case "assetTxPayment":
+      if (e.method === "AssetTxFeePaid") touch(changes, feeToken(e, ctx, changes), e.data.who);
+      return;
+  }
 }
 
 /** The pool of two tokens in either order, as the chain keys it. */
 export function findPool(pools: Map<string, PoolRef>, a: number, b: number): PoolRef | undefined {
   return pools.get(poolKey(a, b)) ?? pools.get(poolKey(b, a));
-}
-
-function poolOf(ctx: CollectContext, poolId: unknown): PoolRef | undefined {
-  if (!Array.isArray(poolId) || poolId.length !== 2) return undefined;
-  const [a, b] = poolId.map((l) => locationToTokenId(l, ctx.nativeTokenId));
-  return a === undefined || b === undefined ? undefined : ctx.pools.get(poolKey(a, b));
-}
-
-function assetConversion(e: ChainEvent, ctx: CollectContext, changes: BlockChanges, legs: RawSwap["legs"]): void {
-  const d = e.data;
-  if (e.method === "PoolCreated") {
-    const ids = Array.isArray(d.poolId) ? d.poolId.map((l) => locationToTokenId(l, ctx.nativeTokenId)) : [];
-    const lp = assetId(d.lpToken);
-    if (ids.length !== 2 || ids.includes(undefined) || lp === undefined || typeof d.poolAccount !== "string") return;
-    const ref = { token0Id: ids[0] as number, token1Id: ids[1] as number, lpTokenId: lp, account: d.poolAccount };
-    ctx.pools.set(poolKey(ref.token0Id, ref.token1Id), ref);
-    changes.createdPools.push(ref);
-    changes.pools.add(poolKey(ref.token0Id, ref.token1Id));
-  } else if (e.method === "LiquidityAdded" || e.method === "LiquidityRemoved") {
-    const pool = poolOf(ctx, d.poolId);
-    if (!pool) return;
-    const key = poolKey(pool.token0Id, pool.token1Id);
-    changes.pools.add(key);
-    const add = e.method === "LiquidityAdded";
-    changes.liquidity.push({
-      eventIndex: e.index,
-      kind: add ? "add" : "remove",
-      pool: key,
-      who: String(d.who),
-      amount0: String(add ? d.amount1Provided : d.amount1),
-      amount1: String(add ? d.amount2Provided : d.amount2),
-      lpAmount: String(add ? d.lpTokenMinted : d.lpTokenBurned),
-    });
-  } else if (e.method === "SwapExecuted") {
-    const path = Array.isArray(d.path) ? d.path.map((l) => locationToTokenId(l, ctx.nativeTokenId)) : [];
-    if (path.length < 2 || path.includes(undefined)) return;
-    const ids = path as number[];
-    for (let i = 0; i + 1 < ids.length; i++) {
-      const pool = findPool(ctx.pools, ids[i] as number, ids[i + 1] as number);
-      if (pool) changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
-    }
-    changes.swaps.push({ eventIndex: e.index, who: String(d.who), path: ids, amountIn: String(d.amountIn), amountOut: String(d.amountOut), legs: [...legs] });
-  } else if (e.method === "Transfer") {
-    const tokenId = locationToTokenId(d.asset, ctx.nativeTokenId);
-    if (tokenId === undefined) return;
-    touch(changes, tokenId, d.from);
-    touch(changes, tokenId, d.to);
-    if (typeof d.from === "string") legs.push({ from: d.from, tokenId, amount: String(d.amount) });
-  }
 }
 
 export function collectChanges(events: ChainEvent[], ctx: CollectContext): BlockChanges {
@@ -138,25 +261,13 @@ export function collectChanges(events: ChainEvent[], ctx: CollectContext): Block
       legs = [];
       legsOf = e.extrinsic;
     }
-    if (e.section === "assets") {
-      const id = assetId(e.data.assetId);
-      if (id === undefined) continue;
-      changes.tokens.add(id);
-      if (e.method === "Destroyed") changes.destroyed.add(id);
-      for (const field of ASSET_ACCOUNT_FIELDS) touch(changes, id, e.data[field]);
-    } else if (e.section === "balances") {
-      changes.tokens.add(ctx.nativeTokenId); // total issuance may have moved
-      for (const field of NATIVE_ACCOUNT_FIELDS) touch(changes, ctx.nativeTokenId, e.data[field]);
-    } else if (e.section === "assetConversion") {
-      assetConversion(e, ctx, changes, legs);
-      if (e.method === "SwapExecuted") legs = [];
-    } else if (e.section === "poolAssets") {
-      const pool = lpTokens.get(assetId(e.data.assetId) ?? -1) ?? changes.createdPools.find((p) => p.lpTokenId === assetId(e.data.assetId));
-      if (pool) changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
-    } else if (e.section === "assetTxPayment" && e.method === "AssetTxFeePaid") {
-      const tokenId = locationToTokenId(e.data.assetId, ctx.nativeTokenId);
-      if (tokenId !== undefined) touch(changes, tokenId, e.data.who);
+    try {
+      handle(e, ctx, changes, lpTokens, legs);
+    } catch (err) {
+      if (!(err instanceof Skip)) throw err;
+      changes.skipped.push({ eventIndex: e.index, event: `${e.section}.${e.method}`, reason: err.message });
     }
+    if (e.section === "assetConversion" && (e.method === "SwapExecuted" || e.method === "SwapCreditExecuted")) legs = [];
   }
   // Tokens sent straight to a pool account move its reserves without a pool event.
   const byAccount = new Map([...ctx.pools.values()].map((p) => [p.account, p]));

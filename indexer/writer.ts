@@ -11,6 +11,7 @@ import {
   insertPoolReserves,
   insertPrices,
   insertSwaps,
+  replaceSkippedEvents,
   setCheckpoint,
   upsertHolders,
   upsertPools,
@@ -25,6 +26,7 @@ import {
   type NewSwap,
   type NewToken,
   type NewTokenPrice,
+  type SkippedEventRow,
 } from "../db/index.js";
 
 /** Rows per INSERT statement: well under Postgres' 65,535 bind parameters. */
@@ -40,6 +42,8 @@ export class Batch {
   readonly prices: NewTokenPrice[] = [];
   readonly swaps: NewSwap[] = [];
   readonly liquidity: NewLiquidityEvent[] = [];
+  /** Events handled but not decoded or attributed, of the batch's blocks. */
+  readonly skipped: SkippedEventRow[] = [];
 
   get size(): number {
     return this.blocks.length;
@@ -111,6 +115,7 @@ export class Batch {
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
+    await replaceSkippedEvents(t, this.blocks.map((b) => b.number), this.skipped);
   }
 
   /** `fence` runs first inside the transaction and throws to abort it (the writer lock is gone). */

@@ -35,14 +35,20 @@ export interface Config {
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
   nativeTokenId: number;
   logLevel: LogLevel;
-  /** Asset ids valued at exactly 1 USD: the anchors of the oracle. */
-  usdStablecoins: number[];
+  /**
+   * Tokens valued at exactly 1 USD (the oracle's anchors), by token id or symbol; undefined =
+   * the chain's own, chosen from its identity by the indexer.
+   */
+  usdStablecoins: { ids: number[]; symbols: string[] } | undefined;
   /** Pools with less USD liquidity than this are not used for prices (decimal string). */
   oracleMinLiquidityUsd: string;
   /** Blocks per transaction when the indexer catches up. */
   indexerBatchBlocks: number;
-  /** Raw genesis (path or https URL) of the local devnet that `npm start` runs without WS_URL. */
-  devnetGenesis: string | undefined;
+  /**
+   * Raw genesis of the local devnet that `npm start` runs without WS_URL: a path (.json or
+   * .json.gz), an https URL, or "rococo"; the shipped Kusama Asset Hub genesis by default.
+   */
+  devnetGenesis: string;
   /** Port of the local devnet's WebSocket RPC. */
   devnetPort: number;
   /** Pause between two live-market extrinsics on the devnet. */
@@ -98,14 +104,17 @@ function redisPrefix(env: Env): string {
   return raw;
 }
 
-function idList(env: Env, name: string, fallback: number[]): number[] {
+/** Token ids (up to 2^53 - 1: foreign assets too) or symbols, comma-separated. */
+function tokenList(env: Env, name: string): { ids: number[]; symbols: string[] } | undefined {
   const raw = str(env, name);
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return undefined;
   const parts = raw.split(",").map((p) => p.trim());
-  if (parts.some((p) => !/^\d{1,10}$/.test(p) || Number(p) > U32_MAX)) {
-    throw new ConfigError(`${name} must be a comma-separated list of asset ids (0-${U32_MAX}), got ${JSON.stringify(raw)}`);
+  const bad = parts.find((p) => !(/^\d{1,16}$/.test(p) && Number(p) <= Number.MAX_SAFE_INTEGER) && !/^[A-Za-z][A-Za-z0-9._-]{0,31}$/.test(p));
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must be a comma-separated list of token ids (0-${Number.MAX_SAFE_INTEGER}) or symbols (a letter, then up to 31 letters, digits, ".", "_" or "-"), got ${JSON.stringify(bad)}`);
   }
-  return [...new Set(parts.map(Number))];
+  const ids = parts.filter((p) => /^\d+$/.test(p)).map(Number);
+  return { ids: [...new Set(ids)], symbols: [...new Set(parts.filter((p) => !/^\d+$/.test(p)))] };
 }
 
 function decimal(env: Env, name: string, fallback: string): string {
@@ -116,17 +125,20 @@ function decimal(env: Env, name: string, fallback: string): string {
 }
 
 /**
- * The Asset Hub Kusama genesis that every machine of ours has beside the project
- * (../shared/chain): the default devnet when DEVNET_GENESIS is unset, so that `npm start` shows
- * pools. Where it is absent, the devnet falls back to Rococo Asset Hub (assets only).
+ * The devnet's default genesis, shipped with the project (gzip): Kusama Asset Hub, runtime
+ * statemine 1,000,000, with Assets, ForeignAssets, PoolAssets and AssetConversion, so that
+ * `npm start` in any clone shows pools and prices.
  */
-export const SHARED_GENESIS = fileURLToPath(new URL("../../shared/chain/asset-hub-kusama-local.json", import.meta.url));
+export const DEFAULT_GENESIS = fileURLToPath(new URL("../indexer/devnet/genesis/asset-hub-kusama-local.json.gz", import.meta.url));
+/** DEVNET_GENESIS value for Rococo Asset Hub from @substrate/connect-known-chains (assets only, no pools). */
+export const ROCOCO_GENESIS = "rococo";
 
 /** A path must exist now, so that a typo fails here and not deep inside chopsticks. */
-function genesis(env: Env): string | undefined {
+function genesis(env: Env): string {
   const raw = str(env, "DEVNET_GENESIS");
-  if (raw === undefined) return existsSync(SHARED_GENESIS) ? SHARED_GENESIS : undefined;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return url(env, "DEVNET_GENESIS", ["https:", "http:"]);
+  if (raw === undefined) return DEFAULT_GENESIS;
+  if (raw === ROCOCO_GENESIS) return raw;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return url(env, "DEVNET_GENESIS", ["https:", "http:"]) ?? raw;
   if (!existsSync(raw)) throw new ConfigError(`DEVNET_GENESIS: no such file ${JSON.stringify(raw)}`);
   return raw;
 }
@@ -158,7 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),
     logLevel,
-    usdStablecoins: idList(env, "USD_STABLECOINS", [1984]),
+    usdStablecoins: tokenList(env, "USD_STABLECOINS"),
     oracleMinLiquidityUsd: decimal(env, "ORACLE_MIN_LIQUIDITY_USD", "100"),
     indexerBatchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 50, 1, 10_000),
     devnetGenesis: genesis(env),

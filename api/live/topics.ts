@@ -4,6 +4,7 @@
  */
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
+import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { aggregatePoolStats, pairStats } from "../services/pools.js";
 import { assetMetadata, oracleValue, tokenHolders } from "../services/tokens.js";
 
@@ -16,14 +17,14 @@ export interface Topic {
   compute?: (db: Database) => Promise<unknown>;
 }
 
-const U32_MAX = 4_294_967_295;
-const ID = /^(0|[1-9]\d{0,9})$/;
+
 /** Page 1 of the holders endpoint, as pushed to subscribers. */
 export const HOLDERS_PAGE = 50;
 
 function tokenId(raw: string, topic: string): number {
-  if (!ID.test(raw) || Number(raw) > U32_MAX) throw new AppError("VALIDATION_ERROR", `Topic "${topic}": a token id must be an integer from 0 to ${U32_MAX}.`);
-  return Number(raw);
+  const id = parseTokenId(raw);
+  if (id === undefined) throw new AppError("VALIDATION_ERROR", `Topic "${topic}": a token id ${TOKEN_ID_RULE}.`);
+  return id;
 }
 
 export const TOPIC_FORMS = ["oracle.value:{id}", "assets.metadata:{id}", "assets.holders:{id}", "pool.stats", "pool.pair:{a}/{b}", "blocks"] as const;

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam } from "../schemas.js";
+import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { assetMetadata, tokenHolders } from "../services/tokens.js";
 
 const security = [{ bearerAuth: [] }];
@@ -13,6 +13,7 @@ const AssetMetadata = z
     tokenId: z.number().int(),
     name: z.string(),
     symbol: z.string(),
+    ...TokenIdentity,
     totalSupply: Integer,
     treasuryValue: Decimal.openapi({ description: "USD value of the owner (treasury) account's balance" }),
     decimals: z.number().int(),

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { getCheckpoint, type Database } from "../../db/index.js";
+import { countSkippedEvents, getCheckpoint, type Database } from "../../db/index.js";
 import type { Logger } from "../../shared/logger.js";
 import type { AppEnv } from "../env.js";
 import { errorBody } from "../errors.js";
@@ -7,9 +7,15 @@ import { COMMON_ERRORS, ErrorBody, errors, json } from "../schemas.js";
 
 const Health = z
   .object({
-    status: z.enum(["ok", "down"]),
+    status: z.enum(["ok", "degraded", "down"]).openapi({
+      description: "ok; degraded while the indexer has events it could not decode or attribute on record (indexer.skippedEvents, `tokenpool status`); down when the store does not answer",
+    }),
     chain: z.object({ finalized: z.number().int().nullable().openapi({ description: "Chain's finalized head, as last seen by the indexer" }) }),
-    indexer: z.object({ block: z.number().int().nullable(), lag: z.number().int().nullable() }),
+    indexer: z.object({
+      block: z.number().int().nullable(),
+      lag: z.number().int().nullable(),
+      skippedEvents: z.number().int().openapi({ description: `Events the indexer handles but could not decode or attribute, counted up to ${10_000}` }),
+    }),
     db: z.enum(["ok", "down"]),
   })
   .openapi("Health");
@@ -37,15 +43,16 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; lo
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`store did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
       });
-      const cp = await Promise.race([deps.ping().then(() => getCheckpoint(deps.db)), timeout]).finally(() => clearTimeout(timer));
+      const [cp, skippedEvents] = await Promise.race([deps.ping().then(() => Promise.all([getCheckpoint(deps.db), countSkippedEvents(deps.db)])), timeout]).finally(() => clearTimeout(timer));
       const block = cp?.blockNumber ?? null;
       const finalized = cp?.chainFinalized ?? null;
       const lag = block !== null && finalized !== null ? Math.max(0, finalized - block) : null;
-      return c.json({ status: "ok" as const, chain: { finalized }, indexer: { block, lag }, db: "ok" as const }, 200);
+      const status = skippedEvents > 0 ? ("degraded" as const) : ("ok" as const);
+      return c.json({ status, chain: { finalized }, indexer: { block, lag, skippedEvents }, db: "ok" as const }, 200);
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
-      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null }, db: "down" as const }, 503);
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0 }, db: "down" as const }, 503);
     }
   });
 }

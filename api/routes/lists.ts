@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
+import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { ASSET_SORTS, listAssets, listPoolRows, oracleHistory, POOL_SORTS } from "../services/lists.js";
 
 const nullableUsd = (description: string) => z.union([Decimal, z.null()]).openapi({ description });
@@ -20,6 +20,7 @@ const AssetRow = z
     tokenId: z.number().int(),
     name: z.string(),
     symbol: z.string(),
+    ...TokenIdentity,
     decimals: z.number().int(),
     totalSupply: Integer,
     valueUsd: nullableUsd("USD per whole token; null without a pool route to a USD stablecoin"),
@@ -32,7 +33,7 @@ const AssetRow = z
 const AssetList = z.object({ ...pageFields, sort: z.enum(ASSET_SORTS), assets: z.array(AssetRow) }).openapi("AssetList");
 
 const PoolSide = z
-  .object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), reserve: Integer, priceUsd: nullableUsd("USD per whole token") })
+  .object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), ...TokenIdentity, reserve: Integer, priceUsd: nullableUsd("USD per whole token") })
   .openapi("PoolSide");
 
 const PoolRow = z
@@ -50,7 +51,7 @@ const PricePoint = z
   .openapi("PricePoint");
 
 const PriceHistory = z
-  .object({ tokenId: z.number().int(), symbol: z.string(), from: z.number().int(), to: z.number().int(), interval: z.number().int(), points: z.array(PricePoint) })
+  .object({ tokenId: z.number().int(), symbol: z.string(), ...TokenIdentity, from: z.number().int(), to: z.number().int(), interval: z.number().int(), points: z.array(PricePoint) })
   .openapi("PriceHistory");
 
 const sortQuery = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>

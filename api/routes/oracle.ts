@@ -1,13 +1,14 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, json, tokenIdParam } from "../schemas.js";
+import { COMMON_ERRORS, Decimal, errors, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { oracleValue } from "../services/tokens.js";
 
 const OracleValue = z
   .object({
     tokenId: z.number().int(),
     symbol: z.string(),
+    ...TokenIdentity,
     valueUsd: Decimal,
     timestamp: z.number().int().openapi({ description: "Unix seconds of the newest indexed block" }),
     blockNumber: z.number().int(),

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, Integer, json } from "../schemas.js";
+import { COMMON_ERRORS, Decimal, errors, Integer, json, TokenIdentity } from "../schemas.js";
 import { aggregatePoolStats, pairStats } from "../services/pools.js";
 
 const PoolStats = z
@@ -21,6 +21,7 @@ const PairSide = z
     tokenId: z.number().int(),
     symbol: z.string(),
     decimals: z.number().int(),
+    ...TokenIdentity,
     reserve: Integer,
     // A union, not Decimal.nullable(): the generator renders the latter as an allOf that forbids null.
     priceUsd: z.union([Decimal, z.null()]).openapi({ description: "USD per whole token; null when no route to a USD stablecoin exists" }),
@@ -40,7 +41,7 @@ const PairStats = z
     apr: Decimal.openapi({ description: "fees24h × 365 / totalValueLocked, in percent" }),
     lpTokenId: z.number().int(),
     lpSupply: Integer,
-    feeRate: Decimal.openapi({ description: "LP fee as a fraction of the amount in (0.003 = 0.3 %)" }),
+    feeRate: Decimal.openapi({ description: "LP fee as a fraction of the amount in (0.003 = 0.3 %), whatever unit the runtime states it in" }),
     blockNumber: z.number().int(),
     timestamp: z.number().int().nullable(),
   })

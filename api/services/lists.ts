@@ -17,6 +17,7 @@ import {
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { tvl, window } from "./pools.js";
+import { tokenIdentity } from "./identity.js";
 import { requireToken } from "./tokens.js";
 
 export const ASSET_SORTS = ["id", "symbol", "holders", "valueUsd", "marketCap"] as const;
@@ -75,6 +76,7 @@ export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)
       tokenId: r.token.id,
       name: r.token.name,
       symbol: r.token.symbol,
+      ...tokenIdentity(r.token),
       decimals: r.token.decimals,
       totalSupply: normalizeDecimal(r.token.supply),
       valueUsd: r.price === null ? null : usd(r.price),
@@ -107,7 +109,8 @@ export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS
   const side = (id: number, reserve: string) => {
     const t = tokens.get(id);
     const p = prices.get(id);
-    return { tokenId: id, symbol: t?.symbol ?? "", decimals: t?.decimals ?? 0, reserve: normalizeDecimal(reserve), priceUsd: p ? normalizeDecimal(p.priceUsd) : null };
+    const identity = t ? tokenIdentity(t) : { kind: "asset" as const, assetId: null, location: null };
+    return { tokenId: id, symbol: t?.symbol ?? "", decimals: t?.decimals ?? 0, ...identity, reserve: normalizeDecimal(reserve), priceUsd: p ? normalizeDecimal(p.priceUsd) : null };
   };
   return {
     ...page,
@@ -154,5 +157,5 @@ export async function oracleHistory(db: Database, id: number, q: { from?: number
     while (i < points.length && points[i]!.timestamp <= end) current = points[i++];
     out.push({ timestamp: end, valueUsd: current ? normalizeDecimal(current.priceUsd) : null, blockNumber: current?.blockNumber ?? null });
   }
-  return { tokenId: token.id, symbol: token.symbol, from, to, interval, points: out };
+  return { tokenId: token.id, symbol: token.symbol, ...tokenIdentity(token), from, to, interval, points: out };
 }

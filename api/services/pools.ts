@@ -15,10 +15,11 @@ import {
 } from "../../db/index.js";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
+import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { aprPercent, percentChange, poolTvlUsd, spotPrice } from "../../shared/market.js";
+import { tokenIdentity } from "./identity.js";
 
 const DAY = 86_400;
-const U32_MAX = 4_294_967_295;
 const usd = (v: bigint) => formatFixed(v, USD_SCALE);
 
 function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefined {
@@ -66,10 +67,8 @@ export async function aggregatePoolStats(db: Database) {
 /** A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token. */
 export async function resolveTokenRef(db: Database, ref: string, param: string): Promise<Token> {
   if (/^\d+$/.test(ref)) {
-    const id = Number(ref);
-    if (!/^(0|[1-9]\d{0,9})$/.test(ref) || id > U32_MAX) {
-      throw new AppError("VALIDATION_ERROR", `Invalid path parameter "${param}": a token id must be an integer from 0 to ${U32_MAX}.`);
-    }
+    const id = parseTokenId(ref);
+    if (id === undefined) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "${param}": a token id ${TOKEN_ID_RULE}.`);
     const token = await getToken(db, id);
     if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
     return token;
@@ -106,7 +105,7 @@ export async function pairStats(db: Database, refA: string, refB: string) {
   const fees = parseFixed(totals.feeUsd, USD_SCALE);
   const side = (t: Token, reserve: bigint) => {
     const p = priceOf(prices, t.id);
-    return { tokenId: t.id, symbol: t.symbol, decimals: t.decimals, reserve: reserve.toString(), priceUsd: p === undefined ? null : usd(p) };
+    return { tokenId: t.id, symbol: t.symbol, decimals: t.decimals, ...tokenIdentity(t), reserve: reserve.toString(), priceUsd: p === undefined ? null : usd(p) };
   };
   return {
     tokenA: side(a, reserveA),
@@ -120,7 +119,7 @@ export async function pairStats(db: Database, refA: string, refB: string) {
     apr: usd(aprPercent(fees, tvlUsd)),
     lpTokenId: pool.lpTokenId,
     lpSupply: pool.lpSupply,
-    feeRate: formatFixed(BigInt(pool.lpFee), 3),
+    feeRate: formatFixed(BigInt(pool.lpFeePpm), 6),
     blockNumber: w?.head.number ?? pool.blockNumber,
     timestamp: w?.head.timestamp ?? null,
   };

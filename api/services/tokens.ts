@@ -2,6 +2,7 @@ import { countHolders, getBalance, getToken, holdersAfter, holdersByOffset, late
 import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
+import { tokenIdentity } from "./identity.js";
 
 export async function requireToken(db: Database, id: number): Promise<Token> {
   const token = await getToken(db, id);
@@ -17,6 +18,7 @@ export async function oracleValue(db: Database, id: number) {
   return {
     tokenId: token.id,
     symbol: token.symbol,
+    ...tokenIdentity(token),
     valueUsd: normalizeDecimal(price.priceUsd),
     timestamp: head?.timestamp ?? 0,
     blockNumber: head?.number ?? price.blockNumber,
@@ -34,6 +36,7 @@ export async function assetMetadata(db: Database, id: number) {
     tokenId: token.id,
     name: token.name,
     symbol: token.symbol,
+    ...tokenIdentity(token),
     totalSupply: normalizeDecimal(token.supply),
     treasuryValue: formatFixed(treasury, USD_SCALE),
     decimals: token.decimals,

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { backfillChunks, blocks, checkpoints } from "../schema/index.js";
+import { backfillChunks, blocks, checkpoints, skippedEvents } from "../schema/index.js";
 
 export type Block = typeof blocks.$inferSelect;
 export type Checkpoint = typeof checkpoints.$inferSelect;
@@ -72,4 +72,29 @@ export interface BlockAnnouncement {
 /** NOTIFY each block inside the caller's transaction: listeners hear of it once it is committed. */
 export async function announceBlocks(db: Database, blocks: BlockAnnouncement[]): Promise<void> {
   for (const b of blocks) await db.execute(sql`select pg_notify(${BLOCKS_CHANNEL}, ${JSON.stringify(b)})`);
+}
+
+export type SkippedEventRow = typeof skippedEvents.$inferInsert;
+
+/** Replaces the skipped events of `blockNumbers` (indexing a block again clears its old ones). */
+export async function replaceSkippedEvents(db: Database, blockNumbers: number[], rows: SkippedEventRow[]): Promise<void> {
+  if (blockNumbers.length === 0) return;
+  await db.delete(skippedEvents).where(inArray(skippedEvents.blockNumber, blockNumbers));
+  if (rows.length > 0) await db.insert(skippedEvents).values(rows).onConflictDoNothing();
+}
+
+/** Skipped events on record, counted up to `cap` (the count is for an alert, not an audit). */
+export async function countSkippedEvents(db: Database, cap = 10_000): Promise<number> {
+  const capped = db.select({ one: sql`1`.as("one") }).from(skippedEvents).limit(cap).as("capped");
+  const [row] = await db.select({ n: sql<number>`count(*)::integer` }).from(capped);
+  return Number(row?.n ?? 0);
+}
+
+/** The newest skipped events, newest first. */
+export async function latestSkippedEvents(db: Database, limit: number) {
+  return db
+    .select({ blockNumber: skippedEvents.blockNumber, eventIndex: skippedEvents.eventIndex, event: skippedEvents.event, reason: skippedEvents.reason })
+    .from(skippedEvents)
+    .orderBy(desc(skippedEvents.blockNumber), desc(skippedEvents.eventIndex))
+    .limit(limit);
 }

@@ -41,10 +41,11 @@ export async function findTokensBySymbol(db: Database, symbol: string): Promise<
     .orderBy(asc(tokens.id));
 }
 
-/** Decimals of every token: what the indexer needs in memory to value amounts. */
-export async function tokenDecimals(db: Database): Promise<Map<number, number>> {
-  const rows = await db.select({ id: tokens.id, decimals: tokens.decimals }).from(tokens);
-  return new Map(rows.map((r) => [r.id, r.decimals]));
+/** What the indexer keeps in memory of every token: how to read it, its decimals and symbol. */
+export async function tokenKeys(db: Database) {
+  return db
+    .select({ id: tokens.id, decimals: tokens.decimals, symbol: tokens.symbol, kind: tokens.kind, assetId: tokens.assetId, location: tokens.location, locationKey: tokens.locationKey })
+    .from(tokens);
 }
 
 export async function allTokens(db: Database): Promise<Token[]> {

@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { int64 } from "./tokens.js";
 
 /** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
@@ -31,4 +31,22 @@ export const backfillChunks = pgTable(
     completedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.fromBlock, t.toBlock] })],
+);
+
+/**
+ * Events the indexer handles but could not decode or attribute, by block: logged at error
+ * level when met, and counted by /health (degraded) and `tokenpool status`. Indexing a block
+ * again replaces its rows, so a fixed indexer re-run over the range clears them.
+ */
+export const skippedEvents = pgTable(
+  "skipped_events",
+  {
+    blockNumber: int64().notNull(),
+    eventIndex: integer().notNull(),
+    /** "section.method" */
+    event: text().notNull(),
+    reason: text().notNull(),
+    recordedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.blockNumber, t.eventIndex] })],
 );

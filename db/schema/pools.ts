@@ -12,8 +12,8 @@ export const pools = pgTable(
     reserve0: amount().notNull().default("0"),
     reserve1: amount().notNull().default("0"),
     lpSupply: amount().notNull().default("0"),
-    /** LP fee in per mille of the amount in (the pallet's LPFee constant). */
-    lpFee: integer().notNull(),
+    /** LP fee in parts per million of the amount in (the pallet's LPFee, normalised from its unit). */
+    lpFeePpm: integer().notNull(),
     createdBlock: int64().notNull(),
     blockNumber: int64().notNull(),
   },
@@ -37,7 +37,7 @@ export const poolReserves = pgTable(
   ],
 );
 
-/** One hop of a SwapExecuted event; a multi-hop swap has a row per pool it crossed. */
+/** One hop of a SwapExecuted or SwapCreditExecuted event; a multi-hop swap has a row per pool it crossed. */
 export const swaps = pgTable(
   "swaps",
   {
@@ -55,7 +55,8 @@ export const swaps = pgTable(
     /** amountIn and fee valued at the USD prices of the swap's own block. */
     volumeUsd: numeric().notNull(),
     feeUsd: numeric().notNull(),
-    account: text().notNull(),
+    /** The trader; null for a swap of credit (SwapCreditExecuted: fees paid in an asset, XCM). */
+    account: text(),
     timestamp: int64().notNull(),
   },
   (t) => [

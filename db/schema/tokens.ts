@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, index, integer, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, customType, index, integer, jsonb, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 /** u128 amounts in smallest units: numeric(78,0) holds any u256, so never overflows. */
 export const amount = () => numeric({ precision: 78, scale: 0 });
@@ -11,7 +11,11 @@ export const int64 = () => bigint({ mode: "number" });
  */
 export const address = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
-/** Assets of pallet-assets, plus the native token under NATIVE_TOKEN_ID. */
+/**
+ * Every token: the native one (under NATIVE_TOKEN_ID), the assets of pallet-assets (under their
+ * id; the one whose id is the native id under 2^32) and the foreign assets of ForeignAssets
+ * (under an id derived from their location, 2^32 + 1 … 2^53 − 1).
+ */
 export const tokens = pgTable(
   "tokens",
   {
@@ -22,7 +26,13 @@ export const tokens = pgTable(
     supply: amount().notNull().default("0"),
     /** SS58 address of the owner (treasury) account; null for the native token. */
     owner: text(),
-    isNative: boolean().notNull().default(false),
+    kind: text({ enum: ["native", "asset", "foreign"] }).notNull().default("asset"),
+    /** The Assets-pallet id of an `asset` (differs from id for the aliased one); null otherwise. */
+    assetId: int64(),
+    /** A foreign token's XCM location (canonical form, plain JSON); null otherwise. */
+    location: jsonb(),
+    /** SCALE bytes (hex) of that location as the chain keys its storage; null otherwise. */
+    locationKey: text(),
     /** live | frozen | destroying (destroyed assets are deleted). */
     status: text({ enum: ["live", "frozen", "destroying"] }).notNull().default("live"),
     /** Block at which these values were read. */

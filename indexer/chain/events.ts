@@ -1,7 +1,10 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import { AbstractInt } from "@polkadot/types-codec";
+import { AbstractArray, AbstractInt, Compact, Option, Struct } from "@polkadot/types-codec";
 import type { Codec } from "@polkadot/types/types";
+import type { EventRecord } from "@polkadot/types/interfaces";
+import { encodeAddress } from "@polkadot/util-crypto";
+import { u8aToHex } from "@polkadot/util";
 
 /** The API decorated for one block hash (`api.at(hash)`). */
 export type At = Awaited<ReturnType<ApiPromise["at"]>>;
@@ -14,25 +17,57 @@ export interface ChainEvent {
   method: string;
   /** Index of the extrinsic that emitted it; null for initialization/finalization. */
   extrinsic: number | null;
+  /** Fields by name; an XCM location is the hex of its SCALE bytes (the same in v3, v4 and v5). */
   data: Record<string, unknown>;
+  /**
+   * Every account the event names: the fields whose type in the runtime's metadata is an
+   * AccountId32 (or an Option of one), whatever they are called.
+   */
+  accounts: string[];
 }
 
-function plain(codec: Codec): unknown {
-  // u128 must stay exact: toPrimitive() turns small ints into numbers and big ones into strings.
-  if (codec instanceof AbstractInt) return codec.toString();
+function isAccount(codec: Codec): boolean {
   const type = codec.toRawType();
-  if (type === "AccountId32" || type === "AccountId") return codec.toString();
+  return type === "AccountId32" || type === "AccountId";
+}
+
+/** An XCM location of any version: a struct of exactly `parents` and `interior`. */
+function isLocation(codec: Codec): codec is Struct {
+  if (!(codec instanceof Struct)) return false;
+  const keys = codec.defKeys;
+  return keys.length === 2 && keys[0] === "parents" && keys[1] === "interior";
+}
+
+/**
+ * Codec → plain value. Integers stay exact (decimal strings), accounts become SS58 in the chain's
+ * prefix, locations the hex of their bytes; tuples and vectors arrays; the rest toPrimitive().
+ */
+function plain(codec: Codec, ss58: number): unknown {
+  if (codec instanceof AbstractInt || codec instanceof Compact) return codec.toString();
+  if (isAccount(codec)) return encodeAddress(codec.toU8a(), ss58);
+  if (isLocation(codec)) return u8aToHex(codec.toU8a());
+  if (codec instanceof Option) return codec.isSome ? plain(codec.unwrap(), ss58) : null;
+  if (codec instanceof Struct) return Object.fromEntries([...codec.entries()].map(([k, v]) => [k, plain(v, ss58)]));
+  if (codec instanceof AbstractArray) return [...codec].map((v: Codec) => plain(v, ss58));
   return codec.toPrimitive();
 }
 
-export async function readEvents(at: At): Promise<ChainEvent[]> {
-  const records = await at.query.system.events();
-  return records.map((record, index) => {
+function account(codec: Codec, ss58: number): string | undefined {
+  const inner = codec instanceof Option ? (codec.isSome ? codec.unwrap() : undefined) : codec;
+  return inner && isAccount(inner) ? encodeAddress(inner.toU8a(), ss58) : undefined;
+}
+
+/** Decodes a block's System.Events, as the runtime's own metadata typed them. */
+export function decodeEvents(records: Iterable<EventRecord>, ss58: number): ChainEvent[] {
+  return [...records].map((record, index) => {
     const { event, phase } = record;
     const names = event.data.names ?? [];
     const data: Record<string, unknown> = {};
+    const accounts = new Set<string>();
     event.data.forEach((value, i) => {
-      data[names[i] ?? String(i)] = plain(value);
+      data[names[i] ?? String(i)] = plain(value, ss58);
+      const a = account(value, ss58);
+      if (a) accounts.add(a);
     });
     return {
       index,
@@ -40,6 +75,11 @@ export async function readEvents(at: At): Promise<ChainEvent[]> {
       method: event.method,
       extrinsic: phase.isApplyExtrinsic ? phase.asApplyExtrinsic.toNumber() : null,
       data,
+      accounts: [...accounts],
     };
   });
+}
+
+export async function readEvents(at: At, ss58: number): Promise<ChainEvent[]> {
+  return decodeEvents(await at.query.system.events(), ss58);
 }

@@ -1,13 +1,17 @@
 /**
  * Absolute values from chain storage at one block hash, in batched `state_queryStorageAt`
- * calls (`.multi`), and the paged full-state reads of a bootstrap (`entriesPaged`).
+ * calls (`.multi`), and the paged full-state reads of a bootstrap (`entriesPaged`). Every read
+ * goes through the block's own decorated API (`api.at(hash)`), so storage layouts, constants and
+ * location types are those of the runtime that produced the block.
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import { blake2AsU8a, encodeAddress } from "@polkadot/util-crypto";
+import { encodeAddress } from "@polkadot/util-crypto";
 import { u8aToString } from "@polkadot/util";
 import type { Codec } from "@polkadot/types/types";
-import { locationToTokenId } from "./locations.js";
+import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind } from "./locations.js";
+import { TokenDirectory } from "./directory.js";
+import { lpFeePpm } from "./runtime.js";
 import type { PoolRef } from "../touched.js";
 import type { At } from "./events.js";
 
@@ -22,7 +26,12 @@ export interface TokenState {
   decimals: number;
   supply: string;
   owner: string | null;
-  isNative: boolean;
+  kind: TokenKind;
+  /** The Assets-pallet id of an `asset` (differs from `id` for the aliased one); null otherwise. */
+  assetId: number | null;
+  /** A foreign token's location: canonical JSON, and the chain's key bytes (hex). */
+  location: unknown;
+  locationKey: string | null;
   status: "live" | "frozen" | "destroying";
 }
 
@@ -39,6 +48,17 @@ export interface PoolBalances {
   lpSupply: string;
 }
 
+/** A pool of the chain the indexer cannot use, and why (logged at error level by the caller). */
+export interface UnusablePool {
+  pool: string;
+  reason: string;
+}
+
+export interface ChainIdentity {
+  genesisHash: string;
+  specName: string;
+}
+
 async function chunked<K, V>(keys: K[], read: (chunk: K[]) => Promise<V[]>): Promise<V[]> {
   const out: V[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) out.push(...(await read(keys.slice(i, i + CHUNK))));
@@ -52,26 +72,52 @@ function some(value: Codec): any {
   return opt.isSome && opt.unwrap ? opt.unwrap() : undefined;
 }
 
+type Side<T> = { key: TokenKey; item: T };
+
+/** Reads `items` grouped by the kind of their token, each kind with its own batched call, in order. */
+async function byKind<T, V>(
+  items: Side<T>[],
+  read: { native: (c: T[]) => Promise<V[]>; asset: (c: Side<T>[]) => Promise<V[]>; foreign: (c: Side<T>[]) => Promise<V[]> },
+): Promise<V[]> {
+  const groups = { native: [] as number[], asset: [] as number[], foreign: [] as number[] };
+  items.forEach((s, i) => groups[s.key.kind].push(i));
+  const [n, a, f] = await Promise.all([
+    chunked(groups.native.map((i) => items[i]!.item), read.native),
+    chunked(groups.asset.map((i) => items[i]!), read.asset),
+    chunked(groups.foreign.map((i) => items[i]!), read.foreign),
+  ]);
+  const out = new Array<V>(items.length);
+  groups.native.forEach((i, j) => (out[i] = n[j]!));
+  groups.asset.forEach((i, j) => (out[i] = a[j]!));
+  groups.foreign.forEach((i, j) => (out[i] = f[j]!));
+  return out;
+}
+
+const assetKey = (k: TokenKey) => (k as { assetId: number }).assetId;
+const foreignKey = (k: TokenKey) => (k as { key: string }).key;
+
 export class ChainReader {
   readonly ss58: number;
   readonly native: { symbol: string; decimals: number };
-  readonly lpFee: bigint;
+  readonly identity: ChainIdentity;
 
   constructor(
     readonly api: ApiPromise,
     readonly nativeTokenId: number,
+    readonly directory: TokenDirectory = new TokenDirectory(nativeTokenId),
   ) {
     const props = api.registry.getChainProperties();
-    this.ss58 = props?.ss58Format.unwrapOr(undefined)?.toNumber() ?? 42;
+    this.ss58 = props?.ss58Format.unwrapOr(undefined)?.toNumber() ?? api.registry.chainSS58 ?? 42;
     this.native = {
       symbol: props?.tokenSymbol.unwrapOr(undefined)?.[0]?.toString() ?? "UNIT",
       decimals: props?.tokenDecimals.unwrapOr(undefined)?.[0]?.toNumber() ?? 12,
     };
-    this.lpFee = BigInt(api.consts.assetConversion?.lpFee?.toString() ?? "0");
+    this.identity = { genesisHash: api.genesisHash.toHex(), specName: api.runtimeVersion.specName.toString() };
   }
 
-  get hasPools(): boolean {
-    return this.api.query.assetConversion !== undefined;
+  /** The LP fee of the block's runtime, in parts per million (null without asset conversion). */
+  lpFeePpm(at: At): bigint | null {
+    return lpFeePpm(at);
   }
 
   async block(number: number): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
@@ -91,19 +137,37 @@ export class ChainReader {
     return { number: header.number.toNumber(), hash: hash.toHex() };
   }
 
+  private sides<T>(ids: number[], item: (id: number) => T): Side<T>[] {
+    return ids.map((id) => ({ key: this.directory.mustKey(id), item: item(id) }));
+  }
+
   /** Current state of tokens; ids absent from chain (destroyed) come back in `missing`. */
   async tokens(at: At, ids: number[]): Promise<{ tokens: TokenState[]; missing: number[] }> {
     const out: TokenState[] = [];
     const missing: number[] = [];
-    const assetIds = ids.filter((id) => id !== this.nativeTokenId);
+    const others = ids.filter((id) => id !== this.nativeTokenId);
     if (ids.includes(this.nativeTokenId)) {
       const issuance = await at.query.balances.totalIssuance();
-      out.push({ id: this.nativeTokenId, name: this.native.symbol, symbol: this.native.symbol, decimals: this.native.decimals, supply: issuance.toString(), owner: null, isNative: true, status: "live" });
+      const { symbol, decimals } = this.native;
+      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: issuance.toString(), owner: null, kind: "native", assetId: null, location: null, locationKey: null, status: "live" });
     }
-    const details = await chunked(assetIds, (c) => at.query.assets.asset.multi(c));
-    const metadata = await chunked(assetIds, (c) => at.query.assets.metadata.multi(c));
-    assetIds.forEach((id, i) => {
-      const d = some(details[i] as Codec);
+    const sides = this.sides(others, (id) => id);
+    const none = async (c: unknown[]) => c.map(() => undefined as unknown as Codec);
+    const foreign = at.query.foreignAssets;
+    const [details, metadata] = await Promise.all([
+      byKind<number, Codec>(sides, {
+        native: none,
+        asset: (c) => at.query.assets.asset.multi(c.map((s) => assetKey(s.key))),
+        foreign: (c) => (foreign ? foreign.asset.multi(c.map((s) => foreignKey(s.key)) as never) : none(c)),
+      }),
+      byKind<number, Codec>(sides, {
+        native: none,
+        asset: (c) => at.query.assets.metadata.multi(c.map((s) => assetKey(s.key))),
+        foreign: (c) => (foreign ? foreign.metadata.multi(c.map((s) => foreignKey(s.key)) as never) : none(c)),
+      }),
+    ]);
+    sides.forEach(({ key, item: id }, i) => {
+      const d = details[i] && some(details[i]!);
       if (!d) return void missing.push(id);
       const m = metadata[i] as any;
       out.push({
@@ -113,7 +177,10 @@ export class ChainReader {
         decimals: m.decimals.toNumber(),
         supply: d.supply.toString(),
         owner: encodeAddress(d.owner, this.ss58),
-        isNative: false,
+        kind: key.kind,
+        assetId: key.kind === "asset" ? key.assetId : null,
+        location: key.kind === "foreign" ? key.location : null,
+        locationKey: key.kind === "foreign" ? key.key : null,
         status: assetStatus(d),
       });
     });
@@ -122,17 +189,25 @@ export class ChainReader {
 
   /** Balances of (token, account) pairs; native = free + reserved. Zero when absent. */
   async balances(at: At, pairs: { tokenId: number; account: string }[]): Promise<BalanceState[]> {
-    const native = pairs.filter((p) => p.tokenId === this.nativeTokenId);
-    const assets = pairs.filter((p) => p.tokenId !== this.nativeTokenId);
-    const nativeValues = await chunked(native, (c) => at.query.system.account.multi(c.map((p) => p.account)));
-    const assetValues = await chunked(assets, (c) => at.query.assets.account.multi(c.map((p) => [p.tokenId, p.account] as [number, string])));
-    return [
-      ...native.map((p, i) => {
-        const data = (nativeValues[i] as any).data;
-        return { ...p, balance: (BigInt(data.free.toString()) + BigInt(data.reserved.toString())).toString() };
-      }),
-      ...assets.map((p, i) => ({ ...p, balance: some(assetValues[i] as Codec)?.balance.toString() ?? "0" })),
-    ];
+    const values = await this.accountValues(at, pairs, (info) => BigInt(info.data.free.toString()) + BigInt(info.data.reserved.toString()));
+    return pairs.map((p, i) => ({ ...p, balance: values[i]! }));
+  }
+
+  /** Native balance from an AccountInfo, an asset balance from an Option<AssetAccount>. */
+  private async accountValues(at: At, pairs: { tokenId: number; account: string }[], native: (info: any) => bigint): Promise<string[]> {
+    const sides = this.sides(
+      pairs.map((_, i) => i),
+      (i) => pairs[i]!,
+    ).map((s, i) => ({ key: this.directory.mustKey(pairs[i]!.tokenId), item: s.item }));
+    const foreign = at.query.foreignAssets;
+    const values = await byKind<{ tokenId: number; account: string }, string>(sides, {
+      native: async (c) => (await at.query.system.account.multi(c.map((p) => p.account))).map((info) => native(info).toString()),
+      asset: async (c) =>
+        (await at.query.assets.account.multi(c.map((s) => [assetKey(s.key), s.item.account] as [number, string]))).map((v) => some(v as Codec)?.balance.toString() ?? "0"),
+      foreign: async (c) =>
+        foreign ? (await foreign.account.multi(c.map((s) => [foreignKey(s.key), s.item.account]) as never)).map((v: Codec) => some(v)?.balance.toString() ?? "0") : c.map(() => "0"),
+    });
+    return values;
   }
 
   /** Reserves (the pool account's balances) and LP supply of pools. */
@@ -143,60 +218,86 @@ export class ChainReader {
     ]);
     const [balances, lp] = await Promise.all([
       // Reserves count the free native balance only, as assetConversionApi.getReserves does.
-      this.reserveBalances(at, sides),
+      this.accountValues(at, sides, (info) => BigInt(info.data.free.toString())),
       chunked(refs, (c) => at.query.poolAssets.asset.multi(c.map((r) => r.lpTokenId))),
     ]);
     return refs.map((ref, i) => ({
       ref,
-      reserve0: balances[2 * i] as string,
-      reserve1: balances[2 * i + 1] as string,
+      reserve0: balances[2 * i]!,
+      reserve1: balances[2 * i + 1]!,
       lpSupply: some(lp[i] as Codec)?.supply.toString() ?? "0",
     }));
   }
 
-  private async reserveBalances(at: At, sides: { tokenId: number; account: string }[]): Promise<string[]> {
-    const native = await chunked(sides.filter((s) => s.tokenId === this.nativeTokenId), (c) => at.query.system.account.multi(c.map((s) => s.account)));
-    const assets = await chunked(sides.filter((s) => s.tokenId !== this.nativeTokenId), (c) =>
-      at.query.assets.account.multi(c.map((s) => [s.tokenId, s.account] as [number, string])),
-    );
-    let n = 0;
-    let a = 0;
-    return sides.map((s) => (s.tokenId === this.nativeTokenId ? (native[n++] as any).data.free.toString() : (some(assets[a++] as Codec)?.balance.toString() ?? "0")));
-  }
-
-  /** Every pool of the chain (bootstrap). */
-  async allPools(at: At): Promise<PoolRef[]> {
-    if (!at.query.assetConversion) return [];
+  /**
+   * Every pool of the chain (bootstrap, backfill chunks). The pool account is the owner of the
+   * pool's LP token, on every runtime: Kusama AH derives it unseeded, Polkadot AH seeds it with
+   * the pallet id, and a formula would be right on one of them only.
+   */
+  async allPools(at: At): Promise<{ pools: PoolRef[]; unusable: UnusablePool[] }> {
+    if (!at.query.assetConversion) return { pools: [], unusable: [] };
     const entries = await at.query.assetConversion.pools.entries();
-    const out: PoolRef[] = [];
+    const found: { ids: [number, number]; lpTokenId: number }[] = [];
+    const unusable: UnusablePool[] = [];
     for (const [key, value] of entries) {
-      const poolId = key.args[0] as Codec;
-      const [a, b] = (poolId.toPrimitive() as unknown[]).map((l) => locationToTokenId(l, this.nativeTokenId));
+      const [l0, l1] = key.args[0] as unknown as [Codec, Codec];
+      const tokens = [locationToken(l0, this.nativeTokenId), locationToken(l1, this.nativeTokenId)];
       const info = some(value as Codec);
-      if (a === undefined || b === undefined || !info) continue;
-      // The pool account is blake2_256 of the SCALE-encoded pool id (PoolCreated.pool_account).
-      out.push({ token0Id: a, token1Id: b, lpTokenId: Number(info.lpToken.toString()), account: encodeAddress(blake2AsU8a(poolId.toU8a()), this.ss58) });
+      if (!tokens[0] || !tokens[1] || !info) {
+        unusable.push({ pool: key.toHex(), reason: "pool id or info does not decode" });
+        continue;
+      }
+      for (const t of tokens) this.directory.set(t!.id, t!.token);
+      found.push({ ids: [tokens[0].id, tokens[1].id], lpTokenId: Number(info.lpToken.toString()) });
     }
-    return out;
+    const lp = await chunked(found, (c) => at.query.poolAssets.asset.multi(c.map((p) => p.lpTokenId)));
+    const pools: PoolRef[] = [];
+    found.forEach((p, i) => {
+      const details = some(lp[i] as Codec);
+      if (!details) return void unusable.push({ pool: `${p.ids[0]}/${p.ids[1]}`, reason: `LP token ${p.lpTokenId} does not exist, so the pool account is unknown` });
+      pools.push({ token0Id: p.ids[0], token1Id: p.ids[1], lpTokenId: p.lpTokenId, account: encodeAddress(details.owner, this.ss58) });
+    });
+    return { pools, unusable };
   }
 
-  /** Every asset id (bootstrap). */
-  async allAssetIds(at: At): Promise<number[]> {
-    const keys = await at.query.assets.asset.keys();
-    return keys.map((k) => Number(k.args[0]!.toString())).sort((x, y) => x - y);
+  /** Every token id of the chain: the native token, every asset, every foreign asset (bootstrap). */
+  async allTokenIds(at: At): Promise<number[]> {
+    const assets = (await at.query.assets.asset.keys()).map((k) => {
+      const assetId = Number(k.args[0]!.toString());
+      const id = assetTokenId(assetId, this.nativeTokenId);
+      this.directory.set(id, { kind: "asset", assetId });
+      return id;
+    });
+    const foreign = at.query.foreignAssets ? await at.query.foreignAssets.asset.keys() : [];
+    const foreignIds = foreign.flatMap((k) => {
+      const t = foreignToken(k.args[0] as unknown as Codec);
+      if (!t) return [];
+      this.directory.set(t.id, t.token);
+      return [t.id];
+    });
+    return [this.nativeTokenId, ...[...assets, ...foreignIds].sort((x, y) => x - y)];
   }
 
-  /** Every non-zero balance of every asset, then of the native token, a page at a time. */
+  /** Every non-zero balance of every asset, foreign asset and the native token, a page at a time. */
   async *allBalances(at: At): AsyncGenerator<BalanceState[]> {
-    for (const [query, decode] of [
-      [at.query.assets.account, (key: any, value: Codec) => ({ tokenId: Number(key.args[0].toString()), account: encodeAddress(key.args[1], this.ss58), balance: some(value)?.balance.toString() ?? "0" })],
-      [at.query.system.account, (key: any, value: any) => ({ tokenId: this.nativeTokenId, account: encodeAddress(key.args[0], this.ss58), balance: (BigInt(value.data.free.toString()) + BigInt(value.data.reserved.toString())).toString() })],
-    ] as const) {
+    const maps: [unknown, (key: any, value: any) => BalanceState | undefined][] = [
+      [at.query.assets.account, (k, v) => ({ tokenId: assetTokenId(Number(k.args[0].toString()), this.nativeTokenId), account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" })],
+      [
+        at.query.foreignAssets?.account,
+        (k, v) => {
+          const t = foreignToken(k.args[0]);
+          return t && { tokenId: t.id, account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" };
+        },
+      ],
+      [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), balance: (BigInt(v.data.free.toString()) + BigInt(v.data.reserved.toString())).toString() })],
+    ];
+    for (const [query, decode] of maps) {
+      if (!query) continue;
       let startKey: string | undefined;
       for (;;) {
         const page = await (query as any).entriesPaged({ args: [], pageSize: PAGE, startKey });
         if (page.length === 0) break;
-        yield page.map(([k, v]: [any, Codec]) => decode(k, v)).filter((b: BalanceState) => b.balance !== "0");
+        yield page.map(([k, v]: [any, Codec]) => decode(k, v)).filter((b: BalanceState | undefined): b is BalanceState => b !== undefined && b.balance !== "0");
         startKey = page[page.length - 1][0].toHex();
         if (page.length < PAGE) break;
       }
@@ -206,7 +307,7 @@ export class ChainReader {
 
 /**
  * AssetDetails.status (Live/Frozen/Destroying) since pallet-assets gained asset destruction in
- * steps; older runtimes (the Rococo Asset Hub fallback devnet) have an `isFrozen` flag instead.
+ * steps; older runtimes (the Rococo Asset Hub devnet) have an `isFrozen` flag instead.
  */
 function assetStatus(details: any): TokenState["status"] {
   if (details.status !== undefined) return details.status.type.toLowerCase() as TokenState["status"];

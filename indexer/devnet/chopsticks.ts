@@ -2,13 +2,20 @@
  * The local devnet: a chopsticks chain run in-process from a raw genesis, so the indexer and the
  * tests get a real Asset Hub runtime (real events, real storage layout) without a network.
  */
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { DEFAULT_GENESIS, ROCOCO_GENESIS } from "../../shared/config.js";
 import type { Logger } from "../../shared/logger.js";
 
 /** chopsticks' own pino levels (it has no "silent"). */
 export type ChopsticksLogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
 
 export interface DevnetOptions {
-  /** Raw chain spec: a file path or an https URL. Unset = Rococo Asset Hub from npm (no pools). */
+  /**
+   * Raw chain spec: a file path (.json, or .json.gz), an https URL, or "rococo" (Rococo Asset Hub
+   * from npm: no pools). Unset = the Kusama Asset Hub genesis shipped in indexer/devnet/genesis.
+   */
   genesis?: string;
   /** WebSocket port; 0 (the default) picks a free one. */
   port?: number;
@@ -98,10 +105,17 @@ function notify(logger: Logger | undefined, notice: string): void {
 }
 
 /** Rococo Asset Hub is the only Asset Hub genesis on npm; its runtime predates AssetConversion. */
-async function fallbackGenesis(logger: Logger | undefined): Promise<unknown> {
+async function rococoGenesis(logger: Logger | undefined): Promise<unknown> {
   const { chainSpec } = await import("@substrate/connect-known-chains/rococo_v2_2_asset_hub");
-  notify(logger, "no genesis given: running Rococo Asset Hub from @substrate/connect-known-chains — assets only, no asset-conversion pools");
+  notify(logger, "running Rococo Asset Hub from @substrate/connect-known-chains — assets only, no asset-conversion pools");
   return JSON.parse(chainSpec);
+}
+
+/** What chopsticks takes as `genesis`: a path or URL it reads itself, or the parsed spec. */
+async function genesisArgument(genesis: string, logger: Logger | undefined): Promise<unknown> {
+  if (genesis === ROCOCO_GENESIS) return rococoGenesis(logger);
+  if (genesis.endsWith(".gz") && !/^[a-z]+:\/\//i.test(genesis)) return JSON.parse((await promisify(gunzip)(await readFile(genesis))).toString("utf8"));
+  return genesis;
 }
 
 /** chopsticks reports "[::]:42353"; if the port was taken it silently moved up to 9 ports on. */
@@ -133,7 +147,7 @@ async function closeDevnet(chopsticks: Chopsticks, ctx: Context): Promise<void> 
  */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const chopsticks = await loadChopsticks(opts.logLevel ?? "warn");
-  const genesis = opts.genesis ?? (await fallbackGenesis(opts.logger));
+  const genesis = await genesisArgument(opts.genesis ?? DEFAULT_GENESIS, opts.logger);
   const requestedPort = opts.port ?? 0;
   const ctx = await chopsticks.setupWithServer({ genesis, port: requestedPort, "build-block-mode": "Instant" });
   open += 1;

@@ -21,7 +21,8 @@ export interface AssetSpec {
 
 /**
  * Decimals 0, 6, 10, 12 and 18 so every amount path (no fraction, > 2^53, > 2^64) is exercised;
- * 1984 is the USD anchor of the price oracle, MEME has no pool and therefore no price.
+ * 1984 is the USD anchor of the price oracle, MEME and DOG have no pool and therefore no price.
+ * DOG is asset 0, as on Kusama Asset Hub: the native token's id, so it is served as 2^32.
  */
 export const ASSETS: readonly AssetSpec[] = [
   { id: 1984, name: "Tether USD", symbol: "USDt", decimals: 6 },
@@ -30,6 +31,35 @@ export const ASSETS: readonly AssetSpec[] = [
   { id: 10, name: "Ten", symbol: "TEN", decimals: 10 },
   { id: 18, name: "Wrapped Ether", symbol: "WETH", decimals: 18 },
   { id: 42, name: "Meme Coin", symbol: "MEME", decimals: 12 },
+  { id: 0, name: "Dog", symbol: "DOG", decimals: 10 },
+];
+
+export interface ForeignAssetSpec {
+  /** XCM v3 location, as the 2023 runtime keys ForeignAssets. */
+  location: { parents: number; interior: unknown };
+  name: string;
+  symbol: string;
+  decimals: number;
+}
+
+/**
+ * ForeignAssets (keyed by XCM location) as Kusama Asset Hub has them: a stablecoin bridged from
+ * Polkadot Asset Hub (its asset 1337, through GlobalConsensus — one of this chain's USD anchors),
+ * and a sibling parachain's token named by a GeneralKey (Karura's KAR).
+ */
+export const FOREIGN_ASSETS: readonly ForeignAssetSpec[] = [
+  {
+    location: { parents: 2, interior: { X4: [{ GlobalConsensus: "Polkadot" }, { Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1337 }] } },
+    name: "USD Coin (Polkadot)",
+    symbol: "pUSDC",
+    decimals: 6,
+  },
+  {
+    location: { parents: 1, interior: { X2: [{ Parachain: 2000 }, { GeneralKey: { length: 2, data: `0x0080${"00".repeat(30)}` } }] } },
+    name: "Karura",
+    symbol: "KAR",
+    decimals: 12,
+  },
 ];
 
 export const NATIVE_DECIMALS = 12;
@@ -64,6 +94,40 @@ export const POOLS: readonly PoolSpec[] = [
   { assetId: 18, nativeAmount: units(5_000, NATIVE_DECIMALS), assetAmount: assetUnits(18, 50) },
   { assetId: 7, nativeAmount: units(1_000, NATIVE_DECIMALS), assetAmount: assetUnits(7, 5_000) },
 ];
+
+export interface ForeignPoolSpec {
+  /** Index into FOREIGN_ASSETS. */
+  asset: number;
+  nativeAmount: bigint;
+  assetAmount: bigint;
+}
+
+/** Native/foreign pools, filled by Charlie (Alice holds as many asset and LP accounts as she may): pUSDC 25 per KSM, KAR 0.05 USD. */
+export const FOREIGN_POOLS: readonly ForeignPoolSpec[] = [
+  { asset: 0, nativeAmount: units(2_000, NATIVE_DECIMALS), assetAmount: units(50_000, 6) },
+  { asset: 1, nativeAmount: units(1_000, NATIVE_DECIMALS), assetAmount: units(500_000, 12) },
+];
+
+/** Whole tokens of each foreign asset held by the trader (Bob) and the liquidity provider (Charlie). */
+export const FOREIGN_TRADER_TOKENS = 1_000_000n;
+export const FOREIGN_PROVIDER_TOKENS = 1_000_000n;
+/** Derived holders //holder/0 … of each foreign asset (the same accounts for both). */
+export const FOREIGN_HOLDERS = 12;
+
+export interface ForeignHolding {
+  asset: number;
+  address: string;
+  amount: bigint;
+}
+
+/** Who holds each foreign asset at genesis: Bob, Charlie and the first FOREIGN_HOLDERS holders. */
+export function foreignHoldings(bob: string, charlie: string, holders: readonly string[]): ForeignHolding[] {
+  return FOREIGN_ASSETS.flatMap((spec, asset) => [
+    { asset, address: bob, amount: units(FOREIGN_TRADER_TOKENS, spec.decimals) },
+    { asset, address: charlie, amount: units(FOREIGN_PROVIDER_TOKENS, spec.decimals) },
+    ...holders.slice(0, FOREIGN_HOLDERS).map((address, i) => ({ asset, address, amount: units(1_000 * (i + 1), spec.decimals) + BigInt(i) })),
+  ]);
+}
 
 /** Native balance of each dev account: enough for every pool and years of live swaps. */
 export const DEV_FUNDS = units(1_000_000, NATIVE_DECIMALS);

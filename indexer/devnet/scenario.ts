@@ -14,6 +14,9 @@ import { DEV_NAMES, devKeyring, fund, type DevKeyring } from "./accounts.js";
 import {
   ASSETS,
   DEV_FUNDS,
+  FOREIGN_ASSETS,
+  FOREIGN_POOLS,
+  foreignHoldings,
   HOLDER_FUNDS,
   NATIVE_LOCATION,
   POOLS,
@@ -36,8 +39,10 @@ export interface SeedOptions {
 }
 
 export interface PoolSummary {
-  /** Every pool on this runtime pairs the native token with this asset. */
-  assetId: number;
+  /** Every pool on this runtime pairs the native token with this asset (a local asset's id)… */
+  assetId?: number;
+  /** …or with this foreign asset (an index into FOREIGN_ASSETS). */
+  foreign?: number;
   lpToken: number;
 }
 
@@ -74,36 +79,87 @@ async function mintToHolders(api: ApiPromise, treasury: Submitter, mints: readon
   }
 }
 
-/** Creates and fills every planned pool in one batch; lp token ids come from PoolCreated. */
-async function createPools(api: ApiPromise, treasury: Submitter): Promise<PoolSummary[]> {
-  const calls = POOLS.flatMap((p) => [
-    api.tx.assetConversion.createPool(NATIVE_LOCATION, assetLocation(p.assetId)),
-    api.tx.assetConversion.addLiquidity(NATIVE_LOCATION, assetLocation(p.assetId), p.nativeAmount, p.assetAmount, 1, 1, treasury.address),
+/** Creates and fills planned pools in one batch of `provider`'s; lp token ids come from PoolCreated. */
+async function createPools(api: ApiPromise, provider: Submitter, pools: { location: object; nativeAmount: bigint; assetAmount: bigint }[], label: string): Promise<number[]> {
+  const calls = pools.flatMap((p) => [
+    api.tx.assetConversion.createPool(NATIVE_LOCATION, p.location),
+    api.tx.assetConversion.addLiquidity(NATIVE_LOCATION, p.location, p.nativeAmount, p.assetAmount, 1, 1, provider.address),
   ]);
-  const { events } = await treasury.send(api.tx.utility.batchAll(calls), "create pools");
+  const { events } = await provider.send(api.tx.utility.batchAll(calls), label);
   const lpTokens = events.flatMap(({ event }) => (api.events.assetConversion.PoolCreated.is(event) ? [event.data.lpToken.toNumber()] : []));
-  if (lpTokens.length !== POOLS.length) throw new Error(`devnet: expected ${POOLS.length} PoolCreated events, got ${lpTokens.length}`);
-  return POOLS.map((p, i) => ({ assetId: p.assetId, lpToken: lpTokens[i]! }));
+  if (lpTokens.length !== pools.length) throw new Error(`devnet: expected ${pools.length} PoolCreated events, got ${lpTokens.length}`);
+  return lpTokens;
+}
+
+/**
+ * Native/asset pools by the treasury (Alice), native/foreign ones by Charlie: Alice already
+ * holds an account of every asset and LP token, and an account may hold 16 consumer references.
+ */
+async function createAllPools(api: ApiPromise, treasury: Submitter, charlie: Submitter): Promise<PoolSummary[]> {
+  const local = await createPools(api, treasury, POOLS.map((p) => ({ ...p, location: assetLocation(p.assetId) })), "create pools");
+  const foreign = await createPools(api, charlie, FOREIGN_POOLS.map((p) => ({ ...p, location: FOREIGN_ASSETS[p.asset]!.location })), "create foreign-asset pools");
+  return [...POOLS.map((p, i) => ({ assetId: p.assetId, lpToken: local[i]! })), ...FOREIGN_POOLS.map((p, i) => ({ foreign: p.asset, lpToken: foreign[i]! }))];
 }
 
 /** Burns a tenth of the treasury's LP tokens of one pool, so LiquidityRemoved happens too. */
 async function removeSomeLiquidity(api: ApiPromise, treasury: Submitter, pool: PoolSummary): Promise<void> {
   const account = await api.query.poolAssets.account(pool.lpToken, treasury.address);
   const lpBalance = account.unwrapOrDefault().balance.toBigInt();
-  const location = assetLocation(pool.assetId);
+  const location = assetLocation(pool.assetId!);
   await treasury.send(api.tx.assetConversion.removeLiquidity(NATIVE_LOCATION, location, lpBalance / 10n, 1, 1, treasury.address), "remove liquidity");
 }
 
-/** Both swap kinds, both directions, and a two-hop route asset → native → asset. */
-async function tradeAFew(api: ApiPromise, trader: Submitter): Promise<void> {
+/** Both swap kinds, both directions, two-hop routes asset → native → asset, through foreign assets too. */
+async function tradeAFew(api: ApiPromise, trader: Submitter, foreignPools: boolean): Promise<void> {
   const ksm = (amount: number) => units(amount, NATIVE_DECIMALS);
+  const [pusdc, kar] = FOREIGN_ASSETS.map((f) => f.location) as [object, object];
+  const swap = api.tx.assetConversion;
   const swaps: Array<[string, Tx]> = [
-    ["swap USDt→KSM", api.tx.assetConversion.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION], assetUnits(1984, 1_000), 1, trader.address, false)],
-    ["swap KSM→WETH", api.tx.assetConversion.swapExactTokensForTokens([NATIVE_LOCATION, assetLocation(18)], ksm(10), 1, trader.address, false)],
-    ["swap TEN→KSM→USDt", api.tx.assetConversion.swapExactTokensForTokens([assetLocation(10), NATIVE_LOCATION, assetLocation(1984)], assetUnits(10, 500), 1, trader.address, false)],
-    ["swap KSM→20 WHL", api.tx.assetConversion.swapTokensForExactTokens([NATIVE_LOCATION, assetLocation(7)], assetUnits(7, 20), ksm(10), trader.address, false)],
+    ["swap USDt→KSM", swap.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION], assetUnits(1984, 1_000), 1, trader.address, false)],
+    ["swap KSM→WETH", swap.swapExactTokensForTokens([NATIVE_LOCATION, assetLocation(18)], ksm(10), 1, trader.address, false)],
+    ["swap TEN→KSM→USDt", swap.swapExactTokensForTokens([assetLocation(10), NATIVE_LOCATION, assetLocation(1984)], assetUnits(10, 500), 1, trader.address, false)],
+    ["swap KSM→20 WHL", swap.swapTokensForExactTokens([NATIVE_LOCATION, assetLocation(7)], assetUnits(7, 20), ksm(10), trader.address, false)],
+    ...(foreignPools
+      ? ([
+          ["swap pUSDC→KSM", swap.swapExactTokensForTokens([pusdc, NATIVE_LOCATION], units(500, 6), 1, trader.address, false)],
+          ["swap USDt→KSM→KAR", swap.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION, kar], assetUnits(1984, 200), 1, trader.address, false)],
+          ["swap KAR→KSM→pUSDC", swap.swapExactTokensForTokens([kar, NATIVE_LOCATION, pusdc], units(1_000, 12), 1, trader.address, false)],
+        ] as Array<[string, Tx]>)
+      : []),
   ];
   for (const [label, tx] of swaps) await trader.send(tx, label);
+}
+
+/**
+ * Foreign assets, written into storage: ForeignAssets.create needs an XCM origin, which a devnet
+ * has no one to send. Like the funding, this changes state without a block or an event, so it
+ * runs before any indexer starts. Every holder's consumer count goes up by one per foreign asset
+ * it holds, as pallet-assets would have done (mismatched counts underflow when an account
+ * empties). Does nothing when they are there already, or on runtimes without ForeignAssets.
+ */
+async function seedForeignAssets(api: ApiPromise, keys: DevKeyring): Promise<void> {
+  if (!api.query.foreignAssets || (await api.query.foreignAssets.asset(FOREIGN_ASSETS[0]!.location as never)).isSome) return;
+  const holdings = foreignHoldings(keys.dev.Bob.address, keys.dev.Charlie.address, keys.holders.map((h) => h.address));
+  const addresses = [...new Set(holdings.map((h) => h.address))];
+  const infos = await api.query.system.account.multi(addresses);
+  const accounts = addresses.map((address, i) => {
+    const info = infos[i]!.toPrimitive() as { consumers: number };
+    return [[address], { ...info, consumers: info.consumers + holdings.filter((h) => h.address === address).length }] as const;
+  });
+  const alice = keys.dev.Alice.address;
+  await api.rpc("dev_setStorage", {
+    System: { Account: accounts },
+    ForeignAssets: {
+      Asset: FOREIGN_ASSETS.map((spec, asset) => {
+        const mine = holdings.filter((h) => h.asset === asset);
+        const supply = mine.reduce((sum, h) => sum + h.amount, 0n).toString();
+        const details = { owner: alice, issuer: alice, admin: alice, freezer: alice, supply, deposit: 0, minBalance: 1, isSufficient: false, accounts: mine.length, sufficients: 0, approvals: 0, status: "Live" };
+        return [[spec.location], details];
+      }),
+      Metadata: FOREIGN_ASSETS.map((spec) => [[spec.location], { deposit: 0, name: spec.name, symbol: spec.symbol, decimals: spec.decimals, isFrozen: false }]),
+      Account: holdings.map((h) => [[FOREIGN_ASSETS[h.asset]!.location, h.address], { balance: h.amount.toString(), status: "Liquid", reason: "Consumer", extra: null }]),
+    },
+  });
 }
 
 /**
@@ -116,6 +172,7 @@ export async function fundMarketAccounts(api: ApiPromise, opts: SeedOptions = {}
   const keys = await devKeyring(opts.holders ?? 200, api.registry.chainSS58 ?? 42);
   await fund(api, DEV_NAMES.map((name) => keys.dev[name].address), DEV_FUNDS);
   await fund(api, keys.holders.map((h) => h.address), HOLDER_FUNDS);
+  await seedForeignAssets(api, keys);
 }
 
 /**
@@ -133,9 +190,10 @@ export async function seedMarket(api: ApiPromise, opts: SeedOptions = {}): Promi
   await mintToHolders(api, treasury, mints);
   let pools: PoolSummary[] = [];
   if (hasAssetConversion(api)) {
-    pools = await createPools(api, treasury);
+    const charlie = createSubmitter(api, keys.dev.Charlie);
+    pools = api.query.foreignAssets ? await createAllPools(api, treasury, charlie) : (await createPools(api, treasury, POOLS.map((p) => ({ ...p, location: assetLocation(p.assetId) })), "create pools")).map((lpToken, i) => ({ assetId: POOLS[i]!.assetId, lpToken }));
     await removeSomeLiquidity(api, treasury, pools.find((p) => p.assetId === 18)!);
-    await tradeAFew(api, trader);
+    await tradeAFew(api, trader, api.query.foreignAssets !== undefined);
   }
   const block = (await api.rpc.chain.getHeader()).number.toNumber();
   return { assetIds: ASSETS.map((a) => a.id), pools, holders, mints, block };
@@ -171,11 +229,13 @@ function nextStep(api: ApiPromise, keys: DevKeyring, step: number): [string, Tx]
     const to = keys.dev[pick(["Charlie", "Dave", "Eve", "Ferdie"] as const)].address;
     return [`transfer ${asset.symbol}`, api.tx.assets.transferKeepAlive(asset.id, to, smallShare(assetUnits(asset.id, 10_000)))];
   }
-  const pool = pick(POOLS);
+  const local = POOLS.map((p) => ({ ...p, location: assetLocation(p.assetId) as object, name: String(p.assetId) }));
+  const foreign = api.query.foreignAssets ? FOREIGN_POOLS.map((p) => ({ ...p, location: FOREIGN_ASSETS[p.asset]!.location as object, name: FOREIGN_ASSETS[p.asset]!.symbol })) : [];
+  const pool = pick([...local, ...foreign]);
   const sell = Math.random() < 0.5;
-  const path = sell ? [NATIVE_LOCATION, assetLocation(pool.assetId)] : [assetLocation(pool.assetId), NATIVE_LOCATION];
+  const path = sell ? [NATIVE_LOCATION, pool.location] : [pool.location, NATIVE_LOCATION];
   const amountIn = smallShare(sell ? pool.nativeAmount : pool.assetAmount);
-  return [`live swap ${sell ? `KSM→${pool.assetId}` : `${pool.assetId}→KSM`}`, api.tx.assetConversion.swapExactTokensForTokens(path, amountIn, 1, trader, false)];
+  return [`live swap ${sell ? `KSM→${pool.name}` : `${pool.name}→KSM`}`, api.tx.assetConversion.swapExactTokensForTokens(path, amountIn, 1, trader, false)];
 }
 
 const MAX_FAILURES_IN_A_ROW = 5;

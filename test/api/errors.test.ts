@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { createDb } from "../../db/index.js";
+import { createDb, replaceSkippedEvents } from "../../db/index.js";
 import { describeDb } from "../support/db.js";
 import { buildApp, expectError } from "../support/app.js";
 import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
@@ -70,9 +70,18 @@ describeDb("error paths", (ctx) => {
     const t = buildApp(ctx.db, { ping: ctx.handle.ping });
     const empty = await t.get("/health");
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null }, db: "ok" });
+    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0 }, db: "ok" });
     await seedMarket(ctx.db);
-    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3 }, db: "ok" });
+    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0 }, db: "ok" });
+
+    // An event the indexer handles but could not decode turns it degraded (still 200: it serves),
+    // until a block's re-indexing replaces its record.
+    await replaceSkippedEvents(ctx.db, [HEAD_BLOCK], [{ blockNumber: HEAD_BLOCK, eventIndex: 4, event: "assetConversion.SwapExecuted", reason: "no known pool for hop 0 (10 → 0)" }]);
+    const degraded = await t.get("/health");
+    expect(degraded.status).toBe(200);
+    expect(await degraded.json()).toMatchObject({ status: "degraded", indexer: { block: HEAD_BLOCK, skippedEvents: 1 } });
+    await replaceSkippedEvents(ctx.db, [HEAD_BLOCK], []);
+    expect(await (await t.get("/health")).json()).toMatchObject({ status: "ok", indexer: { skippedEvents: 0 } });
 
     const down = buildApp(ctx.db, { ping: () => Promise.reject(new Error("connection refused")) });
     const res = await down.get("/health");
@@ -82,7 +91,7 @@ describeDb("error paths", (ctx) => {
       error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) },
       status: "down",
       chain: { finalized: null },
-      indexer: { block: null, lag: null },
+      indexer: { block: null, lag: null, skippedEvents: 0 },
       db: "down",
     });
   });

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from "vitest";
 import { buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
-import { DUP_A, DUP_B, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, LONELY, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { DOG, DUP_A, DUP_B, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, LONELY, PUSDC, PUSDC_LOCATION, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
 
 describeDb("list endpoints and price history", (ctx) => {
   let t: TestApp;
@@ -14,12 +14,15 @@ describeDb("list endpoints and price history", (ctx) => {
     const res = await t.get("/assets");
     expect(res.status).toBe(200);
     const body = (await res.json()) as { assets: Array<Record<string, unknown>> } & Record<string, unknown>;
-    expect(body).toMatchObject({ page: 1, limit: 50, total: 8, totalPages: 1, sort: "id", order: "asc", blockNumber: HEAD_BLOCK });
-    expect(body.assets.map((a) => a.tokenId)).toEqual([KSM, ZERO, TEN, WETH, DUP_A, DUP_B, LONELY, USDT]);
+    expect(body).toMatchObject({ page: 1, limit: 50, total: 10, totalPages: 1, sort: "id", order: "asc", blockNumber: HEAD_BLOCK });
+    expect(body.assets.map((a) => a.tokenId)).toEqual([KSM, ZERO, TEN, WETH, DUP_A, DUP_B, LONELY, USDT, DOG, PUSDC]);
     expect(body.assets.find((a) => a.tokenId === TEN)).toEqual({
       tokenId: TEN,
       name: "Ten",
       symbol: "TEN",
+      kind: "asset",
+      assetId: TEN,
+      location: null,
       decimals: 10,
       totalSupply: "1000000000000",
       valueUsd: "0.25",
@@ -28,21 +31,23 @@ describeDb("list endpoints and price history", (ctx) => {
       status: "live",
     });
     expect(body.assets.find((a) => a.tokenId === ZERO)).toMatchObject({ valueUsd: null, marketCapUsd: null, holders: 0, status: "frozen" });
+    expect(body.assets.find((a) => a.tokenId === PUSDC)).toMatchObject({ kind: "foreign", assetId: null, location: PUSDC_LOCATION, valueUsd: "1", marketCapUsd: "5", holders: 2 });
+    expect(body.assets.find((a) => a.tokenId === DOG)).toMatchObject({ kind: "asset", assetId: 0, symbol: "DOG" });
   });
 
   it("GET /assets sorts exactly and pages; tokens without a value come last either way", async () => {
     const byValue = (await (await t.get("/assets?sort=valueUsd&limit=3")).json()) as { assets: { tokenId: number }[]; totalPages: number };
     expect(byValue.assets.map((a) => a.tokenId)).toEqual([WETH, KSM, USDT]);
-    expect(byValue.totalPages).toBe(3);
-    const asc = (await (await t.get("/assets?sort=valueUsd&order=asc&limit=5")).json()) as { assets: { tokenId: number }[] };
-    expect(asc.assets.map((a) => a.tokenId)).toEqual([TEN, USDT, KSM, WETH, ZERO]);
+    expect(byValue.totalPages).toBe(4);
+    const asc = (await (await t.get("/assets?sort=valueUsd&order=asc&limit=6")).json()) as { assets: { tokenId: number }[] };
+    expect(asc.assets.map((a) => a.tokenId)).toEqual([TEN, USDT, PUSDC, KSM, WETH, ZERO]);
     const cap = (await (await t.get("/assets?sort=marketCap&limit=2")).json()) as { assets: { tokenId: number; marketCapUsd: string }[] };
     // 15,000,000 KSM × 12.5 = 187,500,000 USD; 500 WETH × 3000.12… ≈ 1.5 M.
     expect(cap.assets).toMatchObject([{ tokenId: KSM, marketCapUsd: "187500000" }, { tokenId: WETH }]);
     const holders = (await (await t.get("/assets?sort=holders&page=1&limit=1")).json()) as { assets: { tokenId: number }[] };
     expect(holders.assets.map((a) => a.tokenId)).toEqual([TEN]);
-    const beyond = (await (await t.get("/assets?page=9")).json()) as { assets: unknown[]; total: number };
-    expect(beyond).toMatchObject({ assets: [], total: 8 });
+    const beyond = (await (await t.get("/assets?page=11")).json()) as { assets: unknown[]; total: number };
+    expect(beyond).toMatchObject({ assets: [], total: 10 });
   });
 
   it("GET /pools: reserves, TVL and 24 h volume per pool, by TVL by default", async () => {
@@ -53,8 +58,8 @@ describeDb("list endpoints and price history", (ctx) => {
     // TVL: 25,000 (KSM/USDt), 1,525 (2 KSM + 0.5 WETH), 250 (10 KSM, counted twice: ZERO has no price)
     expect(body.pools.map((p) => p.lpTokenId)).toEqual([1, 3, 2]);
     expect(body.pools[0]).toEqual({
-      tokenA: { tokenId: KSM, symbol: "KSM", decimals: 12, reserve: "1000000000000000", priceUsd: "12.5" },
-      tokenB: { tokenId: USDT, symbol: "USDt", decimals: 6, reserve: "12500000000", priceUsd: "1" },
+      tokenA: { tokenId: KSM, symbol: "KSM", decimals: 12, kind: "native", assetId: null, location: null, reserve: "1000000000000000", priceUsd: "12.5" },
+      tokenB: { tokenId: USDT, symbol: "USDt", decimals: 6, kind: "asset", assetId: USDT, location: null, reserve: "12500000000", priceUsd: "1" },
       lpTokenId: 1,
       totalValueLocked: "25000",
       volume24h: "150.5", // the swap 25 h ago is outside the window
@@ -71,6 +76,9 @@ describeDb("list endpoints and price history", (ctx) => {
     expect(await res.json()).toEqual({
       tokenId: KSM,
       symbol: "KSM",
+      kind: "native",
+      assetId: null,
+      location: null,
       from: HEAD_TIME - 26 * HOUR,
       to: HEAD_TIME,
       interval: 13 * HOUR,

@@ -1,7 +1,10 @@
 import { beforeEach, expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
-import { ALICE, BOB, CHARLIE, DAVE, DUP_A, HEAD_BLOCK, HEAD_TIME, KSM, LONELY, seedMarket, TEN, TREASURY, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { ALICE, BOB, CHARLIE, DAVE, DOG, DUP_A, HEAD_BLOCK, HEAD_TIME, KSM, LONELY, PUSDC, PUSDC_LOCATION, seedMarket, TEN, TREASURY, USDT, WETH, ZERO } from "../support/fixtures.js";
+
+const NATIVE = { kind: "native", assetId: null, location: null };
+const asset = (assetId: number) => ({ kind: "asset", assetId, location: null });
 
 describeDb("reads on an empty store", (ctx) => {
   it("answers 404 TOKEN_NOT_FOUND for tokens and zeros for /pool/stats", async () => {
@@ -37,7 +40,7 @@ describeDb("reads on a market", (ctx) => {
   it("GET /oracle/value/{id}: the latest price, timed at the newest block", async () => {
     const res = await t.get(`/oracle/value/${KSM}`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ tokenId: KSM, symbol: "KSM", valueUsd: "12.5", timestamp: HEAD_TIME, blockNumber: HEAD_BLOCK });
+    expect(await res.json()).toEqual({ tokenId: KSM, symbol: "KSM", ...NATIVE, valueUsd: "12.5", timestamp: HEAD_TIME, blockNumber: HEAD_BLOCK });
     const weth: any = await (await t.get(`/oracle/value/${WETH}`)).json();
     expect(weth.valueUsd).toBe("3000.123456789012345678");
     expect((await (await t.get(`/oracle/value/${USDT}`)).json() as any).valueUsd).toBe("1");
@@ -56,6 +59,7 @@ describeDb("reads on a market", (ctx) => {
       tokenId: TEN,
       name: "Ten",
       symbol: "TEN",
+      ...asset(TEN),
       totalSupply: "1000000000000",
       treasuryValue: "10", // 40 TEN held by the owner × 0.25 USD
       decimals: 10,
@@ -167,8 +171,8 @@ describeDb("reads on a market", (ctx) => {
     expect(res.status).toBe(200);
     const ksmUsdt = await res.json();
     expect(ksmUsdt).toEqual({
-      tokenA: { tokenId: KSM, symbol: "KSM", decimals: 12, reserve: "1000000000000000", priceUsd: "12.5" },
-      tokenB: { tokenId: USDT, symbol: "USDt", decimals: 6, reserve: "12500000000", priceUsd: "1" },
+      tokenA: { tokenId: KSM, symbol: "KSM", decimals: 12, ...NATIVE, reserve: "1000000000000000", priceUsd: "12.5" },
+      tokenB: { tokenId: USDT, symbol: "USDt", decimals: 6, ...asset(USDT), reserve: "12500000000", priceUsd: "1" },
       price: "12.5",
       totalValueLocked: "25000",
       volume24h: "150.5",
@@ -193,7 +197,7 @@ describeDb("reads on a market", (ctx) => {
 
   it("GET /pool/stats/{a}/{b}: an unpriced side is null and counts the priced side twice", async () => {
     const body: any = await (await t.get(`/pool/stats/ZERO/KSM`)).json();
-    expect(body.tokenA).toEqual({ tokenId: ZERO, symbol: "ZERO", decimals: 0, reserve: "4000", priceUsd: null });
+    expect(body.tokenA).toEqual({ tokenId: ZERO, symbol: "ZERO", decimals: 0, ...asset(ZERO), reserve: "4000", priceUsd: null });
     expect(body.price).toBe("0.0025"); // 10 KSM / 4000 ZERO
     expect(body.totalValueLocked).toBe("250");
     expect(body).toMatchObject({ volume24h: "0", fees24h: "0", swaps24h: 0, priceChange24h: "0", apr: "0" });
@@ -207,7 +211,7 @@ describeDb("reads on a market", (ctx) => {
     await expectError(await t.get(`/pool/stats/LONE/${USDT}`), 404, "POOL_NOT_FOUND");
     await expectError(await t.get("/pool/stats/NOPE/KSM"), 404, "TOKEN_NOT_FOUND");
     await expectError(await t.get("/pool/stats/KSM/999"), 404, "TOKEN_NOT_FOUND");
-    const big = await expectError(await t.get("/pool/stats/4294967296/KSM"), 400, "VALIDATION_ERROR");
+    const big = await expectError(await t.get("/pool/stats/9007199254740992/KSM"), 400, "VALIDATION_ERROR");
     expect(big).toContain('"tokenA"');
     const same = await expectError(await t.get("/pool/stats/KSM/0"), 400, "VALIDATION_ERROR");
     expect(same).toContain('"tokenB"');
@@ -216,11 +220,26 @@ describeDb("reads on a market", (ctx) => {
   });
 
   it("rejects non-integer and out-of-range ids with 400 naming the parameter", async () => {
-    for (const id of ["-1", "1.5", "abc", "4294967296", "01", "1e3", "%20"]) {
+    for (const id of ["-1", "1.5", "abc", "9007199254740992", "12345678901234567", "01", "1e3", "%20"]) {
       for (const [path, headers] of [[`/oracle/value/${id}`, {}], [`/assets/metadata/${id}`, auth], [`/assets/holders/${id}`, auth]] as const) {
         const message = await expectError(await t.get(path, headers), 400, "VALIDATION_ERROR");
         expect(message, path).toContain('"id"');
       }
     }
+  });
+
+  it("every token answer says what kind of token it is: native, asset (2^32 for asset 0), foreign with its location", async () => {
+    const foreign = { kind: "foreign", assetId: null, location: PUSDC_LOCATION };
+    expect(await (await t.get(`/oracle/value/${PUSDC}`)).json()).toEqual({ tokenId: PUSDC, symbol: "pUSDC", ...foreign, valueUsd: "1", timestamp: HEAD_TIME, blockNumber: HEAD_BLOCK });
+    expect(await (await t.get(`/assets/metadata/${PUSDC}`, auth)).json()).toMatchObject({ tokenId: PUSDC, ...foreign, totalSupply: "5000000", treasuryValue: "4", owner: TREASURY });
+    const holders: any = await (await t.get(`/assets/holders/${PUSDC}`, auth)).json();
+    expect(holders).toMatchObject({ tokenId: PUSDC, totalHolders: 2, holders: [{ rank: 1, address: TREASURY, balance: "4000000", share: "0.8" }, { rank: 2, address: BOB }] });
+    // Asset 0 of the chain is not the native token: it is served as 2^32 and says its chain id.
+    expect(await (await t.get(`/assets/metadata/${DOG}`, auth)).json()).toMatchObject({ tokenId: DOG, symbol: "DOG", ...asset(0), totalSupply: "70000000000" });
+    expect(await (await t.get(`/assets/metadata/${KSM}`, auth)).json()).toMatchObject({ tokenId: KSM, ...NATIVE });
+    // Pairs by symbol reach foreign tokens too; there is no pUSDC pool in this market.
+    await expectError(await t.get("/pool/stats/PUSDC/KSM"), 404, "POOL_NOT_FOUND");
+    await expectError(await t.get(`/pool/stats/${PUSDC}/${DOG}`), 404, "POOL_NOT_FOUND");
+    await expectError(await t.get(`/oracle/value/${Number.MAX_SAFE_INTEGER}`), 404, "TOKEN_NOT_FOUND");
   });
 });

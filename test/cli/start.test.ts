@@ -4,19 +4,21 @@
  * asserted here. And a SIGTERM in the middle of seeding stops it cleanly, keeping every block
  * it committed.
  */
-import { existsSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createDb, getCheckpoint, schema } from "../../db/index.js";
-import { SHARED_GENESIS } from "../../shared/config.js";
-import { spawnStart, type PoolStats } from "../support/start.js";
+import { freshClone, spawnStart, type PoolStats } from "../support/start.js";
 
 const MINUTE = 60_000;
-const skip = existsSync(SHARED_GENESIS) ? undefined : `no ${SHARED_GENESIS}`;
 
-describe.skipIf(skip)(`npm start on a fresh machine${skip ? ` (skipped: ${skip})` : ""}`, () => {
-  it("serves tokens, holders, pools and prices from its own devnet, then shows them moving; SIGTERM exits 0", async () => {
-    const service = await spawnStart();
+interface AssetList {
+  assets: { tokenId: number; symbol: string; kind: string; assetId: number | null; location: unknown; valueUsd: string | null; holders: number }[];
+}
+
+describe("npm start on a fresh machine", () => {
+  it("in a clone with nothing beside it, serves tokens (foreign ones too), holders, pools and prices from its own devnet, then shows them moving; SIGTERM exits 0", async () => {
+    const clone = await freshClone();
+    const service = await spawnStart({}, clone.dir);
     let code: number | null = null;
     try {
       const seeded = await service.poll("pools with swaps", async () => {
@@ -29,6 +31,8 @@ describe.skipIf(skip)(`npm start on a fresh machine${skip ? ` (skipped: ${skip})
       const auth = { Authorization: `Bearer ${((await register.json()) as { data: { token: string } }).data.token}` };
       const usdt = await service.get<{ symbol: string; decimals: number; totalSupply: string }>("/assets/metadata/1984", auth);
       const holders = await service.get<{ totalHolders: number; holders: { balance: string }[] }>("/assets/holders/0?limit=5", auth);
+      const assets = await service.get<AssetList>("/assets?limit=50");
+      const karPool = await service.get<{ tokenB: { kind: string; reserve: string }; volume24h: string }>("/pool/stats/KSM/KAR");
       const moved = await service.poll("a later block with more swaps", async () => {
         const stats = await service.get<PoolStats>("/pool/stats");
         return stats.blockNumber > seeded.blockNumber && stats.swaps24h > seeded.swaps24h ? stats : undefined;
@@ -44,8 +48,17 @@ describe.skipIf(skip)(`npm start on a fresh machine${skip ? ` (skipped: ${skip})
       expect(holders.totalHolders).toBeGreaterThanOrEqual(200); // the scenario funds 200 holders with KSM
       expect(holders.holders).toHaveLength(5);
       expect(moved.volume24h).not.toBe(seeded.volume24h);
+      // The shipped devnet has foreign assets with pools and prices, and asset 0 served as 2^32.
+      expect(seeded.totalPools).toBe(7);
+      const foreign = assets.assets.filter((a) => a.kind === "foreign");
+      expect(foreign.map((a) => a.symbol).sort()).toEqual(["KAR", "pUSDC"]);
+      expect(foreign.every((a) => a.valueUsd !== null && a.holders > 0 && a.location !== null)).toBe(true);
+      expect(assets.assets.find((a) => a.symbol === "DOG")).toMatchObject({ tokenId: 2 ** 32, kind: "asset", assetId: 0 });
+      expect(karPool.tokenB.kind).toBe("foreign");
+      expect(BigInt(karPool.tokenB.reserve)).toBeGreaterThan(0n);
     } finally {
       code = await service.stop();
+      await clone.remove();
     }
     expect(code, service.stderr()).toBe(0);
   }, 4 * MINUTE);

@@ -31,7 +31,7 @@ describeDb("db layer", (ctx) => {
     expect(await getBalance(ctx.db, 1, ALICE)).toBe(700n);
     await upsertTokens(ctx.db, [{ id: 5, name: "New", symbol: "N", decimals: 3, supply: "9", blockNumber: 20 }]);
     await upsertTokens(ctx.db, [{ id: 5, name: "Old", symbol: "O", decimals: 3, supply: "1", blockNumber: 19 }]);
-    expect(await getToken(ctx.db, 5)).toMatchObject({ name: "New", supply: "9", isNative: false, status: "live" });
+    expect(await getToken(ctx.db, 5)).toMatchObject({ name: "New", supply: "9", kind: "asset", status: "live" });
   });
 
   it("a zero balance deletes the holder, unless a newer balance is stored", async () => {

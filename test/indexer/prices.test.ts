@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
-import { locationToTokenId, tokenIdToLocation } from "../../indexer/chain/locations.js";
 import { computePrices, type PoolState } from "../../indexer/prices.js";
 
 const KSM = 0;
@@ -13,24 +12,6 @@ const units = (whole: string, d: number) => parseFixed(whole, d);
 const pool = (a: number, ra: string, b: number, rb: string): PoolState => ({ token0Id: a, token1Id: b, reserve0: units(ra, decimals.get(a)!), reserve1: units(rb, decimals.get(b)!) });
 const usd = (m: Map<number, bigint>) => Object.fromEntries([...m].map(([id, p]) => [id, formatFixed(p, USD_SCALE)]));
 const inputs = (pools: PoolState[], min = "100") => ({ pools, decimals, stablecoins: new Set([USDT, USDC]), nativeTokenId: KSM, minLiquidityUsd: parseFixed(min, USD_SCALE) });
-
-describe("locations", () => {
-  it("maps native and Assets-pallet locations to token ids, in any codec spelling", () => {
-    expect(locationToTokenId({ parents: 1, interior: { here: null } }, 0)).toBe(0);
-    expect(locationToTokenId({ parents: 1, interior: "Here" }, 5)).toBe(5);
-    expect(locationToTokenId({ parents: 0, interior: { x2: [{ palletInstance: 50 }, { generalIndex: 1984 }] } }, 0)).toBe(1984);
-    expect(locationToTokenId({ parents: 0, interior: { X2: [{ PalletInstance: "50" }, { GeneralIndex: "1,984" }] } }, 0)).toBe(1984);
-    expect(locationToTokenId(tokenIdToLocation(18, 0), 0)).toBe(18);
-    expect(locationToTokenId(tokenIdToLocation(0, 0), 0)).toBe(0);
-  });
-
-  it("ignores foreign assets, other pallets and out-of-range ids", () => {
-    expect(locationToTokenId({ parents: 0, interior: { x2: [{ palletInstance: 55 }, { generalIndex: 1 }] } }, 0)).toBeUndefined();
-    expect(locationToTokenId({ parents: 1, interior: { x1: { parachain: 2000 } } }, 0)).toBeUndefined();
-    expect(locationToTokenId({ parents: 0, interior: { x2: [{ palletInstance: 50 }, { generalIndex: "4294967296" }] } }, 0)).toBeUndefined();
-    expect(locationToTokenId(null, 0)).toBeUndefined();
-  });
-});
 
 describe("oracle prices", () => {
   it("prices stablecoins at 1, the native token directly, and assets through the native token", () => {

@@ -46,8 +46,8 @@ describe("touched set", () => {
     expect(changes.swaps).toHaveLength(1);
     const prices = new Map([[1984, parseFixed("1", USD_SCALE)], [0, parseFixed("25", USD_SCALE)], [10, parseFixed("0.5", USD_SCALE)]]);
     const decimals = new Map([[0, 12], [10, 10], [1984, 6]]);
-    const { rows, skipped } = swapRows(changes.swaps, pools, { prices, decimals, lpFee: 3n }, { number: 8, timestamp: 1_700_000_000 });
-    expect(skipped).toBe(0);
+    const { rows, skipped } = swapRows(changes.swaps, pools, { prices, decimals, lpFeePpm: 3_000n }, { number: 8, timestamp: 1_700_000_000 });
+    expect(skipped).toEqual([]);
     expect(rows.map((r) => [r.hop, r.token0Id, r.token1Id, r.tokenIn, r.tokenOut, r.amountIn, r.amountOut, r.fee, r.volumeUsd, r.feeUsd])).toEqual([
       // 500 TEN in (at 0.5 USD), 9.920546077802 KSM out; fee 3 per mille of the amount in
       [0, 0, 10, 10, 0, "5000000000000", "9920546077802", "15000000000", "250", "0.75"],
@@ -57,14 +57,27 @@ describe("touched set", () => {
     expect(rows.every((r) => r.account === TRADER && r.eventIndex === 10)).toBe(true);
   });
 
-  it("ignores events it does not know and pools it has never seen", () => {
-    const unknown: ChainEvent[] = [
-      { index: 0, section: "nfts", method: "Minted", extrinsic: 1, data: { owner: TRADER } },
-      { index: 1, section: "assetConversion", method: "SwapExecuted", extrinsic: 1, data: { who: TRADER, path: [{ parents: 1, interior: { x1: { parachain: 1 } } }, { parents: 1, interior: { here: null } }], amountIn: "1", amountOut: "1" } },
-    ];
+  it("ignores events of pallets it does not index", () => {
+    const unknown: ChainEvent[] = [{ index: 0, section: "nfts", method: "Minted", extrinsic: 1, data: { owner: TRADER }, accounts: [TRADER] }];
     const changes = collectChanges(unknown, { nativeTokenId: 0, pools: new Map() });
-    expect(changes.swaps).toEqual([]);
-    expect(changes.tokens.size + changes.balances.size + changes.pools.size).toBe(0);
-    expect(collectChanges(events(8), { nativeTokenId: 0, pools: new Map() }).pools.size).toBe(0);
+    expect(changes.tokens.size + changes.balances.size + changes.pools.size + changes.skipped.length).toBe(0);
+  });
+
+  it("reports a swap over pools it has never seen, and malformed events, instead of dropping them", () => {
+    const changes = collectChanges(events(8), { nativeTokenId: 0, pools: new Map() });
+    expect(changes.pools.size).toBe(0);
+    const { rows, skipped } = swapRows(changes.swaps, new Map(), { prices: new Map(), decimals: new Map(), lpFeePpm: 3_000n }, { number: 8, timestamp: 0 });
+    expect(rows).toEqual([]);
+    expect(skipped).toEqual([{ eventIndex: 10, event: "assetConversion.SwapExecuted", reason: "no known pool for hop 0 (10 → 0)" }]);
+    const malformed: ChainEvent[] = [
+      { index: 3, section: "assets", method: "Issued", extrinsic: 1, data: { assetId: "not an id", owner: TRADER }, accounts: [TRADER] },
+      { index: 4, section: "assetConversion", method: "SwapExecuted", extrinsic: 1, data: { who: TRADER, path: ["0x0100"], amountIn: "1", amountOut: "1" }, accounts: [TRADER] },
+      { index: 5, section: "foreignAssets", method: "Issued", extrinsic: 1, data: { assetId: "0xff", owner: TRADER }, accounts: [TRADER] },
+    ];
+    expect(collectChanges(malformed, { nativeTokenId: 0, pools: new Map() }).skipped).toEqual([
+      { eventIndex: 3, event: "assets.Issued", reason: "assetId is not a u32" },
+      { eventIndex: 4, event: "assetConversion.SwapExecuted", reason: "path has fewer than two steps" },
+      { eventIndex: 5, event: "foreignAssets.Issued", reason: "assetId is not an XCM location" },
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
-import { loadConfig, SHARED_GENESIS } from "../../shared/config.js";
+import { DEFAULT_GENESIS, loadConfig } from "../../shared/config.js";
 import { ConfigError } from "../../shared/errors.js";
 
 describe("config", () => {
@@ -20,11 +19,11 @@ describe("config", () => {
       rateLimitWindowMs: 60000,
       nativeTokenId: 0,
       logLevel: "info",
-      usdStablecoins: [1984],
+      usdStablecoins: undefined, // the chain's own anchors, chosen by the indexer
       oracleMinLiquidityUsd: "100",
       indexerBatchBlocks: 50,
-      // ../shared/chain beside the project when it is there (it is on our machines and CI)
-      devnetGenesis: existsSync(SHARED_GENESIS) ? SHARED_GENESIS : undefined,
+      // shipped with the project: a clone with nothing beside it runs the same devnet
+      devnetGenesis: DEFAULT_GENESIS,
       devnetPort: 9944,
       devnetSwapIntervalMs: 3000,
     });
@@ -53,8 +52,11 @@ describe("config", () => {
       DEVNET_SWAP_INTERVAL_MS: "500",
       DEVNET_PORT: "9955",
     });
-    expect(c).toMatchObject({ usdStablecoins: [1984, 1337], oracleMinLiquidityUsd: "2500.5", indexerBatchBlocks: 10, devnetPort: 9955, devnetSwapIntervalMs: 500, devnetGenesis: "package.json" });
+    expect(c).toMatchObject({ usdStablecoins: { ids: [1984, 1337], symbols: [] }, oracleMinLiquidityUsd: "2500.5", indexerBatchBlocks: 10, devnetPort: 9955, devnetSwapIntervalMs: 500, devnetGenesis: "package.json" });
     expect(loadConfig({ DEVNET_GENESIS: "https://example.com/spec.json" }).devnetGenesis).toBe("https://example.com/spec.json");
+    expect(loadConfig({ DEVNET_GENESIS: "rococo" }).devnetGenesis).toBe("rococo");
+    // Anchors by symbol, and foreign assets by their id above 2^32.
+    expect(loadConfig({ USD_STABLECOINS: "USDt, pUSDC,6044162399878595,USDt" }).usdStablecoins).toEqual({ ids: [6044162399878595], symbols: ["USDt", "pUSDC"] });
     expect(c).toMatchObject({ databaseReadUrl: "postgres://u@replica:5432/tp", redisPrefix: "tp-prod" });
     expect(c).toMatchObject({ port: 8080, trustProxy: 2, rateLimitMax: 0, nativeTokenId: 4294967295, logLevel: "silent" });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
@@ -75,7 +77,7 @@ describe("config", () => {
       RATE_LIMIT_WINDOW_MS: "10",
       NATIVE_TOKEN_ID: "4294967296",
       LOG_LEVEL: "loud",
-      USD_STABLECOINS: "1984,usdt",
+      USD_STABLECOINS: "1984,us dt",
       ORACLE_MIN_LIQUIDITY_USD: "1e5",
       INDEXER_BATCH_BLOCKS: "0",
       DEVNET_GENESIS: "ftp://example.com/spec.json",
@@ -83,6 +85,7 @@ describe("config", () => {
       DEVNET_PORT: "99999",
     };
     expect(() => loadConfig({ DEVNET_GENESIS: "no/such/genesis.json" })).toThrow("DEVNET_GENESIS: no such file");
+    for (const list of ["1984,", "9007199254740992", "-1", "1e3", "$USD"]) expect(() => loadConfig({ USD_STABLECOINS: list }), list).toThrow("USD_STABLECOINS");
     for (const [name, value] of Object.entries(bad)) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
       expect(() => loadConfig({ [name]: value }), name).toThrow(name);

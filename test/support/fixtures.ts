@@ -14,6 +14,7 @@ import {
   upsertTokens,
   type Database,
   type NewSwap,
+  type NewToken,
 } from "../../db/index.js";
 
 export const HOUR = 3_600;
@@ -29,6 +30,11 @@ export const WETH = 18;
 export const DUP_A = 21;
 export const DUP_B = 22;
 export const LONELY = 30;
+/** Asset 0 of the chain, served under 2^32 (its id is the native token's). */
+export const DOG = 2 ** 32;
+/** A foreign asset: Polkadot AH's USDC bridged to Kusama AH, under its location-derived id. */
+export const PUSDC = 6_520_275_024_738_589;
+export const PUSDC_LOCATION = { parents: 2, interior: { x4: [{ globalConsensus: { polkadot: null } }, { parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1337 }] } };
 
 export const TREASURY = "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F";
 export const ALICE = "Fr4NzY1udSFFLzb2R3qxVQkBHwVPb6Fa7hYYWVx8Gf2hGcD";
@@ -55,6 +61,8 @@ function swap(block: number, eventIndex: number, time: number, pool: [number, nu
   };
 }
 
+const asset = (t: Omit<NewToken, "kind" | "assetId">): NewToken => ({ ...t, kind: "asset", assetId: t.id });
+
 export async function seedMarket(db: Database): Promise<void> {
   await insertBlocks(db, [
     { number: 1_000, hash: "0x" + "10".repeat(32), timestamp: HEAD_TIME - 25 * HOUR },
@@ -64,15 +72,28 @@ export async function seedMarket(db: Database): Promise<void> {
   await setCheckpoint(db, { blockNumber: HEAD_BLOCK, blockHash: "0x" + "20".repeat(32), chainFinalized: HEAD_BLOCK + 3 });
   const b = HEAD_BLOCK;
   await upsertTokens(db, [
-    { id: KSM, name: "Kusama", symbol: "KSM", decimals: 12, supply: "15000000000000000000", owner: null, isNative: true, blockNumber: b },
-    { id: USDT, name: "Tether USD", symbol: "USDt", decimals: 6, supply: "1000000000000", owner: TREASURY, blockNumber: b },
-    { id: ZERO, name: "Whole", symbol: "ZERO", decimals: 0, supply: "1000", owner: TREASURY, status: "frozen", blockNumber: b },
-    { id: TEN, name: "Ten", symbol: "TEN", decimals: 10, supply: "1000000000000", owner: TREASURY, blockNumber: b },
-    { id: WETH, name: "Wrapped Ether", symbol: "WETH", decimals: 18, supply: "500000000000000000000", owner: ALICE, blockNumber: b },
-    { id: DUP_A, name: "Dup one", symbol: "DUP", decimals: 6, supply: "1", owner: ALICE, blockNumber: b },
-    { id: DUP_B, name: "Dup two", symbol: "dup", decimals: 6, supply: "1", owner: ALICE, blockNumber: b },
-    { id: LONELY, name: "Lonely", symbol: "LONE", decimals: 6, supply: "5", owner: ALICE, blockNumber: b },
-  ]);
+    { id: KSM, name: "Kusama", symbol: "KSM", decimals: 12, supply: "15000000000000000000", owner: null, kind: "native", blockNumber: b },
+    asset({ id: USDT, name: "Tether USD", symbol: "USDt", decimals: 6, supply: "1000000000000", owner: TREASURY, blockNumber: b }),
+    asset({ id: ZERO, name: "Whole", symbol: "ZERO", decimals: 0, supply: "1000", owner: TREASURY, status: "frozen", blockNumber: b }),
+    asset({ id: TEN, name: "Ten", symbol: "TEN", decimals: 10, supply: "1000000000000", owner: TREASURY, blockNumber: b }),
+    asset({ id: WETH, name: "Wrapped Ether", symbol: "WETH", decimals: 18, supply: "500000000000000000000", owner: ALICE, blockNumber: b }),
+    asset({ id: DUP_A, name: "Dup one", symbol: "DUP", decimals: 6, supply: "1", owner: ALICE, blockNumber: b }),
+    asset({ id: DUP_B, name: "Dup two", symbol: "dup", decimals: 6, supply: "1", owner: ALICE, blockNumber: b }),
+    asset({ id: LONELY, name: "Lonely", symbol: "LONE", decimals: 6, supply: "5", owner: ALICE, blockNumber: b }),
+    { id: DOG, name: "Dog", symbol: "DOG", decimals: 10, supply: "70000000000", owner: ALICE, kind: "asset", assetId: 0, blockNumber: b },
+    {
+      id: PUSDC,
+      name: "USD Coin (Polkadot)",
+      symbol: "pUSDC",
+      decimals: 6,
+      supply: "5000000",
+      owner: TREASURY,
+      kind: "foreign",
+      location: PUSDC_LOCATION,
+      locationKey: "0x0204090200a10f043205e514",
+      blockNumber: b,
+    },
+  ] satisfies NewToken[]);
   // TEN: five holders; BOB and CHARLIE tie, so the address decides their order.
   await upsertHolders(db, [
     { tokenId: TEN, account: TREASURY, balance: "400000000000", blockNumber: b },
@@ -82,6 +103,9 @@ export async function seedMarket(db: Database): Promise<void> {
     { tokenId: TEN, account: DAVE, balance: "100000000000", blockNumber: b },
     { tokenId: USDT, account: TREASURY, balance: "250000000000", blockNumber: b },
     { tokenId: WETH, account: ALICE, balance: "1500000000000000000", blockNumber: b },
+    { tokenId: DOG, account: ALICE, balance: "70000000000", blockNumber: b },
+    { tokenId: PUSDC, account: TREASURY, balance: "4000000", blockNumber: b },
+    { tokenId: PUSDC, account: BOB, balance: "1000000", blockNumber: b },
   ]);
   await insertPrices(db, [
     { tokenId: USDT, blockNumber: 1_000, priceUsd: "1" },
@@ -89,14 +113,15 @@ export async function seedMarket(db: Database): Promise<void> {
     { tokenId: KSM, blockNumber: b, priceUsd: "12.5" },
     { tokenId: TEN, blockNumber: b, priceUsd: "0.25" },
     { tokenId: WETH, blockNumber: b, priceUsd: "3000.123456789012345678" },
+    { tokenId: PUSDC, blockNumber: b, priceUsd: "1" },
   ]);
   await upsertPools(db, [
     // 1000 KSM / 12500 USDt
-    { token0Id: KSM, token1Id: USDT, lpTokenId: 1, account: "pool-ksm-usdt", reserve0: "1000000000000000", reserve1: "12500000000", lpSupply: "3535533905932", lpFee: 3, createdBlock: 900, blockNumber: b },
+    { token0Id: KSM, token1Id: USDT, lpTokenId: 1, account: "pool-ksm-usdt", reserve0: "1000000000000000", reserve1: "12500000000", lpSupply: "3535533905932", lpFeePpm: 3000, createdBlock: 900, blockNumber: b },
     // 10 KSM / 4000 ZERO (ZERO has no price: the KSM side counts twice)
-    { token0Id: KSM, token1Id: ZERO, lpTokenId: 2, account: "pool-ksm-zero", reserve0: "10000000000000", reserve1: "4000", lpSupply: "200000", lpFee: 3, createdBlock: 900, blockNumber: b },
+    { token0Id: KSM, token1Id: ZERO, lpTokenId: 2, account: "pool-ksm-zero", reserve0: "10000000000000", reserve1: "4000", lpSupply: "200000", lpFeePpm: 3000, createdBlock: 900, blockNumber: b },
     // 2 KSM / 0.5 WETH
-    { token0Id: KSM, token1Id: WETH, lpTokenId: 3, account: "pool-ksm-weth", reserve0: "2000000000000", reserve1: "500000000000000000", lpSupply: "1000000", lpFee: 3, createdBlock: 900, blockNumber: b },
+    { token0Id: KSM, token1Id: WETH, lpTokenId: 3, account: "pool-ksm-weth", reserve0: "2000000000000", reserve1: "500000000000000000", lpSupply: "1000000", lpFeePpm: 3000, createdBlock: 900, blockNumber: b },
   ]);
   await insertPoolReserves(db, [
     // 24 h ago the pool stood at 1000 KSM / 10000 USDt (10 USDt per KSM); now 12.5.

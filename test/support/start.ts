@@ -4,8 +4,8 @@
  * route counts against the 100 requests/min of this IP, so at most one request per poll.
  * Used by test/cli/start.test.ts and bench/start.ts.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./port.js";
@@ -35,16 +35,35 @@ export interface PoolStats {
 }
 
 /**
+ * The project as a user's clone has it, in a temporary folder with nothing beside it (no
+ * ../shared): the files git tracks or would track, and a link to this checkout's node_modules
+ * (what `npm ci` would install). Resolves to its folder and a function that removes it.
+ */
+export async function freshClone(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const root = await mkdtemp(path.join(tmpdir(), "tokenpool-clone-"));
+  const dir = path.join(root, "tokenpool");
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { encoding: "utf8" }).split("\0").filter(Boolean);
+  for (const file of files) {
+    await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
+    await copyFile(file, path.join(dir, file)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "ENOENT") throw err; // deleted in the work tree, not yet in git
+    });
+  }
+  await symlink(path.resolve("node_modules"), path.join(dir, "node_modules"), "dir");
+  return { dir, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/**
  * Spawns what `npm start` runs (package.json: node --import tsx main.ts) without npm in between:
  * npm reports a child stopped by SIGTERM as its own death by that signal, hiding the exit code.
- * `extraEnv` adds variables a user might set.
+ * `extraEnv` adds variables a user might set; `cwd` runs another copy of the project.
  */
-export async function spawnStart(extraEnv: Record<string, string> = {}): Promise<StartedService> {
+export async function spawnStart(extraEnv: Record<string, string> = {}, cwd?: string): Promise<StartedService> {
   const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-start-"));
   const [port, devnetPort] = [await freePort(), await freePort()];
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PORT: String(port), DEVNET_PORT: String(devnetPort), LOG_LEVEL: "warn", ...extraEnv };
   const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

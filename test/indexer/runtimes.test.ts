@@ -1,0 +1,273 @@
+/**
+ * The indexer's decoding on the runtimes Polkadot and Kusama Asset Hub run today, not the 2023
+ * devnet: events encoded with the current metadata (test/support/runtimes.ts) go through the
+ * indexer's own code — decodeEvents, collectChanges, swapRows, normaliseLpFee, ChainReader.
+ */
+import type { ApiPromise } from "@polkadot/api";
+import { stringToU8a, u8aConcat } from "@polkadot/util";
+import { blake2AsU8a, encodeAddress } from "@polkadot/util-crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { chainAnchors, KUSAMA_ASSET_HUB_GENESIS, POLKADOT_ASSET_HUB_GENESIS } from "../../indexer/anchors.js";
+import { decodeEvents, type At } from "../../indexer/chain/events.js";
+import { FOREIGN_MIN, poolKey } from "../../indexer/chain/locations.js";
+import { ChainReader } from "../../indexer/chain/reader.js";
+import { normaliseLpFee } from "../../indexer/chain/runtime.js";
+import { swapRows, type Valuation } from "../../indexer/swaps.js";
+import { collectChanges, type PoolRef } from "../../indexer/touched.js";
+import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
+import { currentRuntime, eventRecord, LOCATIONS, type Runtime } from "../support/runtimes.js";
+
+const ALICE = "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d";
+const BOB = "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48";
+const POOL = "0x0101010101010101010101010101010101010101010101010101010101010101";
+const POOL2 = "0x0202020202020202020202020202020202020202020202020202020202020202";
+/** Public LP-token owners of live pools (../shared/chain/README.md, from the kheopswap directory). */
+const PAH_DOT_USDT_POOL = "12dvmstTqsjrPrPdouMpbsgaaQjPGYFh7gMaiNgZ7Rzaacok";
+const KAH_KSM_USDT_POOL = "GYX5QBG1ymcRfnrkscpRYnSueiHCk8ZZPnJ7fEwzUycc3gY";
+
+const ss58 = (rt: Runtime, hex: string) => encodeAddress(hex, rt.ss58);
+
+/** The foreign token id of a location, computed here from its bytes, not by the indexer. */
+function expectedForeignId(rt: Runtime, location: unknown): number {
+  const bytes = rt.registry.createType("StagingXcmV5Location", location).toU8a();
+  const hash = blake2AsU8a(bytes, 256);
+  let u64 = 0n;
+  for (let i = 7; i >= 0; i--) u64 = (u64 << 8n) | BigInt(hash[i]!);
+  return Number(BigInt(FOREIGN_MIN) + (u64 % (BigInt(Number.MAX_SAFE_INTEGER) - BigInt(FOREIGN_MIN) + 1n)));
+}
+
+function poolRef(rt: Runtime, token1Id: number, account: string, lpTokenId = 0): PoolRef {
+  return { token0Id: 0, token1Id, lpTokenId, account: ss58(rt, account) };
+}
+
+function valuation(rt: Runtime, prices: Record<number, string>, decimals: Record<number, number>): Valuation {
+  return {
+    prices: new Map(Object.entries(prices).map(([id, p]) => [Number(id), parseFixed(p, USD_SCALE)])),
+    decimals: new Map(Object.entries(decimals).map(([id, d]) => [Number(id), d])),
+    lpFeePpm: normaliseLpFee(rt.consts.assetConversion!.lpFee!),
+  };
+}
+
+describe("decoding on today's runtimes", () => {
+  let pah: Runtime;
+  let kah: Runtime;
+
+  beforeAll(async () => {
+    [pah, kah] = await Promise.all([currentRuntime("asset-hub-polkadot", { holdEvents: true }), currentRuntime("asset-hub-kusama", { holdEvents: true })]);
+    expect([pah.specName, pah.specVersion, kah.specName, kah.specVersion]).toEqual(["statemint", 2_000_000, "statemine", 1_009_003]);
+  });
+
+  it("a swap on Polkadot AH takes its amounts from the (Location, u128) path", () => {
+    const records = [
+      eventRecord(pah, "assetConversion", "SwapExecuted", {
+        who: ALICE,
+        sendTo: BOB,
+        amountIn: 100_000_000_000n,
+        amountOut: 49_850_000n,
+        path: [
+          [LOCATIONS.native, 100_000_000_000n],
+          [LOCATIONS.asset(1984), 49_850_000n],
+        ],
+      }),
+    ];
+    const pools = new Map([["0/1984", poolRef(pah, 1984, POOL)]]);
+    const changes = collectChanges(decodeEvents(records, pah.ss58), { nativeTokenId: 0, pools });
+    expect(changes.skipped).toEqual([]);
+    expect([...changes.pools]).toEqual(["0/1984"]);
+    const { rows, skipped } = swapRows(changes.swaps, pools, valuation(pah, { 0: "5", 1984: "1" }, { 0: 10, 1984: 6 }), { number: 7, timestamp: 1 });
+    expect(skipped).toEqual([]);
+    // 10 DOT at 5 USD; the fee is 0.3 % of the amount in (LPFee u32 3 = 3000 ppm).
+    expect(rows).toEqual([
+      expect.objectContaining({ hop: 0, tokenIn: 0, tokenOut: 1984, amountIn: "100000000000", amountOut: "49850000", fee: "300000000", volumeUsd: "50", feeUsd: "0.15", account: ss58(pah, ALICE) }),
+    ]);
+  });
+
+  it("a multi-hop swap through a foreign asset on Kusama AH is a row per pool, each with its own amounts", () => {
+    const pusdc = expectedForeignId(kah, LOCATIONS.polkadotUsdc);
+    const records = [
+      eventRecord(kah, "assetConversion", "SwapExecuted", {
+        who: ALICE,
+        sendTo: ALICE,
+        amountIn: 200_000_000n,
+        amountOut: 198_800_000n,
+        path: [
+          [LOCATIONS.asset(1984), 200_000_000n],
+          [LOCATIONS.native, 7_960_000_000_000n],
+          [LOCATIONS.polkadotUsdc, 198_800_000n],
+        ],
+      }),
+    ];
+    const pools = new Map([
+      ["0/1984", poolRef(kah, 1984, POOL, 0)],
+      [poolKey(0, pusdc), poolRef(kah, pusdc, POOL2, 5)],
+    ]);
+    const changes = collectChanges(decodeEvents(records, kah.ss58), { nativeTokenId: 0, pools });
+    expect(changes.skipped).toEqual([]);
+    expect(changes.named.get(pusdc)).toMatchObject({ kind: "foreign", location: { parents: 2, interior: { x4: [{ globalConsensus: { polkadot: null } }, { parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1337 }] } } });
+    const { rows } = swapRows(changes.swaps, pools, valuation(kah, { 0: "25", 1984: "1", [pusdc]: "1" }, { 0: 12, 1984: 6, [pusdc]: 6 }), { number: 7, timestamp: 1 });
+    expect(rows.map((r) => [r.hop, r.token0Id, r.token1Id, r.tokenIn, r.tokenOut, r.amountIn, r.amountOut, r.fee, r.volumeUsd])).toEqual([
+      [0, 0, 1984, 1984, 0, "200000000", "7960000000000", "600000", "200"],
+      [1, 0, pusdc, 0, pusdc, "7960000000000", "198800000", "23880000000", "199"],
+    ]);
+  });
+
+  it("SwapCreditExecuted (a fee paid in an asset, an XCM exchange) is a swap with no account", () => {
+    const records = [eventRecord(kah, "assetConversion", "SwapCreditExecuted", { amountIn: 1_000_000n, amountOut: 39_000_000_000n, path: [[LOCATIONS.asset(1984), 1_000_000n], [LOCATIONS.native, 39_000_000_000n]] })];
+    const pools = new Map([["0/1984", poolRef(kah, 1984, POOL)]]);
+    const changes = collectChanges(decodeEvents(records, kah.ss58), { nativeTokenId: 0, pools });
+    const { rows } = swapRows(changes.swaps, pools, valuation(kah, { 0: "25", 1984: "1" }, { 0: 12, 1984: 6 }), { number: 7, timestamp: 1 });
+    expect(rows).toEqual([expect.objectContaining({ tokenIn: 1984, tokenOut: 0, amountIn: "1000000", amountOut: "39000000000", account: null, volumeUsd: "1" })]);
+  });
+
+  it("every AccountId32 field is read again, whatever it is called: TransferOnHold, TransferAndHold, approvals, touches", () => {
+    const CHARLIE = `0x${"03".repeat(32)}`;
+    const reason = { Revive: "StorageDepositReserve" };
+    const records = [
+      eventRecord(kah, "balances", "TransferOnHold", { reason, source: ALICE, dest: BOB, amount: 5n }),
+      eventRecord(kah, "balances", "TransferAndHold", { reason, source: BOB, dest: CHARLIE, transferred: 5n }),
+      eventRecord(kah, "assets", "TransferredApproved", { assetId: 1984, owner: ALICE, delegate: BOB, destination: CHARLIE, amount: 1n }),
+      eventRecord(kah, "foreignAssets", "Touched", { assetId: LOCATIONS.polkadotUsdc, who: CHARLIE, depositor: BOB }),
+    ];
+    const events = decodeEvents(records, kah.ss58);
+    expect(events.map((e) => e.accounts.length)).toEqual([2, 2, 3, 2]);
+    const changes = collectChanges(events, { nativeTokenId: 0, pools: new Map() });
+    const sorted = (s: Set<string> | undefined) => [...(s ?? [])].sort();
+    expect(sorted(changes.balances.get(0))).toEqual([ALICE, BOB, CHARLIE].map((a) => ss58(kah, a)).sort());
+    expect(sorted(changes.balances.get(1984))).toEqual([ALICE, BOB, CHARLIE].map((a) => ss58(kah, a)).sort());
+    expect(sorted(changes.balances.get(expectedForeignId(kah, LOCATIONS.polkadotUsdc)))).toEqual([BOB, CHARLIE].map((a) => ss58(kah, a)).sort());
+    expect(changes.tokens.has(0)).toBe(true); // total issuance re-read
+  });
+
+  it("a foreign asset is a token with a stable id above 2^32: Snowbridge USDC, issued and destroyed", () => {
+    const id = expectedForeignId(pah, LOCATIONS.snowbridgeUsdc);
+    // The same number in every deployment: anchors, stored rows and URLs rely on it.
+    expect(id).toBe(6_044_162_399_878_595);
+    expect(chainAnchors({ genesisHash: POLKADOT_ASSET_HUB_GENESIS, specName: "statemint" }, 0).ids).toContain(id);
+    const records = [
+      eventRecord(pah, "foreignAssets", "Issued", { assetId: LOCATIONS.snowbridgeUsdc, owner: BOB, amount: 10n }),
+      eventRecord(pah, "foreignAssets", "Destroyed", { assetId: LOCATIONS.snowbridgeUsdc }),
+    ];
+    const changes = collectChanges(decodeEvents(records, pah.ss58), { nativeTokenId: 0, pools: new Map() });
+    expect(changes.skipped).toEqual([]);
+    expect([...changes.tokens]).toEqual([id]);
+    expect([...changes.destroyed]).toEqual([id]);
+    expect([...changes.balances.get(id)!]).toEqual([ss58(pah, BOB)]);
+    expect(changes.named.get(id)).toEqual({
+      kind: "foreign",
+      key: pah.registry.createType("StagingXcmV5Location", LOCATIONS.snowbridgeUsdc).toHex(),
+      location: { parents: 2, interior: { x2: [{ globalConsensus: { ethereum: { chainId: 1 } } }, { accountKey20: { network: null, key: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48" } }] } },
+    });
+  });
+
+  it("asset 0 on Kusama AH (DOG) is served as 2^32, apart from the native token", () => {
+    const records = [eventRecord(kah, "assets", "Transferred", { assetId: 0, from: ALICE, to: BOB, amount: 1n })];
+    const changes = collectChanges(decodeEvents(records, kah.ss58), { nativeTokenId: 0, pools: new Map() });
+    expect([...changes.tokens]).toEqual([2 ** 32]);
+    expect(changes.balances.get(0)).toBeUndefined();
+    expect(changes.named.get(2 ** 32)).toEqual({ kind: "asset", assetId: 0 });
+  });
+
+  it("PoolCreated, liquidity and fees paid in an asset decode on both hubs", () => {
+    for (const rt of [pah, kah]) {
+      const poolId = [LOCATIONS.native, LOCATIONS.asset(1984)];
+      const records = [
+        eventRecord(rt, "assetConversion", "PoolCreated", { creator: ALICE, poolId, poolAccount: POOL, lpToken: 7 }),
+        eventRecord(rt, "assetConversion", "LiquidityAdded", { who: ALICE, mintTo: ALICE, poolId, amount1Provided: 10n, amount2Provided: 20n, lpToken: 7, lpTokenMinted: 14n }),
+        eventRecord(rt, "assetConversion", "LiquidityRemoved", { who: ALICE, withdrawTo: BOB, poolId, amount1: 1n, amount2: 2n, lpToken: 7, lpTokenBurned: 1n, withdrawalFee: 0 }),
+        eventRecord(rt, "assetTxPayment", "AssetTxFeePaid", { who: BOB, actualFee: 3n, tip: 0n, assetId: LOCATIONS.asset(1984) }),
+      ];
+      const pools = new Map<string, PoolRef>();
+      const changes = collectChanges(decodeEvents(records, rt.ss58), { nativeTokenId: 0, pools });
+      expect(changes.skipped, rt.specName).toEqual([]);
+      expect(changes.createdPools).toEqual([{ token0Id: 0, token1Id: 1984, lpTokenId: 7, account: ss58(rt, POOL) }]);
+      expect(changes.liquidity.map((l) => [l.kind, l.pool, l.amount0, l.amount1, l.lpAmount])).toEqual([
+        ["add", "0/1984", "10", "20", "14"],
+        ["remove", "0/1984", "1", "2", "1"],
+      ]);
+      expect(changes.balances.get(1984)?.has(ss58(rt, BOB))).toBe(true);
+    }
+  });
+});
+
+describe("LP fee units across runtime versions", () => {
+  it("u32 per mille (up to fellows 2.2) and Permill (from 2.3) both read as 3000 ppm, and give the same fee", async () => {
+    const [perMille, permill] = await Promise.all([currentRuntime("asset-hub-polkadot"), currentRuntime("asset-hub-polkadot", { permillLpFee: true })]);
+    const before = perMille.consts.assetConversion!.lpFee!;
+    const after = permill.consts.assetConversion!.lpFee!;
+    expect([before.toRawType(), before.toString(), after.toRawType(), after.toString()]).toEqual(["u32", "3", "Permill", "3000"]);
+    expect(normaliseLpFee(before)).toBe(3_000n);
+    expect(normaliseLpFee(after)).toBe(3_000n);
+    const swap = [eventRecord(perMille, "assetConversion", "SwapExecuted", { who: ALICE, sendTo: ALICE, amountIn: 1_000_000n, amountOut: 1n, path: [[LOCATIONS.asset(1984), 1_000_000n], [LOCATIONS.native, 1n]] })];
+    const pools = new Map([["0/1984", poolRef(perMille, 1984, POOL)]]);
+    const fees = [perMille, permill].map((rt) => {
+      const changes = collectChanges(decodeEvents(swap, rt.ss58), { nativeTokenId: 0, pools });
+      return swapRows(changes.swaps, pools, valuation(rt, { 1984: "1" }, { 0: 10, 1984: 6 }), { number: 1, timestamp: 1 }).rows[0]!.fee;
+    });
+    expect(fees).toEqual(["3000", "3000"]);
+    expect(() => normaliseLpFee(perMille.registry.createType("u64", 3))).toThrow(/known are u32/);
+  });
+});
+
+describe("pool accounts come from the chain", () => {
+  /** A ChainReader over storage values built with the runtime's own types, at no node. */
+  function readerOver(rt: Runtime, poolId: unknown, lpOwner: string | undefined) {
+    const lookup = (pallet: string, item: string) => {
+      const p = rt.metadata.asLatest.pallets.find((x) => x.name.toString() === pallet)!;
+      const map = p.storage.unwrap().items.find((i) => i.name.toString() === item)!.type.asMap;
+      return { key: rt.registry.createLookupType(map.key), value: rt.registry.createLookupType(map.value) };
+    };
+    const pools = lookup("AssetConversion", "Pools");
+    const assets = lookup("PoolAssets", "Asset");
+    const key = rt.registry.createType(pools.key, poolId);
+    const at = {
+      query: {
+        assetConversion: { pools: { entries: async () => [[{ args: [key], toHex: () => key.toHex() }, rt.registry.createType(`Option<${pools.value}>`, { lpToken: 3 })]] } },
+        poolAssets: {
+          asset: {
+            multi: async (ids: number[]) =>
+              ids.map(() =>
+                rt.registry.createType(`Option<${assets.value}>`, lpOwner === undefined ? null : { owner: lpOwner, issuer: lpOwner, admin: lpOwner, freezer: lpOwner, supply: 100, status: "Live" }),
+              ),
+          },
+        },
+      },
+    } as unknown as At;
+    const api = { registry: rt.registry, genesisHash: { toHex: () => "0x00" }, runtimeVersion: { specName: { toString: () => rt.specName } } } as unknown as ApiPromise;
+    return { reader: new ChainReader(api, 0), at, poolIdBytes: key.toU8a() };
+  }
+
+  it("is the LP token's owner: seeded with py/ascon on Polkadot AH, unseeded on Kusama AH, as computed independently", async () => {
+    const pah = await currentRuntime("asset-hub-polkadot");
+    const kah = await currentRuntime("asset-hub-kusama");
+    const poolId = [LOCATIONS.native, LOCATIONS.asset(1984)];
+    const seeded = readerOver(pah, poolId, PAH_DOT_USDT_POOL);
+    const unseeded = readerOver(kah, poolId, KAH_KSM_USDT_POOL);
+    // Independently: blake2_256 of the SCALE pool id, with the pallet id "py/ascon" before it on Polkadot AH.
+    expect(encodeAddress(blake2AsU8a(u8aConcat(stringToU8a("py/ascon"), seeded.poolIdBytes), 256), 0)).toBe(PAH_DOT_USDT_POOL);
+    expect(encodeAddress(blake2AsU8a(unseeded.poolIdBytes, 256), 2)).toBe(KAH_KSM_USDT_POOL);
+    expect(encodeAddress(blake2AsU8a(seeded.poolIdBytes, 256), 0)).not.toBe(PAH_DOT_USDT_POOL); // the formula of one hub is wrong on the other
+    expect(await seeded.reader.allPools(seeded.at)).toEqual({ pools: [{ token0Id: 0, token1Id: 1984, lpTokenId: 3, account: PAH_DOT_USDT_POOL }], unusable: [] });
+    expect(await unseeded.reader.allPools(unseeded.at)).toEqual({ pools: [{ token0Id: 0, token1Id: 1984, lpTokenId: 3, account: KAH_KSM_USDT_POOL }], unusable: [] });
+  });
+
+  it("a pool whose LP token is missing is reported, not guessed", async () => {
+    const pah = await currentRuntime("asset-hub-polkadot");
+    const { reader, at } = readerOver(pah, [LOCATIONS.native, LOCATIONS.ksm], undefined);
+    const { pools, unusable } = await reader.allPools(at);
+    expect(pools).toEqual([]);
+    expect(unusable).toEqual([{ pool: `0/${expectedForeignId(pah, LOCATIONS.ksm)}`, reason: "LP token 3 does not exist, so the pool account is unknown" }]);
+  });
+});
+
+describe("USD anchors per chain", () => {
+  it("are chosen by genesis hash, or by spec name on a devnet", () => {
+    const polkadot = chainAnchors({ genesisHash: POLKADOT_ASSET_HUB_GENESIS, specName: "statemint" }, 0);
+    expect(polkadot.names).toEqual(["USDt (asset 1984)", "USDC (asset 1337)", "USDC (Snowbridge)", "USDT (Snowbridge)"]);
+    expect(polkadot.ids.slice(0, 2)).toEqual([1984, 1337]);
+    const kusama = chainAnchors({ genesisHash: KUSAMA_ASSET_HUB_GENESIS, specName: "statemine" }, 0);
+    expect(kusama.names).toContain("USDC (Polkadot Asset Hub)");
+    // A chopsticks devnet reports a placeholder genesis hash: the spec name decides.
+    expect(chainAnchors({ genesisHash: `0x${"45".repeat(32)}`, specName: "statemine" }, 0).ids).toEqual(kusama.ids);
+    expect(chainAnchors({ genesisHash: "0x01", specName: "something" }, 0)).toMatchObject({ ids: [1984] });
+  });
+});
