@@ -27,6 +27,8 @@ import {
   holderMints,
   units,
   NATIVE_DECIMALS,
+  type ForeignAssetSpec,
+  type ForeignHolding,
   type HolderMint,
 } from "./plan.js";
 import { createSubmitter, type Submitter } from "./submitter.js";
@@ -135,31 +137,35 @@ async function tradeAFew(api: ApiPromise, trader: Submitter, foreignPools: boole
  * has no one to send. Like the funding, this changes state without a block or an event, so it
  * runs before any indexer starts. Every holder's consumer count goes up by one per foreign asset
  * it holds, as pallet-assets would have done (mismatched counts underflow when an account
- * empties). Does nothing when they are there already, or on runtimes without ForeignAssets.
+ * empties). Holders need native balance (a provider) already.
  */
-async function seedForeignAssets(api: ApiPromise, keys: DevKeyring): Promise<void> {
-  if (!api.query.foreignAssets || (await api.query.foreignAssets.asset(FOREIGN_ASSETS[0]!.location as never)).isSome) return;
-  const holdings = foreignHoldings(keys.dev.Bob.address, keys.dev.Charlie.address, keys.holders.map((h) => h.address));
+export async function writeForeignAssets(api: ApiPromise, assets: readonly ForeignAssetSpec[], holdings: readonly ForeignHolding[], owner: string): Promise<void> {
   const addresses = [...new Set(holdings.map((h) => h.address))];
   const infos = await api.query.system.account.multi(addresses);
   const accounts = addresses.map((address, i) => {
     const info = infos[i]!.toPrimitive() as { consumers: number };
     return [[address], { ...info, consumers: info.consumers + holdings.filter((h) => h.address === address).length }] as const;
   });
-  const alice = keys.dev.Alice.address;
   await api.rpc("dev_setStorage", {
     System: { Account: accounts },
     ForeignAssets: {
-      Asset: FOREIGN_ASSETS.map((spec, asset) => {
+      Asset: assets.map((spec, asset) => {
         const mine = holdings.filter((h) => h.asset === asset);
         const supply = mine.reduce((sum, h) => sum + h.amount, 0n).toString();
-        const details = { owner: alice, issuer: alice, admin: alice, freezer: alice, supply, deposit: 0, minBalance: 1, isSufficient: false, accounts: mine.length, sufficients: 0, approvals: 0, status: "Live" };
+        const details = { owner, issuer: owner, admin: owner, freezer: owner, supply, deposit: 0, minBalance: 1, isSufficient: false, accounts: mine.length, sufficients: 0, approvals: 0, status: "Live" };
         return [[spec.location], details];
       }),
-      Metadata: FOREIGN_ASSETS.map((spec) => [[spec.location], { deposit: 0, name: spec.name, symbol: spec.symbol, decimals: spec.decimals, isFrozen: false }]),
-      Account: holdings.map((h) => [[FOREIGN_ASSETS[h.asset]!.location, h.address], { balance: h.amount.toString(), status: "Liquid", reason: "Consumer", extra: null }]),
+      Metadata: assets.map((spec) => [[spec.location], { deposit: 0, name: spec.name, symbol: spec.symbol, decimals: spec.decimals, isFrozen: false }]),
+      Account: holdings.map((h) => [[assets[h.asset]!.location, h.address], { balance: h.amount.toString(), status: "Liquid", reason: "Consumer", extra: null }]),
     },
   });
+}
+
+/** The scenario's foreign assets; nothing when they are there already, or without ForeignAssets. */
+async function seedForeignAssets(api: ApiPromise, keys: DevKeyring): Promise<void> {
+  if (!api.query.foreignAssets || (await api.query.foreignAssets.asset(FOREIGN_ASSETS[0]!.location as never)).isSome) return;
+  const holdings = foreignHoldings(keys.dev.Bob.address, keys.dev.Charlie.address, keys.holders.map((h) => h.address));
+  await writeForeignAssets(api, FOREIGN_ASSETS, holdings, keys.dev.Alice.address);
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
- * The devnet without a genesis: Rococo Asset Hub from @substrate/connect-known-chains (the only
- * Asset Hub genesis on npm; its runtime predates asset conversion). It must say so, seed the
- * assets of the scenario without pools, and the indexer must follow that older runtime to a
- * state equal to chain storage. (`DEVNET_GENESIS` unset falls back only when ../shared/chain is
- * missing too; startDevnet without a genesis is that case.)
+ * The devnet on an older runtime: DEVNET_GENESIS=rococo runs Rococo Asset Hub from
+ * @substrate/connect-known-chains (statemine 900, metadata v14, older than asset conversion and
+ * foreign assets). It must say so, seed the assets of the scenario without pools, and the
+ * indexer must follow that runtime to a state equal to chain storage.
  */
 import "@polkadot/api-augment/assetHubKusama";
 import { Writable } from "node:stream";
@@ -25,7 +24,7 @@ import { until } from "../support/wait.js";
 
 const LONG = 180_000;
 
-describe("devnet without a genesis: the Rococo Asset Hub fallback", () => {
+describe("devnet on Rococo Asset Hub (DEVNET_GENESIS=rococo): an older runtime without pools", () => {
   const warnings: string[] = [];
   let devnet: Devnet;
   let api: ApiPromise;
@@ -42,7 +41,7 @@ describe("devnet without a genesis: the Rococo Asset Hub fallback", () => {
         done();
       },
     });
-    devnet = await startDevnet({ port: 0, logger: pino({ level: "warn" }, sink) });
+    devnet = await startDevnet({ genesis: "rococo", port: 0, logger: pino({ level: "warn" }, sink) });
     api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
     handle = await createDb({ dataDir: "memory://" });
     await handle.migrate();
@@ -66,7 +65,7 @@ describe("devnet without a genesis: the Rococo Asset Hub fallback", () => {
   }, 60_000);
 
   it("says it runs Rococo Asset Hub, without pools", () => {
-    expect(warnings).toContain("no genesis given: running Rococo Asset Hub from @substrate/connect-known-chains — assets only, no asset-conversion pools");
+    expect(warnings).toContain("running Rococo Asset Hub from @substrate/connect-known-chains — assets only, no asset-conversion pools");
     expect(devnet.assetConversionAvailable).toBe(false);
     expect(api.runtimeChain.toString()).toMatch(/rococo/i);
     expect(api.tx.assetConversion).toBeUndefined();

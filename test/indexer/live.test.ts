@@ -27,7 +27,7 @@ const replicas = target.name === "postgres" && services.redisUrl ? 2 : 1;
 const logger = createLogger("silent");
 const LONG = 180_000;
 
-describe.skipIf(!genesis)(`live subscriptions on the devnet (${target.name}, ${replicas} API process${replicas > 1 ? "es" : ""})${genesis ? "" : " (skipped: no genesis)"}`, () => {
+describe(`live subscriptions on the devnet (${target.name}, ${replicas} API process${replicas > 1 ? "es" : ""})`, () => {
   let devnet: Devnet;
   let api: ApiPromise;
   let handle: DbHandle & { drop(): Promise<void>; url?: string };
