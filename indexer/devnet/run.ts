@@ -2,8 +2,8 @@
  * `tokenpool devnet` / `npm run devnet`: a local Asset Hub with a seeded, moving market, for running the indexer
  * against (WS_URL=<the printed URL>) or just poking at with polkadot.js. Ctrl-C stops it.
  *
- * Settings: DEVNET_GENESIS (raw chain spec path or https URL; unset = ../shared/chain's Asset Hub
- * Kusama when it is there, else Rococo Asset Hub without pools), DEVNET_PORT (default 9944),
+ * Settings: DEVNET_GENESIS (raw chain spec path or https URL, or "rococo"; unset = the Kusama
+ * Asset Hub genesis shipped in indexer/devnet/genesis), DEVNET_PORT (default 9944),
  * DEVNET_SWAP_INTERVAL_MS (default 3000).
  */
 import { ApiPromise, WsProvider } from "@polkadot/api";

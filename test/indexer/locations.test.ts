@@ -48,10 +48,18 @@ describe("locations → tokens", () => {
     }
   });
 
-  it("keeps foreign ids stable across deployments (pinned values)", () => {
-    expect(locationToken(asV5(LOCATIONS.snowbridgeUsdc), 0)?.id).toBe(6_044_162_399_878_595);
-    expect(locationToken(asV5(LOCATIONS.polkadotUsdc), 0)?.id).toBe(6_520_275_024_738_589);
-    expect(locationToken(asV3(FOREIGN_ASSETS[1]!.location), 0)?.id).toBe(5_663_926_466_120_535);
+  it("keeps foreign ids stable across deployments (the values the README lists)", () => {
+    const id = (location: unknown) => locationToken(asV5(location), 0)?.id;
+    const ethereum = (key: string) => ({ parents: 2, interior: { X2: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }, { AccountKey20: { network: null, key } }] } });
+    const polkadotHub = (assetId: number) => ({ parents: 2, interior: { X4: [{ GlobalConsensus: "Polkadot" }, { Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: assetId }] } });
+    expect(id(LOCATIONS.snowbridgeUsdc)).toBe(6_044_162_399_878_595);
+    expect(id(ethereum("0xdac17f958d2ee523a2206206994597c13d831ec7"))).toBe(6_832_405_273_570_504); // Snowbridge USDT
+    expect(id(ethereum("0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2"))).toBe(4_963_915_648_263_051); // Snowbridge WETH
+    expect(id(polkadotHub(1984))).toBe(6_766_275_052_932_365);
+    expect(id(LOCATIONS.polkadotUsdc)).toBe(6_520_275_024_738_589);
+    expect(id(LOCATIONS.ksm)).toBe(1_819_897_376_811_385);
+    expect(id({ parents: 2, interior: { X1: [{ GlobalConsensus: "Polkadot" }] } })).toBe(251_702_808_482_979);
+    expect(locationToken(asV3(FOREIGN_ASSETS[1]!.location), 0)?.id).toBe(5_663_926_466_120_535); // the devnet's KAR
   });
 
   it("reads Ethereum at its fixed network index 7 (XCM v5 dropped 4-6 without renumbering)", () => {
