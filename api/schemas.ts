@@ -26,6 +26,7 @@ export const Integer = z.string().regex(/^\d+$/).openapi("IntegerAmount", {
 export function tokenIdParam(name: string) {
   return z
     .string()
+    .regex(/^(0|[1-9]\d{0,15})$/, TOKEN_ID_RULE)
     .refine((s) => parseTokenId(s) !== undefined, TOKEN_ID_RULE)
     .transform(Number)
     .openapi({
@@ -36,7 +37,7 @@ export function tokenIdParam(name: string) {
 }
 
 const Location = z.record(z.string(), z.unknown()).openapi("Location", {
-  description: "XCM location (canonical v5 form: parents and interior junctions; numbers beyond 2^53 as decimal strings)",
+  description: "XCM location in its canonical (v5) form: parents and interior junctions, camelCase names; integers of more than 52 bits as decimal strings, bytes as hex",
   example: { parents: 2, interior: { x2: [{ globalConsensus: { ethereum: { chainId: 1 } } }, { accountKey20: { network: null, key: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48" } }] } },
 });
 

@@ -29,6 +29,8 @@ export interface FollowerStatus {
 }
 
 const MAX_RETRY_MS = 30_000;
+/** Failures in a row at one checkpoint after which the follower logs at error level. */
+const STUCK_AFTER = 3;
 export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
@@ -55,6 +57,10 @@ export class Follower {
   private async loop(): Promise<void> {
     const log = this.options.logger;
     let retry = this.options.retryMs ?? 1_000;
+    // Failures in a row at the same checkpoint: a block that fails every time is not a dropped
+    // socket, and must not hide among the reconnect warnings.
+    let failures = 0;
+    let failedAt: number | null | undefined;
     while (!this.stopped) {
       let api: ApiPromise | undefined;
       try {
@@ -64,7 +70,11 @@ export class Follower {
       } catch (err) {
         this.status.connected = false;
         if (this.stopped) break;
-        log.warn({ err: err instanceof Error ? err.message : err, retryMs: retry }, "indexer: connection lost or failed; resuming from the checkpoint");
+        failures = failedAt === this.status.block ? failures + 1 : 1;
+        failedAt = this.status.block;
+        const fields = { err: err instanceof Error ? err.message : err, retryMs: retry, block: this.status.block, failures };
+        if (failures >= STUCK_AFTER) log.error(fields, "indexer: stuck — the blocks after the checkpoint failed again; retrying");
+        else log.warn(fields, "indexer: connection lost or failed; resuming from the checkpoint");
         await this.sleep(retry);
         retry = Math.min(retry * 2, MAX_RETRY_MS);
       } finally {

@@ -4,10 +4,10 @@
  * at every (re)start, so it always equals the committed state plus the blocks of the batch in
  * progress.
  */
-import { latestPrices, listPools, tokenKeys, type Database } from "../db/index.js";
+import { allForeignLocations, latestPrices, listPools, tokenSymbols, type Database } from "../db/index.js";
 import { parseFixed, USD_SCALE } from "../shared/decimal.js";
 import type { TokenDirectory } from "./chain/directory.js";
-import { poolKey, type TokenKey } from "./chain/locations.js";
+import { poolKey } from "./chain/locations.js";
 import { computePrices, type PoolState } from "./prices.js";
 import type { PoolRef } from "./touched.js";
 
@@ -24,13 +24,11 @@ export interface OracleSettings {
   minLiquidityUsd: bigint;
 }
 
-export interface ResolvedAnchors {
-  ids: Set<number>;
-  /** Symbols that match several tokens: none of them is used (a copycat must not become 1 USD). */
-  ambiguous: Map<string, number[]>;
-  /** Symbols no token has (yet). */
-  unmatched: string[];
-}
+/** What happened to a configured symbol: pinned to a token, or not (yet) usable. */
+export type AnchorNotice =
+  | { kind: "pinned"; symbol: string; id: number }
+  | { kind: "ambiguous"; symbol: string; ids: number[] }
+  | { kind: "unmatched"; symbol: string };
 
 export class Market {
   readonly refs = new Map<string, PoolRef>();
@@ -38,24 +36,25 @@ export class Market {
   readonly decimals = new Map<number, number>();
   readonly symbols = new Map<number, string>();
   prices = new Map<number, bigint>();
+  /** Configured symbols pinned to the one token that had it when first seen, for this session. */
+  private readonly pinned = new Map<string, number>();
+  /** Symbols last reported ambiguous or unmatched, so each state is reported once. */
+  private readonly reported = new Map<string, string>();
 
   constructor(
     readonly oracle: OracleSettings,
     readonly anchors: AnchorConfig,
+    private readonly notify: (notice: AnchorNotice) => void = () => {},
   ) {}
 
-  static async load(db: Database, oracle: OracleSettings, anchors: AnchorConfig, directory: TokenDirectory): Promise<Market> {
-    const m = new Market(oracle, anchors);
-    const [pools, tokens, prices] = await Promise.all([listPools(db), tokenKeys(db), latestPrices(db)]);
+  static async load(db: Database, oracle: OracleSettings, anchors: AnchorConfig, directory: TokenDirectory, notify?: (notice: AnchorNotice) => void): Promise<Market> {
+    const m = new Market(oracle, anchors, notify);
+    const [pools, tokens, locations, prices] = await Promise.all([listPools(db), tokenSymbols(db), allForeignLocations(db), latestPrices(db)]);
     for (const p of pools) {
       m.setPool({ token0Id: p.token0Id, token1Id: p.token1Id, lpTokenId: p.lpTokenId, account: p.account }, BigInt(p.reserve0), BigInt(p.reserve1));
     }
-    for (const t of tokens) {
-      m.setToken(t);
-      const key: TokenKey | undefined =
-        t.kind === "foreign" && t.locationKey ? { kind: "foreign", key: t.locationKey, location: t.location } : t.kind === "asset" && t.assetId !== null ? { kind: "asset", assetId: t.assetId } : undefined;
-      if (key) directory.set(t.id, key);
-    }
+    for (const t of tokens) m.setToken(t);
+    for (const l of locations) directory.set(l.tokenId, { kind: "foreign", key: l.locationKey, location: l.location }, true);
     m.prices = new Map([...prices].map(([id, p]) => [id, parseFixed(p.priceUsd, USD_SCALE)]));
     return m;
   }
@@ -76,18 +75,34 @@ export class Market {
     this.reserves.set(key, { token0Id: ref.token0Id, token1Id: ref.token1Id, reserve0, reserve1 });
   }
 
-  /** The anchors' token ids now: configured ids, and symbols that name exactly one token. */
-  resolveAnchors(): ResolvedAnchors {
+  /**
+   * The anchors' token ids: configured ids, and configured symbols. A symbol is compared exactly
+   * (case and all: Polkadot AH has both "USDt" and "USDT"), and pinned to the one token that has
+   * it the first time exactly one does; a token that takes the same symbol later (anyone can
+   * create an asset called "USDT") changes nothing until a restart, when an ambiguous symbol
+   * anchors nothing. Each ambiguous or missing symbol is reported once per state.
+   */
+  anchorIds(): Set<number> {
     const ids = new Set(this.anchors.ids);
-    const ambiguous = new Map<string, number[]>();
-    const unmatched: string[] = [];
     for (const symbol of this.anchors.symbols) {
-      const matches = [...this.symbols].filter(([, s]) => s.toLowerCase() === symbol.toLowerCase()).map(([id]) => id);
-      if (matches.length === 1) ids.add(matches[0]!);
-      else if (matches.length > 1) ambiguous.set(symbol, matches);
-      else unmatched.push(symbol);
+      const pinned = this.pinned.get(symbol);
+      if (pinned !== undefined) {
+        if (this.symbols.has(pinned)) ids.add(pinned);
+        continue;
+      }
+      const matches = [...this.symbols].filter(([, s]) => s === symbol).map(([id]) => id);
+      const state = matches.length === 1 ? "pinned" : matches.length > 1 ? `ambiguous:${matches.join(",")}` : "unmatched";
+      if (matches.length === 1) {
+        this.pinned.set(symbol, matches[0]!);
+        ids.add(matches[0]!);
+      }
+      if (this.reported.get(symbol) === state) continue;
+      this.reported.set(symbol, state);
+      if (matches.length === 1) this.notify({ kind: "pinned", symbol, id: matches[0]! });
+      else if (matches.length > 1) this.notify({ kind: "ambiguous", symbol, ids: matches });
+      else this.notify({ kind: "unmatched", symbol });
     }
-    return { ids, ambiguous, unmatched };
+    return ids;
   }
 
   /** Recomputes every price; returns those that changed since the last call. */
@@ -95,7 +110,7 @@ export class Market {
     const next = computePrices({
       pools: this.reserves.values(),
       decimals: this.decimals,
-      stablecoins: this.resolveAnchors().ids,
+      stablecoins: this.anchorIds(),
       nativeTokenId: this.oracle.nativeTokenId,
       minLiquidityUsd: this.oracle.minLiquidityUsd,
     });

@@ -13,6 +13,8 @@ export interface Valuation {
   decimals: Map<number, number>;
   /** LP fee in parts per million of the amount in (assetConversion.LPFee, normalised). */
   lpFeePpm: bigint;
+  /** Why the runtime's LP fee is not known, if it is not: then no swap of the block gets a row. */
+  feeUnknown?: string;
 }
 
 const PPM = 1_000_000n;
@@ -67,6 +69,8 @@ export function swapRows(
 ): { rows: NewSwap[]; skipped: SkippedEvent[] } {
   const rows: NewSwap[] = [];
   const skipped: SkippedEvent[] = [];
+  // Without a fee the runtime states in a known unit, a swap's fee would be a guess.
+  if (v.feeUnknown) return { rows, skipped: swaps.map((w) => ({ eventIndex: w.eventIndex, event: w.event, reason: `LP fee unknown: ${v.feeUnknown}` })) };
   for (const swap of swaps) {
     const hops = swapHops(swap, pools);
     if (typeof hops === "string") {

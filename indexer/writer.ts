@@ -12,6 +12,7 @@ import {
   insertPrices,
   insertSwaps,
   replaceSkippedEvents,
+  upsertForeignLocations,
   setCheckpoint,
   upsertHolders,
   upsertPools,
@@ -27,6 +28,7 @@ import {
   type NewToken,
   type NewTokenPrice,
   type SkippedEventRow,
+  type ForeignLocation,
 } from "../db/index.js";
 
 /** Rows per INSERT statement: well under Postgres' 65,535 bind parameters. */
@@ -44,6 +46,8 @@ export class Batch {
   readonly liquidity: NewLiquidityEvent[] = [];
   /** Events handled but not decoded or attributed, of the batch's blocks. */
   readonly skipped: SkippedEventRow[] = [];
+  /** How to read the foreign tokens met in the batch (history too: a backfill may meet them first). */
+  readonly foreignLocations: ForeignLocation[] = [];
 
   get size(): number {
     return this.blocks.length;
@@ -115,7 +119,9 @@ export class Batch {
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
-    await replaceSkippedEvents(t, this.blocks.map((b) => b.number), this.skipped);
+    for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
+    await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
+    for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);
   }
 
   /** `fence` runs first inside the transaction and throws to abort it (the writer lock is gone). */

@@ -7,8 +7,8 @@ import { COMMON_ERRORS, ErrorBody, errors, json } from "../schemas.js";
 
 const Health = z
   .object({
-    status: z.enum(["ok", "degraded", "down"]).openapi({
-      description: "ok; degraded while the indexer has events it could not decode or attribute on record (indexer.skippedEvents, `tokenpool status`); down when the store does not answer",
+    status: z.enum(["ok", "degraded"]).openapi({
+      description: "ok; degraded while the indexer has events it could not decode or attribute on record (indexer.skippedEvents, `tokenpool status`)",
     }),
     chain: z.object({ finalized: z.number().int().nullable().openapi({ description: "Chain's finalized head, as last seen by the indexer" }) }),
     indexer: z.object({
@@ -16,11 +16,16 @@ const Health = z
       lag: z.number().int().nullable(),
       skippedEvents: z.number().int().openapi({ description: `Events the indexer handles but could not decode or attribute, counted up to ${10_000}` }),
     }),
-    db: z.enum(["ok", "down"]),
+    db: z.literal("ok"),
   })
   .openapi("Health");
 
-const Unavailable = ErrorBody.extend(Health.shape).openapi("HealthUnavailable");
+const Unavailable = ErrorBody.extend({
+  status: z.literal("down"),
+  chain: z.object({ finalized: z.null() }),
+  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null() }),
+  db: z.literal("down"),
+}).openapi("HealthUnavailable");
 
 const route = createRoute({
   method: "get",
@@ -52,7 +57,7 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; lo
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
-      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0 }, db: "down" as const }, 503);
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null }, db: "down" as const }, 503);
     }
   });
 }

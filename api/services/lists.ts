@@ -109,7 +109,8 @@ export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS
   const side = (id: number, reserve: string) => {
     const t = tokens.get(id);
     const p = prices.get(id);
-    const identity = t ? tokenIdentity(t) : { kind: "asset" as const, assetId: null, location: null };
+    // A token destroyed while its pool lives on has no row: its kind still follows from its id.
+    const identity = t ? tokenIdentity(t) : { kind: id > 2 ** 32 ? ("foreign" as const) : ("asset" as const), assetId: null, location: null };
     return { tokenId: id, symbol: t?.symbol ?? "", decimals: t?.decimals ?? 0, ...identity, reserve: normalizeDecimal(reserve), priceUsd: p ? normalizeDecimal(p.priceUsd) : null };
   };
   return {

@@ -7,6 +7,13 @@
 TRUNCATE "tokens", "holders", "holder_counts", "token_prices", "pools", "pool_reserves", "swaps", "liquidity_events",
   "pool_volume_hourly", "pool_volume_minutely", "blocks", "checkpoints", "backfill_chunks";
 --> statement-breakpoint
+CREATE TABLE "foreign_locations" (
+	"token_id" bigint PRIMARY KEY NOT NULL,
+	"location_key" text NOT NULL,
+	"location" jsonb NOT NULL,
+	"block_number" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "skipped_events" (
 	"block_number" bigint NOT NULL,
 	"event_index" integer NOT NULL,
@@ -20,7 +27,6 @@ ALTER TABLE "swaps" ALTER COLUMN "account" DROP NOT NULL;--> statement-breakpoin
 ALTER TABLE "tokens" ADD COLUMN "kind" text DEFAULT 'asset' NOT NULL;--> statement-breakpoint
 ALTER TABLE "tokens" ADD COLUMN "asset_id" bigint;--> statement-breakpoint
 ALTER TABLE "tokens" ADD COLUMN "location" jsonb;--> statement-breakpoint
-ALTER TABLE "tokens" ADD COLUMN "location_key" text;--> statement-breakpoint
-ALTER TABLE "tokens" DROP COLUMN "is_native";--> statement-breakpoint
 ALTER TABLE "pools" ADD COLUMN "lp_fee_ppm" integer NOT NULL;--> statement-breakpoint
+ALTER TABLE "tokens" DROP COLUMN "is_native";--> statement-breakpoint
 ALTER TABLE "pools" DROP COLUMN "lp_fee";

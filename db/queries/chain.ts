@@ -76,10 +76,12 @@ export async function announceBlocks(db: Database, blocks: BlockAnnouncement[]):
 
 export type SkippedEventRow = typeof skippedEvents.$inferInsert;
 
-/** Replaces the skipped events of `blockNumbers` (indexing a block again clears its old ones). */
+/**
+ * Removes the skipped events of `blockNumbers` (indexing a block again clears its old ones), then
+ * writes `rows` (callers keep each statement under Postgres' 65,535 parameters).
+ */
 export async function replaceSkippedEvents(db: Database, blockNumbers: number[], rows: SkippedEventRow[]): Promise<void> {
-  if (blockNumbers.length === 0) return;
-  await db.delete(skippedEvents).where(inArray(skippedEvents.blockNumber, blockNumbers));
+  if (blockNumbers.length > 0) await db.delete(skippedEvents).where(inArray(skippedEvents.blockNumber, blockNumbers));
   if (rows.length > 0) await db.insert(skippedEvents).values(rows).onConflictDoNothing();
 }
 

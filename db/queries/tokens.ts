@@ -1,16 +1,22 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { holderCounts, holders, tokens } from "../schema/index.js";
+import { foreignLocations, holderCounts, holders, tokens } from "../schema/index.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Token = typeof tokens.$inferSelect;
 export type NewToken = typeof tokens.$inferInsert;
 
+/**
+ * Postgres text cannot hold U+0000, and asset metadata is any bytes its owner chose: a NUL in a
+ * name or symbol is dropped rather than failing the batch (and stalling the indexer on it).
+ */
+const storable = (text: string | undefined) => text?.replaceAll("\u0000", "");
+
 export async function upsertTokens(db: Database, rows: NewToken[]): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insert(tokens)
-    .values(rows)
+    .values(rows.map((r) => ({ ...r, name: storable(r.name), symbol: storable(r.symbol) })))
     .onConflictDoUpdate({ target: tokens.id, set: excludedSet(tokens, [tokens.id]), setWhere: notOlder(tokens.blockNumber) });
 }
 
@@ -41,11 +47,23 @@ export async function findTokensBySymbol(db: Database, symbol: string): Promise<
     .orderBy(asc(tokens.id));
 }
 
-/** What the indexer keeps in memory of every token: how to read it, its decimals and symbol. */
-export async function tokenKeys(db: Database) {
-  return db
-    .select({ id: tokens.id, decimals: tokens.decimals, symbol: tokens.symbol, kind: tokens.kind, assetId: tokens.assetId, location: tokens.location, locationKey: tokens.locationKey })
-    .from(tokens);
+/** What the indexer keeps in memory of every token: its decimals and symbol. */
+export async function tokenSymbols(db: Database) {
+  return db.select({ id: tokens.id, decimals: tokens.decimals, symbol: tokens.symbol }).from(tokens);
+}
+
+export type ForeignLocation = typeof foreignLocations.$inferSelect;
+
+export async function upsertForeignLocations(db: Database, rows: ForeignLocation[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(foreignLocations)
+    .values(rows)
+    .onConflictDoUpdate({ target: foreignLocations.tokenId, set: excludedSet(foreignLocations, [foreignLocations.tokenId]), setWhere: notOlder(foreignLocations.blockNumber) });
+}
+
+export async function allForeignLocations(db: Database): Promise<ForeignLocation[]> {
+  return db.select().from(foreignLocations);
 }
 
 export async function allTokens(db: Database): Promise<Token[]> {

@@ -31,8 +31,6 @@ export const tokens = pgTable(
     assetId: int64(),
     /** A foreign token's XCM location (canonical form, plain JSON); null otherwise. */
     location: jsonb(),
-    /** SCALE bytes (hex) of that location as the chain keys its storage; null otherwise. */
-    locationKey: text(),
     /** live | frozen | destroying (destroyed assets are deleted). */
     status: text({ enum: ["live", "frozen", "destroying"] }).notNull().default("live"),
     /** Block at which these values were read. */
@@ -76,4 +74,19 @@ export const tokenPrices = pgTable(
 export const holderCounts = pgTable("holder_counts", {
   tokenId: int64().primaryKey(),
   holders: bigint({ mode: "number" }).notNull(),
+});
+
+/**
+ * How to read each foreign token from chain storage: its location's bytes as the chain keys
+ * ForeignAssets (and pools) by them. Kept apart from `tokens` and never deleted, so a token
+ * destroyed while its pool lives on can still be read after a restart.
+ */
+export const foreignLocations = pgTable("foreign_locations", {
+  tokenId: int64().primaryKey(),
+  /** SCALE bytes (hex) of the location as the chain encodes it. */
+  locationKey: text().notNull(),
+  /** The canonical location as plain JSON. */
+  location: jsonb().notNull(),
+  /** Block at which these bytes were last seen. */
+  blockNumber: int64().notNull(),
 });

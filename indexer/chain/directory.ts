@@ -2,18 +2,33 @@ import { ALIAS_TOKEN_ID, type TokenKey } from "./locations.js";
 
 const U32_MAX = 4_294_967_295;
 
+type ForeignKey = Extract<TokenKey, { kind: "foreign" }>;
+
 /**
  * How to read each token from chain storage, by token id: the native token, an Assets-pallet id,
- * or a ForeignAssets location. Filled from the store at start, from the chain at a bootstrap or
- * a backfill chunk, and from every event that names a token.
+ * or a ForeignAssets location. Filled from the store at start (foreign_locations), from the chain
+ * at a bootstrap or a backfill chunk, and from every event that names a token; the foreign
+ * entries learned since the last `drainLearned()` are written to the store with the block.
  */
 export class TokenDirectory {
   private readonly keys = new Map<number, TokenKey>();
+  private learned = new Map<number, ForeignKey>();
 
   constructor(readonly nativeTokenId: number) {}
 
-  set(id: number, key: TokenKey): void {
-    if (id !== this.nativeTokenId) this.keys.set(id, key);
+  /**
+   * Records how to read token `id`; false (and nothing changes) when `id` already names another
+   * foreign location: two locations whose derived ids collide must not become one token.
+   */
+  set(id: number, key: TokenKey, fromStore = false): boolean {
+    if (id === this.nativeTokenId || key.kind !== "foreign") return true;
+    const known = this.keys.get(id);
+    if (known && known.kind === "foreign" && known.key !== key.key) return false;
+    if (!known) {
+      this.keys.set(id, key);
+      if (!fromStore) this.learned.set(id, key);
+    }
+    return true;
   }
 
   /** Undefined only for a foreign id the indexer has never seen a location of. */
@@ -29,5 +44,12 @@ export class TokenDirectory {
     const key = this.key(id);
     if (!key) throw new Error(`token ${id}: no location known for this foreign token id`);
     return key;
+  }
+
+  /** Foreign locations learned since the last call (to be stored with the batch). */
+  drainLearned(): Map<number, ForeignKey> {
+    const out = this.learned;
+    this.learned = new Map();
+    return out;
   }
 }

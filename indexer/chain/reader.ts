@@ -9,7 +9,7 @@ import type { ApiPromise } from "@polkadot/api";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { u8aToString } from "@polkadot/util";
 import type { Codec } from "@polkadot/types/types";
-import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind } from "./locations.js";
+import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
 import { lpFeePpm } from "./runtime.js";
 import type { PoolRef } from "../touched.js";
@@ -29,9 +29,8 @@ export interface TokenState {
   kind: TokenKind;
   /** The Assets-pallet id of an `asset` (differs from `id` for the aliased one); null otherwise. */
   assetId: number | null;
-  /** A foreign token's location: canonical JSON, and the chain's key bytes (hex). */
+  /** A foreign token's location (canonical JSON). */
   location: unknown;
-  locationKey: string | null;
   status: "live" | "frozen" | "destroying";
 }
 
@@ -97,6 +96,8 @@ const assetKey = (k: TokenKey) => (k as { assetId: number }).assetId;
 const foreignKey = (k: TokenKey) => (k as { key: string }).key;
 
 export class ChainReader {
+  /** Foreign locations of a full read whose derived id another location has: left out, for the caller to report. */
+  readonly collisions: { id: number; key: string }[] = [];
   readonly ss58: number;
   readonly native: { symbol: string; decimals: number };
   readonly identity: ChainIdentity;
@@ -149,7 +150,7 @@ export class ChainReader {
     if (ids.includes(this.nativeTokenId)) {
       const issuance = await at.query.balances.totalIssuance();
       const { symbol, decimals } = this.native;
-      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: issuance.toString(), owner: null, kind: "native", assetId: null, location: null, locationKey: null, status: "live" });
+      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: issuance.toString(), owner: null, kind: "native", assetId: null, location: null, status: "live" });
     }
     const sides = this.sides(others, (id) => id);
     const none = async (c: unknown[]) => c.map(() => undefined as unknown as Codec);
@@ -180,7 +181,6 @@ export class ChainReader {
         kind: key.kind,
         assetId: key.kind === "asset" ? key.assetId : null,
         location: key.kind === "foreign" ? key.location : null,
-        locationKey: key.kind === "foreign" ? key.key : null,
         status: assetStatus(d),
       });
     });
@@ -247,7 +247,10 @@ export class ChainReader {
         unusable.push({ pool: key.toHex(), reason: "pool id or info does not decode" });
         continue;
       }
-      for (const t of tokens) this.directory.set(t!.id, t!.token);
+      if (!tokens.every((t) => this.claim(t!))) {
+        unusable.push({ pool: `${tokens[0].id}/${tokens[1].id}`, reason: "a token of the pool derives the id of another location" });
+        continue;
+      }
       found.push({ ids: [tokens[0].id, tokens[1].id], lpTokenId: Number(info.lpToken.toString()) });
     }
     const lp = await chunked(found, (c) => at.query.poolAssets.asset.multi(c.map((p) => p.lpTokenId)));
@@ -258,6 +261,14 @@ export class ChainReader {
       pools.push({ token0Id: p.ids[0], token1Id: p.ids[1], lpTokenId: p.lpTokenId, account: encodeAddress(details.owner, this.ss58) });
     });
     return { pools, unusable };
+  }
+
+  /** Records how to read a token; a collision is remembered (once) and refused. */
+  private claim(t: TokenOfLocation): boolean {
+    if (this.directory.set(t.id, t.token)) return true;
+    const key = (t.token as { key: string }).key;
+    if (!this.collisions.some((c) => c.key === key)) this.collisions.push({ id: t.id, key });
+    return false;
   }
 
   /** Every token id of the chain: the native token, every asset, every foreign asset (bootstrap). */
@@ -271,9 +282,7 @@ export class ChainReader {
     const foreign = at.query.foreignAssets ? await at.query.foreignAssets.asset.keys() : [];
     const foreignIds = foreign.flatMap((k) => {
       const t = foreignToken(k.args[0] as unknown as Codec);
-      if (!t) return [];
-      this.directory.set(t.id, t.token);
-      return [t.id];
+      return t && this.claim(t) ? [t.id] : [];
     });
     return [this.nativeTokenId, ...[...assets, ...foreignIds].sort((x, y) => x - y)];
   }
@@ -286,7 +295,7 @@ export class ChainReader {
         at.query.foreignAssets?.account,
         (k, v) => {
           const t = foreignToken(k.args[0]);
-          return t && { tokenId: t.id, account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" };
+          return t && this.claim(t) ? { tokenId: t.id, account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" } : undefined;
         },
       ],
       [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), balance: (BigInt(v.data.free.toString()) + BigInt(v.data.reserved.toString())).toString() })],

@@ -91,7 +91,7 @@ describeDb("error paths", (ctx) => {
       error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) },
       status: "down",
       chain: { finalized: null },
-      indexer: { block: null, lag: null, skippedEvents: 0 },
+      indexer: { block: null, lag: null, skippedEvents: null },
       db: "down",
     });
   });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, replaceSkippedEvents, setCheckpoint } from "../../db/index.js";
 import { loadTestServices } from "../../shared/config.js";
 
 const run = promisify(execFile);
@@ -104,8 +105,20 @@ describe("tokenpool CLI", () => {
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, queue: null });
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, skippedEvents: { count: 0, latest: [] }, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
+  });
+
+  it("status lists the events the indexer could not index", async () => {
+    const store = await createDb({ dataDir: dir });
+    await store.migrate();
+    await setCheckpoint(store.db, { blockNumber: 7, blockHash: "0x07", chainFinalized: 9 });
+    await replaceSkippedEvents(store.db, [7], [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted", reason: "no known pool for hop 0 (10 → 0)" }]);
+    await store.close();
+    const text = await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" });
+    expect(text.stdout).toContain("events not indexed: 1 (degraded); latest:\n  block 7 event 3 assetConversion.SwapExecuted: no known pool for hop 0 (10 → 0)\n");
+    const json = JSON.parse((await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" })).stdout);
+    expect(json).toMatchObject({ block: 7, lag: 2, skippedEvents: { count: 1, latest: [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted" }] } });
   });
 
   it("api serves on --port and exits 0 on SIGTERM", async () => {

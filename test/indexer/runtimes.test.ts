@@ -204,6 +204,10 @@ describe("LP fee units across runtime versions", () => {
       return swapRows(changes.swaps, pools, valuation(rt, { 1984: "1" }, { 0: 10, 1984: 6 }), { number: 1, timestamp: 1 }).rows[0]!.fee;
     });
     expect(fees).toEqual(["3000", "3000"]);
+    // A constant of a type no runtime has had: its block's swaps are skipped with the reason, not guessed.
+    const changes = collectChanges(decodeEvents(swap, perMille.ss58), { nativeTokenId: 0, pools });
+    const unknown = swapRows(changes.swaps, pools, { ...valuation(perMille, { 1984: "1" }, { 0: 10, 1984: 6 }), feeUnknown: "assetConversion.LPFee has type u64" }, { number: 1, timestamp: 1 });
+    expect(unknown).toEqual({ rows: [], skipped: [{ eventIndex: 0, event: "assetConversion.SwapExecuted", reason: "LP fee unknown: assetConversion.LPFee has type u64" }] });
     expect(() => normaliseLpFee(perMille.registry.createType("u64", 3))).toThrow(/known are u32/);
   });
 });

@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ChainEvent } from "../../indexer/chain/events.js";
-import { poolKey } from "../../indexer/chain/locations.js";
+import { TokenDirectory } from "../../indexer/chain/directory.js";
+import { locationToken, poolKey } from "../../indexer/chain/locations.js";
 import { swapRows } from "../../indexer/swaps.js";
 import { collectChanges, type PoolRef } from "../../indexer/touched.js";
 import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
@@ -73,11 +74,31 @@ describe("touched set", () => {
       { index: 3, section: "assets", method: "Issued", extrinsic: 1, data: { assetId: "not an id", owner: TRADER }, accounts: [TRADER] },
       { index: 4, section: "assetConversion", method: "SwapExecuted", extrinsic: 1, data: { who: TRADER, path: ["0x0100"], amountIn: "1", amountOut: "1" }, accounts: [TRADER] },
       { index: 5, section: "foreignAssets", method: "Issued", extrinsic: 1, data: { assetId: "0xff", owner: TRADER }, accounts: [TRADER] },
+      { index: 6, section: "assetConversion", method: "PoolFeeSet", extrinsic: 1, data: { poolId: ["0x0100", "0x0002043205011f"], fee: "1000" }, accounts: [] },
     ];
     expect(collectChanges(malformed, { nativeTokenId: 0, pools: new Map() }).skipped).toEqual([
       { eventIndex: 3, event: "assets.Issued", reason: "assetId is not a u32" },
       { eventIndex: 4, event: "assetConversion.SwapExecuted", reason: "path has fewer than two steps" },
       { eventIndex: 5, event: "foreignAssets.Issued", reason: "assetId is not an XCM location" },
+      { eventIndex: 6, event: "assetConversion.PoolFeeSet", reason: "an assetConversion event this version of TokenPool does not handle" },
     ]);
+  });
+
+  it("reads the asset id of runtimes without field names (metadata before v14) from the first field", () => {
+    const old: ChainEvent[] = [{ index: 0, section: "assets", method: "Transferred", extrinsic: 1, data: { "0": "1984", "1": TREASURY, "2": TRADER, "3": "5" }, accounts: [TREASURY, TRADER] }];
+    const changes = collectChanges(old, { nativeTokenId: 0, pools: new Map() });
+    expect(changes.skipped).toEqual([]);
+    expect([...changes.balances.get(1984)!].sort()).toEqual([TREASURY, TRADER].sort());
+  });
+
+  it("refuses a foreign location whose derived id another location already has", () => {
+    const directory = new TokenDirectory(0);
+    const location = "0x02010903"; // {parents:2, X1:[GlobalConsensus(Kusama)]}
+    const id = locationToken(location, 0)!.id;
+    directory.set(id, { kind: "foreign", key: "0x02010902", location: {} }); // pretend: another location, same id
+    const issued: ChainEvent[] = [{ index: 2, section: "foreignAssets", method: "Issued", extrinsic: 1, data: { assetId: location, owner: TRADER, amount: "1" }, accounts: [TRADER] }];
+    const changes = collectChanges(issued, { nativeTokenId: 0, pools: new Map(), tokens: directory });
+    expect(changes.balances.size).toBe(0);
+    expect(changes.skipped).toEqual([{ eventIndex: 2, event: "foreignAssets.Issued", reason: `location ${location} derives token id ${id}, which another location has: not indexed` }]);
   });
 });

@@ -90,7 +90,6 @@ export async function seedMarket(db: Database): Promise<void> {
       owner: TREASURY,
       kind: "foreign",
       location: PUSDC_LOCATION,
-      locationKey: "0x0204090200a10f043205e514",
       blockNumber: b,
     },
   ] satisfies NewToken[]);
