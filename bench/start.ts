@@ -9,8 +9,8 @@ import { spawnStart, type PoolStats, type StartedService } from "../test/support
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_S = 60;
 const GIVE_UP_MS = 5 * 60_000;
-/** Seeded assets: USDt, USDC, WHL, TEN, WETH, MEME (indexer/devnet/plan.ts). */
-const ASSETS = 6;
+/** Seeded assets and foreign assets (indexer/devnet/plan.ts): USDt, USDC, WHL, TEN, WETH, MEME, DOG, pUSDC, KAR. */
+const ASSETS = 9;
 
 interface AssetRow {
   tokenId: number;

@@ -111,25 +111,29 @@ async function removeSomeLiquidity(api: ApiPromise, treasury: Submitter, pool: P
   await treasury.send(api.tx.assetConversion.removeLiquidity(NATIVE_LOCATION, location, lpBalance / 10n, 1, 1, treasury.address), "remove liquidity");
 }
 
-/** Both swap kinds, both directions, two-hop routes asset → native → asset, through foreign assets too. */
+/**
+ * Both swap kinds, both directions, two-hop routes asset → native → asset, then through foreign
+ * assets: a batch each (two blocks instead of seven), which also puts several swaps, with their
+ * Transfer legs, in one extrinsic.
+ */
 async function tradeAFew(api: ApiPromise, trader: Submitter, foreignPools: boolean): Promise<void> {
   const ksm = (amount: number) => units(amount, NATIVE_DECIMALS);
-  const [pusdc, kar] = FOREIGN_ASSETS.map((f) => f.location) as [object, object];
   const swap = api.tx.assetConversion;
-  const swaps: Array<[string, Tx]> = [
-    ["swap USDt→KSM", swap.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION], assetUnits(1984, 1_000), 1, trader.address, false)],
-    ["swap KSM→WETH", swap.swapExactTokensForTokens([NATIVE_LOCATION, assetLocation(18)], ksm(10), 1, trader.address, false)],
-    ["swap TEN→KSM→USDt", swap.swapExactTokensForTokens([assetLocation(10), NATIVE_LOCATION, assetLocation(1984)], assetUnits(10, 500), 1, trader.address, false)],
-    ["swap KSM→20 WHL", swap.swapTokensForExactTokens([NATIVE_LOCATION, assetLocation(7)], assetUnits(7, 20), ksm(10), trader.address, false)],
-    ...(foreignPools
-      ? ([
-          ["swap pUSDC→KSM", swap.swapExactTokensForTokens([pusdc, NATIVE_LOCATION], units(500, 6), 1, trader.address, false)],
-          ["swap USDt→KSM→KAR", swap.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION, kar], assetUnits(1984, 200), 1, trader.address, false)],
-          ["swap KAR→KSM→pUSDC", swap.swapExactTokensForTokens([kar, NATIVE_LOCATION, pusdc], units(1_000, 12), 1, trader.address, false)],
-        ] as Array<[string, Tx]>)
-      : []),
+  const local: Tx[] = [
+    swap.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION], assetUnits(1984, 1_000), 1, trader.address, false),
+    swap.swapExactTokensForTokens([NATIVE_LOCATION, assetLocation(18)], ksm(10), 1, trader.address, false),
+    swap.swapExactTokensForTokens([assetLocation(10), NATIVE_LOCATION, assetLocation(1984)], assetUnits(10, 500), 1, trader.address, false),
+    swap.swapTokensForExactTokens([NATIVE_LOCATION, assetLocation(7)], assetUnits(7, 20), ksm(10), trader.address, false),
   ];
-  for (const [label, tx] of swaps) await trader.send(tx, label);
+  await trader.send(api.tx.utility.batchAll(local), "swaps USDt→KSM, KSM→WETH, TEN→KSM→USDt, KSM→20 WHL");
+  if (!foreignPools) return;
+  const [pusdc, kar] = FOREIGN_ASSETS.map((f) => f.location) as [object, object];
+  const foreign: Tx[] = [
+    swap.swapExactTokensForTokens([pusdc, NATIVE_LOCATION], units(500, 6), 1, trader.address, false),
+    swap.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION, kar], assetUnits(1984, 200), 1, trader.address, false),
+    swap.swapExactTokensForTokens([kar, NATIVE_LOCATION, pusdc], units(1_000, 12), 1, trader.address, false),
+  ];
+  await trader.send(api.tx.utility.batchAll(foreign), "swaps pUSDC→KSM, USDt→KSM→KAR, KAR→KSM→pUSDC");
 }
 
 /**
