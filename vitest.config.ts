@@ -1,4 +1,9 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+// Files in parallel, at least two: the chain-backed suites spend much of their time waiting on
+// blocks and child processes, and vitest's default (cores - 1) runs them one by one on 2 cores.
+const workers = Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
@@ -7,6 +12,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    maxWorkers: workers,
     reporters: ["default"],
   },
 });

@@ -9,7 +9,7 @@ import { startApiServer, type ApiServer } from "../../api/server.js";
 import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
@@ -127,6 +127,9 @@ describe("GET /ws on a fixture market", () => {
     expect((await c.call("unsubscribe", { subscription: "s999" })).error).toMatchObject({ code: -32602 });
     // Still serving on the same connection.
     expect((await c.call("subscribe", { topic: `pool.pair:KSM/${USDT}` })).result.result).toMatchObject({ tokenA: { tokenId: KSM }, tokenB: { tokenId: USDT } });
+    // Ids above 2^32: foreign assets and the aliased asset 0, answered with their kind.
+    expect((await c.call("subscribe", { topic: `oracle.value:${PUSDC}` })).result.result).toMatchObject({ tokenId: PUSDC, kind: "foreign", location: { parents: 2 } });
+    expect((await c.call("subscribe", { topic: "oracle.value:9007199254740992" })).error).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
     // A plain GET /ws is an error body, not a crash.
     const plain = await fetch(`${base}/ws`);
     expect(plain.status).toBe(400);
