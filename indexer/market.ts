@@ -22,6 +22,11 @@ export interface OracleSettings {
   /** The anchors named by USD_STABLECOINS; undefined = the chain's own (indexer/anchors.ts). */
   stablecoins: AnchorConfig | undefined;
   minLiquidityUsd: bigint;
+  /**
+   * Configured symbols pinned to a token id (see Market.anchorIds). Settings live as long as the
+   * process, the market only as long as a connection: pins made before a reconnect hold after it.
+   */
+  pins?: Map<string, number>;
 }
 
 /** What happened to a configured symbol: pinned to a token, or not (yet) usable. */
@@ -36,8 +41,8 @@ export class Market {
   readonly decimals = new Map<number, number>();
   readonly symbols = new Map<number, string>();
   prices = new Map<number, bigint>();
-  /** Configured symbols pinned to the one token that had it when first seen, for this session. */
-  private readonly pinned = new Map<string, number>();
+  /** Configured symbols pinned to the one token that had it when first seen. */
+  private readonly pinned: Map<string, number>;
   /** Symbols last reported ambiguous or unmatched, so each state is reported once. */
   private readonly reported = new Map<string, string>();
 
@@ -45,7 +50,9 @@ export class Market {
     readonly oracle: OracleSettings,
     readonly anchors: AnchorConfig,
     private readonly notify: (notice: AnchorNotice) => void = () => {},
-  ) {}
+  ) {
+    this.pinned = oracle.pins ?? new Map();
+  }
 
   static async load(db: Database, oracle: OracleSettings, anchors: AnchorConfig, directory: TokenDirectory, notify?: (notice: AnchorNotice) => void): Promise<Market> {
     const m = new Market(oracle, anchors, notify);

@@ -10,6 +10,7 @@ export function oracleSettings(config: Config): OracleSettings {
     nativeTokenId: config.nativeTokenId,
     stablecoins: config.usdStablecoins,
     minLiquidityUsd: parseFixed(config.oracleMinLiquidityUsd, USD_SCALE),
+    pins: new Map(),
   };
 }
 

@@ -42,6 +42,17 @@ describe("USD anchors by symbol", () => {
     expect(notices).toEqual([{ kind: "unmatched", symbol: "KSM" }, { kind: "pinned", symbol: "KSM", id: 6 }]);
   });
 
+  it("keeps its pins across a reconnect (a new market on the same settings)", () => {
+    const settings = { ...oracle, pins: new Map<string, number>() };
+    const first = new Market(settings, { ids: [], symbols: ["USDt"] });
+    first.setToken({ id: 1984, decimals: 6, symbol: "USDt" });
+    expect([...first.anchorIds()]).toEqual([1984]);
+    const second = new Market(settings, { ids: [], symbols: ["USDt"] }); // reloaded from the store after a copycat appeared
+    second.setToken({ id: 1984, decimals: 6, symbol: "USDt" });
+    second.setToken({ id: 99, decimals: 6, symbol: "USDt" });
+    expect([...second.anchorIds()]).toEqual([1984]);
+  });
+
   it("prices from the pinned anchor only", () => {
     const { m } = market(["USDt"]);
     m.setToken({ id: 0, decimals: 12, symbol: "KSM" });
