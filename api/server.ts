@@ -17,6 +17,8 @@ export interface ApiServer {
   port: number;
   /** Subscriptions and block fan-out of this process (GET /ws). */
   hub: LiveHub;
+  /** The per-block response cache (REST reads and /ws answers share it). */
+  cache: ResponseCache;
   close(): Promise<void>;
 }
 
@@ -64,18 +66,27 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
-  const hub = new LiveHub(replica?.db ?? handle.db, logger);
+  const hub = new LiveHub(replica?.db ?? handle.db, logger, cache);
   const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {
     cache.clear();
     hub.onBlock(JSON.parse(payload) as BlockAnnouncement);
   });
-  const live = attachLive(server as Server, { hub, tokens: createTokenIssuer(jwtSecret, Date.now), trustProxy: config.trustProxy, logger, limits: options.live });
+  const live = attachLive(server as Server, {
+    hub,
+    db: replica?.db ?? handle.db,
+    tokens: createTokenIssuer(jwtSecret, Date.now),
+    trustProxy: config.trustProxy,
+    logger,
+    rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    limits: options.live,
+  });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info({ port, store: handle.kind, readReplica: replica !== undefined, rateLimit: config.redisUrl ? "redis" : "memory" }, "api listening");
   return {
     port,
     hub,
+    cache,
     async close() {
       await unlisten();
       await live.close();

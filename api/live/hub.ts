@@ -8,6 +8,7 @@
 import type { BlockAnnouncement, Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
+import type { ResponseCache } from "../middleware/cache.js";
 import type { Topic } from "./topics.js";
 
 export interface Peer {
@@ -44,7 +45,15 @@ export class LiveHub {
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
+    /** The REST response cache: a subscribe or push costs what a cached REST read does. */
+    private readonly cache?: ResponseCache,
   ) {}
+
+  /** A topic's current answer as JSON text (the REST body). */
+  private async json(topic: Topic & { compute: NonNullable<Topic["compute"]> }): Promise<string> {
+    const compute = () => topic.compute(this.db);
+    return this.cache && topic.path ? this.cache.through(topic.path, compute) : JSON.stringify(await compute());
+  }
 
   /** The newest block announced to this process (null before the first). */
   get head(): number | null {
@@ -60,14 +69,14 @@ export class LiveHub {
    * computed now (unknown token, no such pool) throws, and nothing is subscribed.
    */
   async subscribe(peer: Peer, topic: Topic, subscription: string): Promise<unknown> {
-    const value = topic.compute ? await topic.compute(this.db) : null;
+    const json = topic.compute ? await this.json({ ...topic, compute: topic.compute }) : undefined;
     let entry = this.entries.get(topic.name);
     if (!entry) {
-      entry = { topic, peers: new Map(), last: topic.compute ? JSON.stringify(value) : undefined };
+      entry = { topic, peers: new Map(), last: json };
       this.entries.set(topic.name, entry);
     }
     entry.peers.set(peer, subscription);
-    return value;
+    return json === undefined ? null : JSON.parse(json);
   }
 
   unsubscribe(peer: Peer, topicName: string): void {
@@ -101,16 +110,16 @@ export class LiveHub {
   private async round(block: number | null): Promise<void> {
     for (const entry of [...this.entries.values()]) {
       if (!entry.topic.compute || entry.peers.size === 0) continue;
-      let value: unknown;
+      let json: string;
       try {
-        value = await entry.topic.compute(this.db);
+        json = await this.json({ ...entry.topic, compute: entry.topic.compute });
       } catch (err) {
         if (!(err instanceof AppError)) this.logger.error({ err, topic: entry.topic.name }, "live: topic failed");
-        value = failure(err);
+        json = JSON.stringify(failure(err));
       }
-      const json = JSON.stringify(value);
       if (json === entry.last) continue;
       entry.last = json;
+      const value: unknown = JSON.parse(json);
       for (const [peer, subscription] of entry.peers) peer.send(notification(subscription, entry.topic.name, block, value));
     }
   }

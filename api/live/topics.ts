@@ -5,7 +5,7 @@
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
-import { aggregatePoolStats, pairStats } from "../services/pools.js";
+import { aggregatePoolStats, pairStats, resolveTokenRef } from "../services/pools.js";
 import { assetMetadata, oracleValue, tokenHolders } from "../services/tokens.js";
 
 export interface Topic {
@@ -13,9 +13,20 @@ export interface Topic {
   name: string;
   /** Topics under assets.* need an authenticated connection, like /assets/* over REST. */
   needsAuth: boolean;
+  /** The REST path and query whose answer this is: the response cache key it shares. */
+  path?: string;
   /** The REST answer now; undefined for `blocks`, which carries the block announcement itself. */
   compute?: (db: Database) => Promise<unknown>;
 }
+
+/** A pair topic as sent: its tokens may be symbols, resolved to ids before it is named. */
+export interface PairRequest {
+  needsAuth: false;
+  refs: [string, string];
+}
+
+/** Text a client sent that must not reach the database or a log line raw. */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 
 /** Page 1 of the holders endpoint, as pushed to subscribers. */
@@ -29,12 +40,16 @@ function tokenId(raw: string, topic: string): number {
 
 export const TOPIC_FORMS = ["oracle.value:{id}", "assets.metadata:{id}", "assets.holders:{id}", "pool.stats", "pool.pair:{a}/{b}", "blocks"] as const;
 
-/** Parses a topic name; throws VALIDATION_ERROR naming the accepted forms. */
-export function parseTopic(raw: unknown): Topic {
-  if (typeof raw !== "string" || raw.length === 0 || raw.length > 160) {
-    throw new AppError("VALIDATION_ERROR", `"topic" must be a string, one of: ${TOPIC_FORMS.join(", ")}.`);
+/**
+ * Parses a topic name without touching the database; throws VALIDATION_ERROR naming the
+ * accepted forms. Ids are canonical here (no leading zeros); a pair's symbols are resolved by
+ * resolveTopic, so `KSM/1984`, `ksm/1984` and `0/1984` are one topic, `pool.pair:0/1984`.
+ */
+export function parseTopic(raw: unknown): Topic | PairRequest {
+  if (typeof raw !== "string" || raw.length === 0 || raw.length > 160 || CONTROL_CHARS.test(raw)) {
+    throw new AppError("VALIDATION_ERROR", `"topic" must be a string of printable characters, one of: ${TOPIC_FORMS.join(", ")}.`);
   }
-  if (raw === "pool.stats") return { name: raw, needsAuth: false, compute: (db) => aggregatePoolStats(db) };
+  if (raw === "pool.stats") return { name: raw, needsAuth: false, path: "/pool/stats", compute: (db) => aggregatePoolStats(db) };
   if (raw === "blocks") return { name: raw, needsAuth: false };
   const colon = raw.indexOf(":");
   const kind = colon < 0 ? raw : raw.slice(0, colon);
@@ -42,25 +57,32 @@ export function parseTopic(raw: unknown): Topic {
   switch (kind) {
     case "oracle.value": {
       const id = tokenId(arg, raw);
-      return { name: `oracle.value:${id}`, needsAuth: false, compute: (db) => oracleValue(db, id) };
+      return { name: `oracle.value:${id}`, needsAuth: false, path: `/oracle/value/${id}`, compute: (db) => oracleValue(db, id) };
     }
     case "assets.metadata": {
       const id = tokenId(arg, raw);
-      return { name: `assets.metadata:${id}`, needsAuth: true, compute: (db) => assetMetadata(db, id) };
+      return { name: `assets.metadata:${id}`, needsAuth: true, path: `/assets/metadata/${id}`, compute: (db) => assetMetadata(db, id) };
     }
     case "assets.holders": {
       const id = tokenId(arg, raw);
-      return { name: `assets.holders:${id}`, needsAuth: true, compute: (db) => tokenHolders(db, id, { limit: HOLDERS_PAGE }) };
+      return { name: `assets.holders:${id}`, needsAuth: true, path: `/assets/holders/${id}?limit=${HOLDERS_PAGE}`, compute: (db) => tokenHolders(db, id, { limit: HOLDERS_PAGE }) };
     }
     case "pool.pair": {
       const parts = arg.split("/");
       if (parts.length !== 2 || parts.some((p) => p.length === 0 || p.length > 64)) {
         throw new AppError("VALIDATION_ERROR", `Topic "${raw}": expected pool.pair:{tokenA}/{tokenB} with token ids or symbols.`);
       }
-      const [a, b] = parts as [string, string];
-      return { name: `pool.pair:${a}/${b}`, needsAuth: false, compute: (db) => pairStats(db, a, b) };
+      return { needsAuth: false, refs: parts as [string, string] };
     }
     default:
       throw new AppError("VALIDATION_ERROR", `Unknown topic "${raw}"; topics are ${TOPIC_FORMS.join(", ")}.`);
   }
+}
+
+/** The topic a parsed request names: a pair's tokens resolved to ids (TOKEN_NOT_FOUND, AMBIGUOUS_TOKEN). */
+export async function resolveTopic(db: Database, parsed: Topic | PairRequest): Promise<Topic> {
+  if (!("refs" in parsed)) return parsed;
+  const [a, b] = await Promise.all([resolveTokenRef(db, parsed.refs[0], "tokenA"), resolveTokenRef(db, parsed.refs[1], "tokenB")]);
+  const [ra, rb] = [String(a.id), String(b.id)];
+  return { name: `pool.pair:${ra}/${rb}`, needsAuth: false, path: `/pool/stats/${ra}/${rb}`, compute: (d) => pairStats(d, ra, rb) };
 }

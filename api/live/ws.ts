@@ -7,23 +7,32 @@
  *   → {"jsonrpc":"2.0","id":2,"method":"unsubscribe","params":{"subscription":"s1"}}
  *   → {"jsonrpc":"2.0","id":3,"method":"auth","params":{"token":"<JWT>"}}
  *
- * Limits: connections per client IP, subscriptions per connection, message size; a ping every
- * interval (no pong by the next one: terminated); a peer whose send buffer passes the limit is
- * a slow consumer and is dropped (close 1013) instead of buffering without bound. A bad message
- * gets a JSON-RPC error, never a closed server.
+ * Limits: connections per client address, subscriptions per connection, messages in flight per
+ * connection, message size; every message (and the upgrade itself) counts against the client's
+ * HTTP rate-limit window, pushes are free; a ping every interval (no pong by the next one:
+ * terminated); a peer whose send buffer passes the limit is a slow consumer and is dropped
+ * (close 1013) instead of buffering without bound. Each limit is counted and reserved in the
+ * same synchronous step that checks it, before any await, so a burst in one tick cannot pass it.
+ * A bad message gets a JSON-RPC error, never a closed server; a socket that errors or resets at
+ * any stage is destroyed, never an unhandled 'error' event.
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import type { Database } from "../../db/index.js";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 import type { TokenIssuer } from "../auth/tokens.js";
+import { clientAddress } from "../middleware/client-ip.js";
+import type { RateLimitStore } from "../rate-limit/store.js";
 import type { LiveHub, Peer } from "./hub.js";
-import { parseTopic } from "./topics.js";
+import { parseTopic, resolveTopic } from "./topics.js";
 
 export interface LiveLimits {
   maxConnectionsPerIp: number;
   maxSubscriptions: number;
+  /** Messages of one connection being answered at once; more get a LIMIT error at once. */
+  maxInFlight: number;
   maxMessageBytes: number;
   /** Bytes queued on a socket beyond which its peer is dropped as a slow consumer. */
   maxBufferedBytes: number;
@@ -33,10 +42,14 @@ export interface LiveLimits {
 export const DEFAULT_LIMITS: LiveLimits = {
   maxConnectionsPerIp: 20,
   maxSubscriptions: 50,
+  maxInFlight: 8,
   maxMessageBytes: 16 * 1024,
   maxBufferedBytes: 1024 * 1024,
   pingIntervalMs: 30_000,
 };
+
+/** Rate-limited messages in a row after which a connection that keeps sending is closed (1008). */
+const MAX_REJECTED_IN_A_ROW = 50;
 
 /** JSON-RPC error codes: the standard ones, and ours in the server range. */
 export const RPC = {
@@ -48,31 +61,26 @@ export const RPC = {
   UNAUTHORIZED: -32001,
   LIMIT: -32002,
   NOT_FOUND: -32004,
+  UNAVAILABLE: -32003,
 } as const;
 
 /** An AppError of the REST API as a JSON-RPC error; `data.code` is the REST error code. */
 function rpcErrorOf(err: AppError): { code: number; message: string; data: { code: ErrorCode } } {
   const status = ERROR_CODES[err.code].status;
-  const code = status === 404 ? RPC.NOT_FOUND : status === 401 ? RPC.UNAUTHORIZED : status === 400 ? RPC.INVALID_PARAMS : RPC.INTERNAL_ERROR;
+  const code =
+    status === 404 ? RPC.NOT_FOUND : status === 401 ? RPC.UNAUTHORIZED : status === 400 || status === 409 ? RPC.INVALID_PARAMS : status === 429 ? RPC.LIMIT : status === 503 ? RPC.UNAVAILABLE : RPC.INTERNAL_ERROR;
   return { code, message: err.message, data: { code: err.code } };
-}
-
-function clientIp(req: IncomingMessage, trustProxy: number): string {
-  const norm = (ip: string) => (ip.startsWith("::ffff:") ? ip.slice(7) : ip);
-  if (trustProxy > 0) {
-    const chain = String(req.headers["x-forwarded-for"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-    const ip = chain[Math.max(0, chain.length - trustProxy)];
-    if (ip) return norm(ip);
-  }
-  return norm(req.socket.remoteAddress ?? "unknown");
 }
 
 /** Refuses an upgrade with an HTTP answer carrying the API's error body. */
 function refuse(socket: Duplex, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+  if (socket.destroyed || !socket.writable) return void socket.destroy();
   const { status } = ERROR_CODES[code];
   const body = JSON.stringify({ success: false, error: { code, message } });
   const head = [`HTTP/1.1 ${status} ${code}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+  // A peer that never reads the answer must not hold the socket open.
+  setTimeout(() => socket.destroy(), 5_000).unref();
 }
 
 export interface LiveServer {
@@ -80,20 +88,63 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
-export function attachLive(server: Server, deps: { hub: LiveHub; tokens: TokenIssuer; trustProxy: number; logger: Logger; limits?: Partial<LiveLimits> }): LiveServer {
+export interface LiveDeps {
+  hub: LiveHub;
+  /** Resolves pair symbols of topics to ids. */
+  db: Database;
+  tokens: TokenIssuer;
+  trustProxy: number;
+  logger: Logger;
+  /** The HTTP rate limit whose window /ws messages share; unset or max 0 = unlimited. */
+  rateLimit?: { store: RateLimitStore; max: number; windowMs: number };
+  now?: () => number;
+  limits?: Partial<LiveLimits>;
+}
+
+export function attachLive(server: Server, deps: LiveDeps): LiveServer {
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const now = deps.now ?? Date.now;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   const perIp = new Map<string, number>();
   const alive = new WeakMap<WebSocket, boolean>();
+  let closing = false;
+
+  /** Counts one message of `ip` against its window; the store's own step is atomic. */
+  async function admit(ip: string): Promise<{ allowed: true } | { allowed: false; retryAfter: number }> {
+    const rl = deps.rateLimit;
+    if (!rl || rl.max === 0) return { allowed: true };
+    try {
+      const hit = await rl.store.hit(ip, now(), rl.windowMs, rl.max);
+      return hit.allowed ? { allowed: true } : { allowed: false, retryAfter: Math.max(1, Math.ceil(hit.resetMs / 1000)) };
+    } catch (err) {
+      // As over HTTP: a counter store outage is logged, and the message is served.
+      deps.logger.warn({ err }, "rate-limit store unavailable; message not counted");
+      return { allowed: true };
+    }
+  }
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // First of all: a peer that resets now or later must not become an unhandled 'error' event.
+    socket.on("error", () => socket.destroy());
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (closing) return refuse(socket, "SERVICE_UNAVAILABLE", "The server is shutting down.");
+    if (path !== "/ws") return refuse(socket, "NOT_FOUND", `No WebSocket endpoint at ${path.slice(0, 200)}; use /ws.`);
+    const ip = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"] as string | undefined, deps.trustProxy);
+    const count = perIp.get(ip) ?? 0;
+    if (count >= limits.maxConnectionsPerIp) {
+      return refuse(socket, "RATE_LIMITED", `At most ${limits.maxConnectionsPerIp} WebSocket connections per client.`, { "Retry-After": "60" });
+    }
+    // The slot is taken now, before any await, and given back when this socket closes, however
+    // it ends (refused after the token check, a handshake ws rejects, a reset, a normal close).
+    perIp.set(ip, count + 1);
+    socket.once("close", () => {
+      const left = (perIp.get(ip) ?? 1) - 1;
+      if (left <= 0) perIp.delete(ip);
+      else perIp.set(ip, left);
+    });
     void (async () => {
-      const path = new URL(req.url ?? "/", "http://localhost").pathname;
-      if (path !== "/ws") return refuse(socket, "NOT_FOUND", `No WebSocket endpoint at ${path}; use /ws.`);
-      const ip = clientIp(req, deps.trustProxy);
-      if ((perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp) {
-        return refuse(socket, "RATE_LIMITED", `At most ${limits.maxConnectionsPerIp} WebSocket connections per client.`, { "Retry-After": "60" });
-      }
+      const admitted = await admit(ip);
+      if (!admitted.allowed) return refuse(socket, "RATE_LIMITED", `Too many requests from this client; retry after ${admitted.retryAfter} s.`, { "Retry-After": String(admitted.retryAfter) });
       let userId: string | undefined;
       const header = req.headers.authorization;
       if (header !== undefined) {
@@ -101,6 +152,7 @@ export function attachLive(server: Server, deps: { hub: LiveHub; tokens: TokenIs
         userId = match ? await deps.tokens.verify(match[1]!) : undefined;
         if (!userId) return refuse(socket, "UNAUTHORIZED", "The access token is invalid or expired.");
       }
+      if (socket.destroyed) return;
       wss.handleUpgrade(req, socket, head, (ws) => connection(ws, ip, userId));
     })().catch((err) => {
       deps.logger.error({ err }, "live: upgrade failed");
@@ -109,11 +161,16 @@ export function attachLive(server: Server, deps: { hub: LiveHub; tokens: TokenIs
   });
 
   function connection(ws: WebSocket, ip: string, initialUser: string | undefined): void {
-    perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
     alive.set(ws, true);
     let userId = initialUser;
     let next = 1;
-    const subs = new Map<string, string>(); // subscription id -> topic name
+    let closed = false;
+    let inFlight = 0;
+    let rejectedInARow = 0;
+    /** Until then (ms), this connection's messages are refused without asking the store again. */
+    let limitedUntil = 0;
+    const subs = new Map<string, string>(); // subscription id -> topic name (reserved or live)
+    const pendingSubscribes = { count: 0 };
     const peer: Peer = {
       send(message) {
         if (ws.readyState !== ws.OPEN) return;
@@ -128,20 +185,49 @@ export function attachLive(server: Server, deps: { hub: LiveHub; tokens: TokenIs
     };
     const reply = (id: unknown, result: unknown) => peer.send({ jsonrpc: "2.0", id, result });
     const fail = (id: unknown, error: { code: number; message: string; data?: unknown }) => peer.send({ jsonrpc: "2.0", id: id ?? null, error });
+    const limited = (id: unknown, retryAfter: number) => {
+      fail(id, { code: RPC.LIMIT, message: `Too many requests from this client: at most ${deps.rateLimit?.max} per ${(deps.rateLimit?.windowMs ?? 0) / 1000} s, HTTP and /ws together; retry after ${retryAfter} s.`, data: { code: "RATE_LIMITED", retryAfter } });
+      rejectedInARow += 1;
+      if (rejectedInARow >= MAX_REJECTED_IN_A_ROW) ws.close(1008, "rate limit exceeded");
+    };
 
     ws.on("pong", () => alive.set(ws, true));
     ws.on("close", () => {
-      perIp.set(ip, (perIp.get(ip) ?? 1) - 1);
-      if (perIp.get(ip) === 0) perIp.delete(ip);
+      closed = true;
       for (const topic of subs.values()) deps.hub.unsubscribe(peer, topic);
       subs.clear();
     });
     ws.on("error", () => ws.terminate());
     ws.on("message", (data, isBinary) => {
-      void handle(isBinary ? null : data.toString()).catch((err) => {
-        deps.logger.error({ err }, "live: message failed");
-        fail(null, { code: RPC.INTERNAL_ERROR, message: "An unexpected error occurred." });
-      });
+      const text = isBinary ? null : data.toString();
+      // The message's id, for the answers given before it is handled (bounded: maxPayload).
+      const idOf = () => {
+        try {
+          const m = text === null ? undefined : (JSON.parse(text) as { id?: unknown });
+          return typeof m?.id === "string" || typeof m?.id === "number" ? m.id : null;
+        } catch {
+          return null;
+        }
+      };
+      if (now() < limitedUntil) return limited(idOf(), Math.ceil((limitedUntil - now()) / 1000));
+      if (inFlight >= limits.maxInFlight) {
+        return fail(idOf(), { code: RPC.LIMIT, message: `At most ${limits.maxInFlight} requests in flight per connection; wait for the answers.`, data: { code: "RATE_LIMITED" } });
+      }
+      inFlight += 1;
+      void (async () => {
+        const admitted = await admit(ip);
+        if (!admitted.allowed) {
+          limitedUntil = now() + admitted.retryAfter * 1000;
+          return limited(idOf(), admitted.retryAfter);
+        }
+        rejectedInARow = 0;
+        await handle(text);
+      })()
+        .catch((err) => {
+          deps.logger.error({ err }, "live: message failed");
+          fail(null, { code: RPC.INTERNAL_ERROR, message: "An unexpected error occurred." });
+        })
+        .finally(() => (inFlight -= 1));
     });
 
     async function handle(text: string | null): Promise<void> {
@@ -155,53 +241,80 @@ export function attachLive(server: Server, deps: { hub: LiveHub; tokens: TokenIs
         return fail(null, { code: RPC.INVALID_REQUEST, message: "Invalid request: send one JSON-RPC 2.0 object (batches are not supported)." });
       }
       const { jsonrpc, id, method, params } = msg as Record<string, unknown>;
-      const validId = id === undefined || typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+      const validId = id === undefined || (typeof id === "string" && id.length <= 128) || (typeof id === "number" && Number.isSafeInteger(id));
       if (jsonrpc !== "2.0" || typeof method !== "string" || !validId) {
-        return fail(validId ? id : null, { code: RPC.INVALID_REQUEST, message: 'Invalid request: needs "jsonrpc":"2.0", a string "method" and an integer or string "id".' });
+        return fail(validId ? id : null, { code: RPC.INVALID_REQUEST, message: 'Invalid request: needs "jsonrpc":"2.0", a string "method" and an integer or string (at most 128 characters) "id".' });
       }
       const p = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
       switch (method) {
         case "auth": {
           const token = p.token;
-          const user = typeof token === "string" ? await deps.tokens.verify(token) : undefined;
+          const user = typeof token === "string" && token.length <= 4096 ? await deps.tokens.verify(token) : undefined;
+          if (closed) return;
           if (!user) return fail(id, { code: RPC.UNAUTHORIZED, message: "The access token is invalid or expired.", data: { code: "UNAUTHORIZED" } });
           userId = user;
           return reply(id, { authenticated: true });
         }
-        case "subscribe": {
-          let topic;
-          try {
-            topic = parseTopic(p.topic);
-          } catch (err) {
-            return fail(id, rpcErrorOf(err as AppError));
-          }
-          if (topic.needsAuth && !userId) {
-            return fail(id, { code: RPC.UNAUTHORIZED, message: `Topic "${topic.name}" needs a bearer token: send it in the Authorization header of the upgrade, or call "auth" first.`, data: { code: "UNAUTHORIZED" } });
-          }
-          if ([...subs.values()].includes(topic.name)) return fail(id, { code: RPC.INVALID_PARAMS, message: `Already subscribed to "${topic.name}".` });
-          if (subs.size >= limits.maxSubscriptions) {
-            return fail(id, { code: RPC.LIMIT, message: `At most ${limits.maxSubscriptions} subscriptions per connection.`, data: { code: "RATE_LIMITED" } });
-          }
-          const subscription = `s${next++}`;
-          try {
-            const result = await deps.hub.subscribe(peer, topic, subscription);
-            subs.set(subscription, topic.name);
-            return reply(id, { subscription, topic: topic.name, block: deps.hub.head, result });
-          } catch (err) {
-            if (err instanceof AppError) return fail(id, rpcErrorOf(err));
-            throw err;
-          }
-        }
+        case "subscribe":
+          return subscribe(id, p.topic);
         case "unsubscribe": {
           const sub = p.subscription;
           const topic = typeof sub === "string" ? subs.get(sub) : undefined;
-          if (topic === undefined) return fail(id, { code: RPC.INVALID_PARAMS, message: `No subscription ${JSON.stringify(sub)} on this connection.` });
+          if (topic === undefined) return fail(id, { code: RPC.INVALID_PARAMS, message: `No subscription ${JSON.stringify(sub)?.slice(0, 100)} on this connection.` });
           subs.delete(sub as string);
           deps.hub.unsubscribe(peer, topic);
           return reply(id, true);
         }
         default:
-          return fail(id, { code: RPC.METHOD_NOT_FOUND, message: `Method not found: ${method}; methods are subscribe, unsubscribe, auth.` });
+          return fail(id, { code: RPC.METHOD_NOT_FOUND, message: `Method not found: ${JSON.stringify(method.slice(0, 64))}; methods are subscribe, unsubscribe, auth.` });
+      }
+    }
+
+    async function subscribe(id: unknown, raw: unknown): Promise<void> {
+      let parsed;
+      try {
+        parsed = parseTopic(raw);
+      } catch (err) {
+        return fail(id, rpcErrorOf(err as AppError));
+      }
+      if (parsed.needsAuth && !userId) {
+        return fail(id, { code: RPC.UNAUTHORIZED, message: `Topic "${(parsed as { name: string }).name}" needs a bearer token: send it in the Authorization header of the upgrade, or call "auth" first.`, data: { code: "UNAUTHORIZED" } });
+      }
+      // The slot is reserved here, with the check, before the first await.
+      if (subs.size + pendingSubscribes.count >= limits.maxSubscriptions) {
+        return fail(id, { code: RPC.LIMIT, message: `At most ${limits.maxSubscriptions} subscriptions per connection.`, data: { code: "RATE_LIMITED" } });
+      }
+      pendingSubscribes.count += 1;
+      let subscription: string | undefined;
+      try {
+        let topic;
+        try {
+          topic = await resolveTopic(deps.db, parsed);
+        } catch (err) {
+          if (err instanceof AppError) return fail(id, rpcErrorOf(err));
+          throw err;
+        }
+        if (closed) return;
+        if ([...subs.values()].includes(topic.name)) return fail(id, { code: RPC.INVALID_PARAMS, message: `Already subscribed to "${topic.name}".` });
+        subscription = `s${next++}`;
+        subs.set(subscription, topic.name);
+        pendingSubscribes.count -= 1;
+        let result;
+        try {
+          result = await deps.hub.subscribe(peer, topic, subscription);
+        } catch (err) {
+          subs.delete(subscription);
+          if (err instanceof AppError) return fail(id, rpcErrorOf(err));
+          throw err;
+        }
+        // Closed (or unsubscribed) while the answer was computed: the hub must not keep it.
+        if (closed || subs.get(subscription) !== topic.name) {
+          deps.hub.unsubscribe(peer, topic.name);
+          return;
+        }
+        return reply(id, { subscription, topic: topic.name, block: deps.hub.head, result });
+      } finally {
+        if (subscription === undefined) pendingSubscribes.count -= 1;
       }
     }
   }
@@ -221,6 +334,7 @@ export function attachLive(server: Server, deps: { hub: LiveHub; tokens: TokenIs
   return {
     connections: () => wss.clients.size,
     async close() {
+      closing = true;
       clearInterval(pinger);
       for (const ws of wss.clients) ws.close(1001, "server shutting down");
       await new Promise<void>((resolve) => wss.close(() => resolve()));

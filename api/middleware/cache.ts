@@ -55,6 +55,31 @@ export class ResponseCache {
   set(key: string, entry: Entry, generation: number): void {
     if (generation === this.generation) this.lru.set(key, entry);
   }
+
+  /**
+   * The JSON answer kept under `key` (the REST path and query it equals), or `compute`'s value,
+   * computed once for concurrent callers and kept until the next block. A failure is not kept.
+   * /ws subscribes and pushes go through here, so they cost the database what a cached REST
+   * read does.
+   */
+  async through(key: string, compute: () => Promise<unknown>): Promise<string> {
+    const hit = this.get(key) ?? (await this.pending.get(key));
+    if (hit) return hit.body;
+    const generation = this.generation;
+    let settle: (e: Entry | undefined) => void = () => {};
+    const flight = new Promise<Entry | undefined>((resolve) => (settle = resolve));
+    this.pending.set(key, flight);
+    let entry: Entry | undefined;
+    try {
+      const body = JSON.stringify(await compute());
+      entry = { body, etag: etagOf(body) };
+      this.set(key, entry, generation);
+      return body;
+    } finally {
+      settle(entry);
+      if (this.pending.get(key) === flight) this.pending.delete(key);
+    }
+  }
 }
 
 export function etagOf(body: string): string {

@@ -138,9 +138,10 @@ describe("GET /ws on a fixture market", () => {
 
   it("enforces subscriptions per connection, connections per IP, and pings out dead peers", async () => {
     const c = await open(url);
-    for (const topic of ["pool.stats", "blocks", `oracle.value:${USDT}`]) expect((await c.call("subscribe", { topic })).result).toBeDefined();
-    expect((await c.call("subscribe", { topic: `oracle.value:${KSM}` })).error).toMatchObject({ code: -32002 });
+    for (const topic of ["pool.stats", "blocks"]) expect((await c.call("subscribe", { topic })).result).toBeDefined();
     expect((await c.call("subscribe", { topic: "pool.stats" })).error).toMatchObject({ code: -32602 });
+    expect((await c.call("subscribe", { topic: `oracle.value:${USDT}` })).result).toBeDefined();
+    expect((await c.call("subscribe", { topic: `oracle.value:${KSM}` })).error).toMatchObject({ code: -32002 });
 
     for (let i = 0; i < 3; i++) await open(url);
     const over = await refused(url);

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/index.js";
 import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
+import { clientKey } from "../../api/middleware/client-ip.js";
 import { buildApp, expectError, FakeClock } from "../support/app.js";
 import { services } from "../support/db.js";
 
@@ -68,6 +69,22 @@ describe("rate limit (memory)", () => {
     expect((await from("other, 1.1.1.1")).status).toBe(200);
     expect((await from("1.1.1.1")).status).toBe(429); // the same client behind the proxy
     expect((await from("2.2.2.2")).status).toBe(200); // another client behind the same proxy
+  });
+
+  it("counts an IPv6 client by its /64, so rotating addresses within a prefix does not reset the limit", async () => {
+    const t = buildApp(await db(), { rateLimit: { store: new MemoryRateLimitStore(), max: 3, windowMs: 60_000 } });
+    const from = (ip: string) => t.request("/pool/stats", { ip });
+    expect((await from("2001:db8:1:2::1")).status).toBe(200);
+    expect((await from("2001:db8:1:2:ffff:ffff:ffff:ffff")).status).toBe(200);
+    expect((await from("2001:0db8:0001:0002:0:0:0:abcd")).status).toBe(200);
+    await expectError(await from("2001:db8:1:2::dead:beef"), 429, "RATE_LIMITED");
+    expect((await from("2001:db8:1:3::1")).status).toBe(200); // the next /64 is another client
+    // IPv4-mapped addresses are their IPv4 address; IPv4 clients are counted per address.
+    expect((await from("::ffff:192.0.2.1")).status).toBe(200);
+    expect((await from("192.0.2.2")).status).toBe(200);
+    expect(clientKey("::ffff:192.0.2.1")).toBe("192.0.2.1");
+    expect(clientKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(clientKey("not an address")).toBe("not an address");
   });
 });
 

@@ -1,0 +1,195 @@
+/**
+ * /ws as an attacker uses it, against a real server on a fixture market: sockets reset during
+ * refused upgrades, bursts in one tick against every limit, subscribes still computing when the
+ * connection goes, floods past the shared HTTP window, and topics spelled many ways. After each,
+ * the process serves and the per-block work (subscribed topics) is back to its baseline.
+ *
+ * Each test is its own client address (X-Forwarded-For behind TRUST_PROXY=1), so their rate
+ * limit windows do not mix.
+ */
+import net from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { startApiServer, type ApiServer } from "../../api/server.js";
+import { createDb, type DbHandle } from "../../db/index.js";
+import { loadConfig } from "../../shared/config.js";
+import { createLogger } from "../../shared/logger.js";
+import { KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { until } from "../support/wait.js";
+import { connect, refused, type Client } from "../support/ws.js";
+
+const SECRET = "ws-abuse-secret-ws-abuse-secret-ws-abuse!";
+const RATE_LIMIT = 60;
+
+describe("/ws under abuse", () => {
+  let handle: DbHandle;
+  let server: ApiServer;
+  let port: number;
+  let url: string;
+  let base: string;
+  let token: string;
+  let nextIp = 1;
+  const clients: Client[] = [];
+  /** A fresh client address for one test. */
+  const ip = () => `198.51.100.${nextIp++}`;
+  const open = async (from: string, headers: Record<string, string> = {}) => {
+    const c = await connect(url, { "x-forwarded-for": from, ...headers });
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    await seedMarket(handle.db);
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET, TRUST_PROXY: "1", RATE_LIMIT_MAX: String(RATE_LIMIT) });
+    server = await startApiServer(config, createLogger("silent"), { shared: handle, live: { maxSubscriptions: 3, maxConnectionsPerIp: 4, maxInFlight: 64 } });
+    port = server.port;
+    base = `http://127.0.0.1:${port}`;
+    url = `ws://127.0.0.1:${port}/ws`;
+    const res = await fetch(`${base}/auth/register`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip() }, body: JSON.stringify({ email: "abuse@example.com", password: "correct horse battery" }) });
+    token = ((await res.json()) as { data: { token: string } }).data.token;
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.ws.terminate();
+    await until("every topic to be released", () => server.hub.topicCount === 0, 5_000);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await handle?.close();
+  });
+
+  /** Sends a raw upgrade request and resets the connection (RST) as soon as it is written. */
+  function resetAfterUpgrade(path: string, headers: string[] = []): Promise<void> {
+    return new Promise((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        const request = [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", ...headers, "", ""].join("\r\n");
+        socket.write(request, () => socket.resetAndDestroy());
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => resolve());
+    });
+  }
+
+  it("survives sockets reset during refused upgrades, many times over", async () => {
+    const from = ip();
+    const attempts: Promise<void>[] = [];
+    // 3 × 15 attempts: the 30 on /ws count against the window of 60, so the client below still fits.
+    for (let i = 0; i < 15; i++) {
+      attempts.push(resetAfterUpgrade("/not-ws", [`X-Forwarded-For: ${from}`]));
+      attempts.push(resetAfterUpgrade("/ws", [`X-Forwarded-For: ${from}`, "Authorization: Bearer not-a-token"]));
+      attempts.push(resetAfterUpgrade("/ws", [`X-Forwarded-For: ${from}`]));
+    }
+    await Promise.all(attempts);
+    await new Promise((r) => setTimeout(r, 300));
+    // Alive, and the connection slots of the reset sockets were all given back.
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const c = await open(from);
+    expect((await c.call("subscribe", { topic: "blocks" })).result.topic).toBe("blocks");
+  });
+
+  it("reserves connection slots before the token check: a burst of upgrades opens at most the limit", async () => {
+    const from = ip();
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        new Promise<"open" | number>((resolve) => {
+          const ws = new WebSocket(url, { headers: { "x-forwarded-for": from, authorization: `Bearer ${token}` } });
+          ws.on("open", () => {
+            clients.push({ ws, messages: [], call: async () => undefined, close: () => ws.close() });
+            resolve("open");
+          });
+          ws.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+          ws.on("error", () => {});
+        }),
+      ),
+    );
+    expect(outcomes.filter((o) => o === "open")).toHaveLength(4);
+    expect(outcomes.filter((o) => o === 429)).toHaveLength(8);
+  });
+
+  it("reserves subscription slots before computing: a burst in one tick subscribes at most the limit", async () => {
+    const c = await open(ip());
+    const topics = ["pool.stats", "blocks", ...[KSM, USDT, TEN, WETH, ZERO, PUSDC].map((id) => `oracle.value:${id}`)];
+    topics.forEach((topic, i) => c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1000 + i, method: "subscribe", params: { topic } })));
+    await until("every answer", () => c.messages.filter((m) => m.id >= 1000).length === topics.length, 10_000);
+    const answers = c.messages.filter((m) => m.id >= 1000);
+    expect(answers.filter((m) => m.result)).toHaveLength(3);
+    expect(answers.filter((m) => m.error?.code === -32002)).toHaveLength(topics.length - 3);
+  });
+
+  it("releases subscribes still computing when the connection closes", async () => {
+    // An open transaction holds PGlite's single connection: every answer computes until it ends.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holding = handle.db.transaction(async () => gate);
+    for (let round = 0; round < 5; round++) {
+      const c = await open(ip());
+      for (const topic of ["pool.stats", `oracle.value:${KSM}`, `oracle.value:${USDT}`]) c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { topic } }));
+      // Answered without the database, after the subscribes: the server has them all, computing.
+      await c.call("frobnicate");
+      c.ws.terminate();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    await holding;
+    await new Promise((r) => setTimeout(r, 300));
+    // Nothing left to recompute per block: every subscription went with its connection.
+    expect(server.hub.topicCount).toBe(0);
+  });
+
+  it("counts messages against the client's HTTP window: over it, both /ws and HTTP are limited; a flood is closed", async () => {
+    const from = ip();
+    for (let i = 0; i < 20; i++) expect((await fetch(`${base}/oracle/value/${KSM}`, { headers: { "x-forwarded-for": from } })).status).toBe(200);
+    const c = await open(from); // the upgrade is request 21
+    let answered = 0;
+    for (let i = 0; i < RATE_LIMIT; i++) {
+      const r = await c.call(i % 2 ? "unsubscribe" : "subscribe", i % 2 ? { subscription: "s1" } : { topic: "blocks" });
+      if (r.error?.code === -32002) break;
+      answered += 1;
+    }
+    expect(answered).toBe(RATE_LIMIT - 21);
+    const over = await c.call("subscribe", { topic: "pool.stats" });
+    expect(over.error).toMatchObject({ code: -32002, data: { code: "RATE_LIMITED", retryAfter: expect.any(Number) } });
+    const http = await fetch(`${base}/pool/stats`, { headers: { "x-forwarded-for": from } });
+    expect(http.status).toBe(429);
+    expect(((await http.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");
+    // New upgrades from the same client are refused while it is over.
+    expect((await refused(url, { "x-forwarded-for": from })).status).toBe(429);
+
+    // A client that keeps sending regardless is disconnected (1008), and the server is fine.
+    const closed = new Promise<number>((resolve) => c.ws.once("close", (code) => resolve(code)));
+    for (let i = 0; i < 500; i++) c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: i, method: "subscribe", params: { topic: "blocks" } }));
+    expect(await closed).toBe(1008);
+    expect((await fetch(`${base}/health`, { headers: { "x-forwarded-for": ip() } })).status).toBe(200);
+  });
+
+  it("names pair topics by resolved ids: symbols, case and ids are one topic", async () => {
+    const c = await open(ip());
+    const first = await c.call("subscribe", { topic: `pool.pair:KSM/${USDT}` });
+    expect(first.result.topic).toBe(`pool.pair:${KSM}/${USDT}`);
+    for (const spelling of [`pool.pair:ksm/${USDT}`, `pool.pair:${KSM}/${USDT}`, "pool.pair:Ksm/usdt"]) {
+      expect((await c.call("subscribe", { topic: spelling })).error).toMatchObject({ code: -32602, message: `Already subscribed to "pool.pair:${KSM}/${USDT}".` });
+    }
+    // The other orientation is another answer (price of USDt in KSM), so another topic.
+    expect((await c.call("subscribe", { topic: `pool.pair:${USDT}/KSM` })).result.topic).toBe(`pool.pair:${USDT}/${KSM}`);
+  });
+
+  it("rejects control characters in topics with a validation error, never a server error", async () => {
+    const c = await open(ip());
+    for (const topic of ["pool.pair:\u0000/1984", "oracle.value:1\u0000", "pool.pair:KSM/\u001b[31m", "blocks\u007f"]) {
+      expect((await c.call("subscribe", { topic })).error).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
+    }
+    expect((await c.call("subscribe", { topic: "blocks" })).result.topic).toBe("blocks");
+  });
+
+  it("answers subscribes from the response cache a REST read filled", async () => {
+    const from = ip();
+    const rest = await fetch(`${base}/pool/stats/${KSM}/${USDT}`, { headers: { "x-forwarded-for": from } });
+    const body = await rest.json();
+    const hits = server.cache.hits;
+    const c = await open(from);
+    const sub = await c.call("subscribe", { topic: `pool.pair:KSM/${USDT}` });
+    expect(sub.result.result).toEqual(body);
+    expect(server.cache.hits).toBe(hits + 1);
+  });
+});
