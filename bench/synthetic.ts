@@ -81,6 +81,8 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
   await run(`insert into token_prices (token_id, block_number, price_usd)
     select t1.token1_id, ${HEAD}, (25.0 * t1.reserve0::numeric / 1e12 / (t1.reserve1::numeric / power(10::numeric, t.decimals)))::numeric(40,18)
     from pools t1 join tokens t on t.id = t1.token1_id where t1.token1_id <> ${USDT}`);
+  await run(`insert into token_latest_prices (token_id, block_number, price_usd)
+    select distinct on (token_id) token_id, block_number, price_usd from token_prices order by token_id, block_number desc`);
   step("prices");
 
   // Swaps over 48 h: row i lands in block 1 + i % BLOCKS; its pool and amounts are hash-derived.

@@ -9,7 +9,7 @@ import {
   latestBlock,
   latestPrices,
   listPools,
-  priceHistory,
+  priceBuckets,
   swapTotalsByPool,
   type Database,
   type Token,
@@ -149,14 +149,7 @@ export async function oracleHistory(db: Database, id: number, q: { from?: number
   if (buckets > MAX_BUCKETS) {
     throw new AppError("VALIDATION_ERROR", `Invalid query parameter "interval": (to - from) / interval gives ${buckets} points, more than ${MAX_BUCKETS}.`);
   }
-  const points = await priceHistory(db, id, from, to);
-  const out: { timestamp: number; valueUsd: string | null; blockNumber: number | null }[] = [];
-  let i = 0;
-  let current: (typeof points)[number] | undefined;
-  for (let b = 1; b <= buckets; b++) {
-    const end = Math.min(from + b * interval, to);
-    while (i < points.length && points[i]!.timestamp <= end) current = points[i++];
-    out.push({ timestamp: end, valueUsd: current ? normalizeDecimal(current.priceUsd) : null, blockNumber: current?.blockNumber ?? null });
-  }
+  const prices = await priceBuckets(db, id, { from, to, interval, buckets });
+  const out = prices.map((p, b) => ({ timestamp: Math.min(from + (b + 1) * interval, to), valueUsd: p ? normalizeDecimal(p.priceUsd) : null, blockNumber: p?.blockNumber ?? null }));
   return { tokenId: token.id, symbol: token.symbol, ...tokenIdentity(token), from, to, interval, points: out };
 }

@@ -1,12 +1,17 @@
-import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { int64 } from "./tokens.js";
 
 /** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
-export const blocks = pgTable("blocks", {
-  number: int64().primaryKey(),
-  hash: text().notNull(),
-  timestamp: int64().notNull(),
-});
+export const blocks = pgTable(
+  "blocks",
+  {
+    number: int64().primaryKey(),
+    hash: text().notNull(),
+    timestamp: int64().notNull(),
+  },
+  // Time → block (price history buckets): one index seek per bucket, never a scan.
+  (t) => [index("blocks_timestamp_number_idx").on(t.timestamp, t.number)],
+);
 
 /** Where a writer stopped; written in the same transaction as the data of that block. */
 export const checkpoints = pgTable("checkpoints", {

@@ -67,6 +67,17 @@ export const tokenPrices = pgTable(
 );
 
 /**
+ * The newest price of each token, one row per token, kept at ingest by insertPrices (a row only
+ * moves forward in blocks, so a backfill writing older prices never replaces it): the lists and
+ * stats read it without touching the price history.
+ */
+export const tokenLatestPrices = pgTable("token_latest_prices", {
+  tokenId: int64().primaryKey(),
+  blockNumber: int64().notNull(),
+  priceUsd: numeric().notNull(),
+});
+
+/**
  * Holders per token, kept exact at ingest by the holder writes themselves (inserted rows add,
  * deleted rows subtract, in the same statement): totalHolders and the token list never count a
  * 500k-row token on a read.

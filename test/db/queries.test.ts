@@ -10,7 +10,10 @@ import {
   getToken,
   insertSwaps,
   latestPrice,
+  latestPrices,
+  insertBlocks,
   insertPrices,
+  priceBuckets,
   swapTotals,
   upsertHolders,
   upsertTokens,
@@ -128,6 +131,39 @@ describeDb("db layer", (ctx) => {
     expect((await latestPrice(ctx.db, KSM, 1_999))?.priceUsd).toMatch(/^10(\.0*)?$/);
     await insertPrices(ctx.db, [{ tokenId: USDT, blockNumber: 1_000, priceUsd: "1" }]); // replay is a no-op
     expect(await latestPrice(ctx.db, 12345)).toBeUndefined();
+    // A backfill writing older points leaves the latest price where it is; a newer block moves it.
+    await insertPrices(ctx.db, [{ tokenId: KSM, blockNumber: 5, priceUsd: "3" }]);
+    expect((await latestPrices(ctx.db, [KSM])).get(KSM)).toMatchObject({ blockNumber: 2_000 });
+    await insertPrices(ctx.db, [
+      { tokenId: KSM, blockNumber: 2_001, priceUsd: "13" },
+      { tokenId: KSM, blockNumber: 2_002, priceUsd: "14" },
+    ]);
+    expect((await latestPrices(ctx.db)).get(KSM)).toMatchObject({ blockNumber: 2_002, priceUsd: expect.stringMatching(/^14(\.0*)?$/) });
+  });
+
+  it("price buckets equal a scan of every price point, for random ranges and intervals", async () => {
+    // 400 blocks 12 s apart, some sharing a timestamp; a price on a random third of them.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const blocks = Array.from({ length: 400 }, (_, i) => ({ number: 100 + i, hash: `0x${i}`, timestamp: HEAD_TIME + Math.floor(i / 3) * 12 }));
+    await insertBlocks(ctx.db, blocks);
+    const points = blocks.filter(() => rand(3) === 0).map((b) => ({ tokenId: KSM, blockNumber: b.number, priceUsd: String(1 + rand(1000) / 100) }));
+    await insertPrices(ctx.db, points);
+    await insertPrices(ctx.db, [{ tokenId: USDT, blockNumber: 150, priceUsd: "1" }]); // another token: never mixed in
+    const timeOf = new Map(blocks.map((b) => [b.number, b.timestamp]));
+    for (let trial = 0; trial < 40; trial++) {
+      const from = HEAD_TIME - 600 + rand(2_400);
+      const interval = 1 + rand(300);
+      const to = from + interval * (1 + rand(30)) - rand(interval);
+      const buckets = Math.ceil((to - from) / interval);
+      const got = await priceBuckets(ctx.db, KSM, { from, to, interval, buckets });
+      const want = Array.from({ length: buckets }, (_, b) => {
+        const end = Math.min(from + (b + 1) * interval, to);
+        const last = points.filter((p) => timeOf.get(p.blockNumber)! <= end).at(-1);
+        return last && { blockNumber: last.blockNumber, priceUsd: last.priceUsd };
+      });
+      expect(got.map((p) => p && { blockNumber: p.blockNumber, priceUsd: String(Number(p.priceUsd)) }), JSON.stringify({ from, to, interval })).toEqual(want);
+    }
   });
 
   it("symbols match case-insensitively; destroyed tokens disappear", async () => {

@@ -55,7 +55,7 @@ const pg: DbTarget = {
 
 export const dbTargets: DbTarget[] = [pglite, pg];
 
-const TABLES = ["users", "tokens", "holders", "token_prices", "pools", "pool_reserves", "swaps", "liquidity_events", "blocks", "checkpoints", "backfill_chunks", "pool_volume_hourly", "pool_volume_minutely", "holder_counts", "skipped_events", "foreign_locations"];
+const TABLES = ["users", "tokens", "holders", "token_prices", "token_latest_prices", "pools", "pool_reserves", "swaps", "liquidity_events", "blocks", "checkpoints", "backfill_chunks", "pool_volume_hourly", "pool_volume_minutely", "holder_counts", "skipped_events", "foreign_locations"];
 
 /** Opens the target's database for the enclosing describe and empties it before each test. */
 export function useDb(target: DbTarget): { readonly db: Database; readonly handle: DbHandle } {
