@@ -14,6 +14,7 @@ import { requireJsonBody } from "./middleware/json-body.js";
 import { methodNotAllowed } from "./middleware/method-not-allowed.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestLog } from "./middleware/request-log.js";
+import { strictInput } from "./middleware/strict-input.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
 import { authRoutes } from "./routes/auth.js";
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps) {
 
   app.use(requestLog(deps.logger, now));
   app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
+  app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws"]));
   const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
   // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
   // mean nothing. Skipping them then keeps @hono/node-server's lightweight Response on the hot

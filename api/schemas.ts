@@ -68,7 +68,7 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
 /** Documented error answers of a route, all in the one error body. */
 export function errors(...codes: ErrorCode[]) {
   const out: Record<number, ReturnType<typeof json<typeof ErrorBody>>> = {};
-  for (const code of codes) {
+  for (const code of new Set(codes)) {
     const { status } = ERROR_CODES[code];
     const prior = out[status]?.description;
     out[status] = json(ErrorBody, prior ? `${prior}, ${code}` : code);
@@ -76,5 +76,5 @@ export function errors(...codes: ErrorCode[]) {
   return out;
 }
 
-/** Failures any route can answer with. */
-export const COMMON_ERRORS: ErrorCode[] = ["RATE_LIMITED", "INTERNAL_ERROR"];
+/** Failures any route can answer with (VALIDATION_ERROR: unknown query parameters, control characters). */
+export const COMMON_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "RATE_LIMITED", "INTERNAL_ERROR"];

@@ -5,6 +5,7 @@
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
+import { CONTROL_CHARS } from "../middleware/strict-input.js";
 import { aggregatePoolStats, pairStats, resolveTokenRef } from "../services/pools.js";
 import { assetMetadata, oracleValue, tokenHolders } from "../services/tokens.js";
 
@@ -25,8 +26,6 @@ export interface PairRequest {
   refs: [string, string];
 }
 
-/** Text a client sent that must not reach the database or a log line raw. */
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 
 /** Page 1 of the holders endpoint, as pushed to subscribers. */

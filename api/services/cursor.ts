@@ -24,8 +24,7 @@ export function decodeCursor(text: string): HolderCursor {
     typeof parsed[0] === "string" &&
     /^\d{1,78}$/.test(parsed[0]) &&
     typeof parsed[1] === "string" &&
-    parsed[1].length > 0 &&
-    parsed[1].length <= 128 &&
+    /^[\x21-\x7e]{1,128}$/.test(parsed[1]) &&
     Number.isSafeInteger(parsed[2]) &&
     parsed[2] >= 0
   ) {

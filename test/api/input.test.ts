@@ -1,0 +1,89 @@
+/**
+ * Text a client sends that no route wants: control characters wherever text enters (paths,
+ * queries, bodies, cursors) and query parameters a route does not declare. Each is a 400
+ * VALIDATION_ERROR in the error body, changes nothing, and never mints a response-cache key.
+ */
+import { count } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { schema } from "../../db/index.js";
+import { ResponseCache } from "../../api/middleware/cache.js";
+import { describeDb } from "../support/db.js";
+import { authHeader, buildApp, expectError } from "../support/app.js";
+import { KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+
+describeDb("hostile input", (ctx) => {
+  it("control characters in paths and queries are 400, raw or percent-encoded, never a server error", async () => {
+    await seedMarket(ctx.db);
+    const t = buildApp(ctx.db);
+    const auth = await authHeader(t);
+    for (const path of [
+      "/pool/stats/%00/1984",
+      "/pool/stats/KSM/%1b%5b31m",
+      "/oracle/value/1%00",
+      "/assets/metadata/%7f",
+      "/assets?sort=%00",
+      `/oracle/history/${KSM}?from=1%0A`,
+      "/pools?order=%0d%0aSet-Cookie:x",
+    ]) {
+      const message = await expectError(await t.get(path, auth), 400, "VALIDATION_ERROR");
+      expect(message, path).toMatch(/control characters/);
+    }
+    expect(await expectError(await t.get("/pool/stats/%E0%A4%A/1984"), 400, "VALIDATION_ERROR")).toMatch(/percent-encoding/);
+  });
+
+  it("a cursor that decodes to control characters (or anything but an address) is 400", async () => {
+    await seedMarket(ctx.db);
+    const t = buildApp(ctx.db);
+    const auth = await authHeader(t);
+    for (const cursor of [b64(["1", "\u0000", 0]), b64(["1", "a b", 0]), b64(["1", "\u001b[2J", 3]), b64(["1", "é", 1])]) {
+      expect(await expectError(await t.get(`/assets/holders/${TEN}?cursor=${cursor}`, auth), 400, "VALIDATION_ERROR")).toMatch(/cursor/);
+    }
+  });
+
+  it("control characters in body fields are 400 and create nothing", async () => {
+    const t = buildApp(ctx.db);
+    const users = async () => (await ctx.db.select({ n: count() }).from(schema.users))[0]!.n;
+    for (const body of [
+      { email: "nul@example.com", password: "correct horse battery", name: "a\u0000b" },
+      { email: "esc@example.com", password: "correct horse\u001b battery" },
+      { email: "nul\u0000@example.com", password: "correct horse battery" },
+      { "e\u0000mail": "key@example.com", password: "correct horse battery" },
+    ]) {
+      expect(await expectError(await t.post("/auth/register", body), 400, "VALIDATION_ERROR")).toMatch(/control characters/);
+    }
+    expect(await users()).toBe(0);
+    await expectError(await t.post("/auth/login", { email: "x@example.com", password: "a\u0007" }), 400, "VALIDATION_ERROR");
+    // Printable non-ASCII text is fine.
+    expect((await t.post("/auth/register", { email: "ok@example.com", password: "pässwörd ünïcödé", name: "Zoë 🚀" })).status).toBe(200);
+  });
+
+  it("unknown or repeated query parameters are 400 on every route, and never reach the response cache", async () => {
+    await seedMarket(ctx.db);
+    const cache = new ResponseCache();
+    const t = buildApp(ctx.db, { cache });
+    const auth = await authHeader(t);
+    const cases: [string, RegExp][] = [
+      ["/assets?n=1", /"n" on GET \/assets: it accepts page, limit, order, sort/],
+      ["/pool/stats?x=", /it takes no query parameters/],
+      [`/pool/stats/KSM/${USDT}?cachebuster=2`, /"cachebuster"/],
+      [`/oracle/value/${KSM}?t=1`, /"t"/],
+      [`/oracle/history/${KSM}?interval=60&interval=120`, /"interval" is given more than once/],
+      [`/assets/metadata/${USDT}?a`, /"a"/],
+      [`/assets/holders/${TEN}?limit=5&page=1&extra=1`, /it accepts page, limit, cursor/],
+      ["/pools?sort=tvl&junk=1", /"junk"/],
+      ["/health?verbose=1", /"verbose"/],
+      ["/openapi.json?v=2", /"v"/],
+    ];
+    for (const [path, message] of cases) {
+      expect(await expectError(await t.get(path, auth), 400, "VALIDATION_ERROR"), path).toMatch(message);
+    }
+    expect(await expectError(await t.post("/auth/login?debug=1", { email: "a@example.com", password: "x" }), 400, "VALIDATION_ERROR")).toMatch(/"debug"/);
+    // Only well-formed reads were computed and kept.
+    const misses = cache.misses;
+    expect((await t.get("/assets?limit=2", auth)).status).toBe(200);
+    expect((await t.get("/assets?limit=2&", auth)).status).toBe(200);
+    expect(cache.misses - misses).toBe(2);
+  });
+});
