@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { Duplex } from "node:stream";
 import { serve, type ServerType } from "@hono/node-server";
 import { BLOCKS_CHANNEL, createDb, type BlockAnnouncement, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
@@ -12,6 +13,25 @@ import { attachLive, type LiveLimits } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "./rate-limit/redis-store.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
+
+/**
+ * Requests Node's parser refuses before any route sees them (a bad Host or request line, a URL or
+ * headers over 16 KiB, a bad Content-Length) get the API's error body instead of Node's bare
+ * answer: 431 for oversized headers, 400 otherwise. A socket already gone (reset, timed out
+ * mid-request) is only destroyed.
+ */
+function answerClientErrors(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable) return void socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: tooLarge ? "The request line and headers exceed 16 KiB." : "The request could not be parsed as HTTP/1.1." },
+    });
+    const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+}
 
 export interface ApiServer {
   port: number;
@@ -36,10 +56,10 @@ export interface ApiServerOptions {
  */
 export async function startApiServer(config: Config, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
   const { shared } = options;
-  const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.apiStatementTimeoutMs }));
   await handle.migrate();
   // A replica follows the primary's schema: it is never migrated from here.
-  const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl }) : undefined;
+  const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl, statementTimeoutMs: config.apiStatementTimeoutMs }) : undefined;
   let store: RateLimitStore;
   if (config.redisUrl) {
     const redis = new RedisRateLimitStore(config.redisUrl, config.redisPrefix);
@@ -65,6 +85,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
+  answerClientErrors(server as Server);
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const hub = new LiveHub(replica?.db ?? handle.db, logger, cache);
   const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {

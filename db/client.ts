@@ -63,6 +63,8 @@ export interface DbOptions {
   dataDir?: string;
   /** Pool size for postgres.js. */
   maxConnections?: number;
+  /** Postgres statement_timeout of the pool's connections (ms; unset or 0 = none). Migrations run without it. */
+  statementTimeoutMs?: number | undefined;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -72,7 +74,7 @@ const MIGRATION_LOCK_KEY = 7_262_021;
 const WRITER_LOCK_KEY = 7_262_022;
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
-  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? 10) : createPglite(options.dataDir ?? "memory://");
+  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? 10, options.statementTimeoutMs) : createPglite(options.dataDir ?? "memory://");
 }
 
 async function createPglite(dataDir: string): Promise<DbHandle> {
@@ -96,9 +98,10 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
   };
 }
 
-function createPostgres(url: string, max: number): DbHandle {
+function createPostgres(url: string, max: number, statementTimeoutMs?: number): DbHandle {
   // numeric and bigint arrive as strings by default; keep it that way for numeric (exactness).
-  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
+  const connection = statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {};
+  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10, connection });
   const db = drizzlePostgres({ client, ...drizzleOptions }) as unknown as Database;
   return {
     kind: "postgres",
@@ -107,7 +110,13 @@ function createPostgres(url: string, max: number): DbHandle {
       const conn = await client.reserve();
       try {
         await conn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-        await migratePostgres(drizzlePostgres({ client, ...drizzleOptions }), { migrationsFolder: MIGRATIONS_FOLDER });
+        // A migration may rewrite a large table: on a connection of its own, without the timeout.
+        const unbounded = statementTimeoutMs ? postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 }) : client;
+        try {
+          await migratePostgres(drizzlePostgres({ client: unbounded, ...drizzleOptions }), { migrationsFolder: MIGRATIONS_FOLDER });
+        } finally {
+          if (unbounded !== client) await unbounded.end();
+        }
       } finally {
         await conn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
         conn.release();

@@ -32,6 +32,8 @@ export interface Config {
   /** Requests per window per client IP; 0 disables the limit (benchmarks only). */
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** statement_timeout of the API's Postgres connections (0 = none): no read may hold a connection longer. */
+  apiStatementTimeoutMs: number;
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
   nativeTokenId: number;
   logLevel: LogLevel;
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsUrl: url(env, "WS_URL", ["ws:", "wss:"]),
     rateLimitMax: int(env, "RATE_LIMIT_MAX", 100, 0, 1_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
+    apiStatementTimeoutMs: int(env, "API_STATEMENT_TIMEOUT_MS", 5_000, 0, 3_600_000),
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),
     logLevel,
     usdStablecoins: tokenList(env, "USD_STABLECOINS"),

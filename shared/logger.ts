@@ -1,13 +1,57 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 import type { LogLevel } from "./config.js";
 
 export type { Logger };
 
-/** JSON logs on stdout; credentials never reach them (see the redact paths). */
-export function createLogger(level: LogLevel, name = "tokenpool"): Logger {
-  return pino({
+/** Text patterns that are secrets or personal data wherever they turn up in a message. */
+const SCRUB: [RegExp, string][] = [
+  [/scrypt\$[^\s"',)]+/g, "[hash]"],
+  [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, "[token]"],
+  [/[^\s@"'<>(),;:=[\]]+@[^\s@"'<>(),;:=[\]]+\.[A-Za-z]{2,}/g, "[email]"],
+  [/\b(Bearer)\s+\S+/gi, "$1 [token]"],
+  [/(postgres(?:ql)?|redis):\/\/[^\s"']*/gi, "$1://[url]"],
+];
+
+export function scrub(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SCRUB) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/**
+ * The one error serializer of every log line. An ORM error's message carries the SQL and its
+ * parameters (a register's email and password hash, a login's email), and a Postgres error's
+ * `detail` the offending values: neither is ever written. What is written — the type, the
+ * driver's code, the root cause's message and the stack frames — is scrubbed of anything that
+ * looks like an email, a password hash, a bearer token or a connection URL.
+ */
+export function safeError(err: unknown, depth = 0): Record<string, unknown> | undefined {
+  if (err === undefined || err === null) return undefined;
+  if (typeof err !== "object") return { message: scrub(String(err)).slice(0, 500) };
+  const e = err as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown; cause?: unknown; query?: unknown; params?: unknown };
+  const carriesQuery = "params" in e || "query" in e || (typeof e.message === "string" && e.message.startsWith("Failed query"));
+  const message = carriesQuery ? "a database query failed (its text and parameters are not logged)" : scrub(String(e.message ?? "")).slice(0, 500);
+  const frames = typeof e.stack === "string" ? e.stack.split("\n").filter((l) => /^\s+at /.test(l)).slice(0, 12).map(scrub) : undefined;
+  const out: Record<string, unknown> = { type: typeof e.name === "string" ? e.name : (err as object).constructor?.name, message };
+  if (typeof e.code === "string" || typeof e.code === "number") out.code = e.code;
+  if (frames?.length) out.stack = frames.join("\n");
+  if (e.cause !== undefined && depth < 3) out.cause = safeError(e.cause, depth + 1);
+  return out;
+}
+
+/**
+ * JSON logs on stdout (or `destination`). Credentials and personal data never reach them: the
+ * redact paths drop such fields by name, and errors go through safeError.
+ */
+export function createLogger(level: LogLevel, name = "tokenpool", destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
-    redact: { paths: ["password", "*.password", "token", "*.token", "authorization", "*.authorization"], censor: "[redacted]" },
-  });
+    serializers: { err: safeError, error: safeError },
+    redact: {
+      paths: ["password", "*.password", "passwordHash", "*.passwordHash", "email", "*.email", "token", "*.token", "authorization", "*.authorization", "jwtSecret", "*.jwtSecret"],
+      censor: "[redacted]",
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -23,6 +23,7 @@ import type { Database } from "../../db/index.js";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 import type { TokenIssuer } from "../auth/tokens.js";
+import { isUnavailable } from "../errors.js";
 import { clientAddress } from "../middleware/client-ip.js";
 import type { RateLimitStore } from "../rate-limit/store.js";
 import type { LiveHub, Peer } from "./hub.js";
@@ -224,8 +225,12 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
         await handle(text);
       })()
         .catch((err) => {
+          if (isUnavailable(err)) {
+            deps.logger.warn({ err }, "live: store unavailable");
+            return fail(idOf(), { code: RPC.UNAVAILABLE, message: "The data store is unavailable; retry shortly.", data: { code: "SERVICE_UNAVAILABLE" } });
+          }
           deps.logger.error({ err }, "live: message failed");
-          fail(null, { code: RPC.INTERNAL_ERROR, message: "An unexpected error occurred." });
+          fail(idOf(), { code: RPC.INTERNAL_ERROR, message: "An unexpected error occurred." });
         })
         .finally(() => (inFlight -= 1));
     });

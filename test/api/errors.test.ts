@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { createDb, replaceSkippedEvents } from "../../db/index.js";
 import { describeDb } from "../support/db.js";
@@ -55,15 +56,19 @@ describeDb("error paths", (ctx) => {
     expect((await post(valid, { "Content-Type": "application/json; charset=utf-8" })).status).toBe(200);
   });
 
-  it("an unexpected exception is 500 INTERNAL_ERROR without a stack trace", async () => {
+  it("an unexpected exception is 500 INTERNAL_ERROR without a stack trace; a closed store is 503", async () => {
     const broken = await createDb({ dataDir: "memory://" });
     await broken.migrate();
-    await broken.close();
+    await broken.db.execute(sql`drop table "pools" cascade`);
     const t = buildApp(broken.db);
     const res = await t.get("/pool/stats");
     const text = await res.clone().text();
     await expectError(res, 500, "INTERNAL_ERROR");
-    expect(text).not.toMatch(/at .*\.(ts|js)|Error:|closed/i);
+    expect(text).not.toMatch(/at .*\.(ts|js)|Error:|pools|relation/i);
+    await broken.close();
+    const closed = await t.get("/pool/stats");
+    expect(closed.headers.get("retry-after")).toBe("5");
+    expect(await expectError(closed, 503, "SERVICE_UNAVAILABLE")).not.toMatch(/PGlite|closed/);
   });
 
   it("/health reports the checkpoint, and 503 with the error body when the store is down", async () => {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -45,6 +45,28 @@ describe("the API server on a fresh DATA_DIR", () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await resolveJwtSecret(undefined, dir)).toBe(kept);
     expect(await resolveJwtSecret("configured-secret-configured-secret", dir)).toBe("configured-secret-configured-secret");
+  });
+
+  it("refuses a JWT secret file that is empty, short or open to other users, naming the file; concurrent first starts agree", async () => {
+    const scratch = await mkdtemp(path.join(tmpdir(), "tokenpool-secret-"));
+    try {
+      const file = path.join(scratch, "jwt-secret");
+      for (const content of ["", "\n", "abc\n", "x".repeat(31)]) {
+        await writeFile(file, content, { mode: 0o600 });
+        await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(new RegExp(`${file}.*at least 32`));
+      }
+      await writeFile(file, "y".repeat(40));
+      await chmod(file, 0o644);
+      await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(/readable or writable by other users.*chmod 600/);
+      await rm(file);
+      // Ten first starts at once: one secret, the same for all, and no temporary file left.
+      const secrets = await Promise.all(Array.from({ length: 10 }, () => resolveJwtSecret(undefined, scratch)));
+      expect(new Set(secrets).size).toBe(1);
+      expect(secrets[0]!.length).toBeGreaterThanOrEqual(32);
+      expect(await readdir(scratch)).toEqual(["jwt-secret"]);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 });
 
