@@ -17,6 +17,7 @@ describe("config", () => {
       wsUrl: undefined,
       rateLimitMax: 100,
       rateLimitWindowMs: 60000,
+      apiStatementTimeoutMs: 5000,
       nativeTokenId: 0,
       logLevel: "info",
       usdStablecoins: undefined, // the chain's own anchors, chosen by the indexer
