@@ -33,6 +33,8 @@ export interface AppDeps {
   ping: () => Promise<void>;
   jwtSecret: string;
   rateLimit: { store: RateLimitStore; max: number; windowMs: number };
+  /** Counters of failed logins; default: the rate-limit store (Redis or memory). */
+  loginStore?: RateLimitStore;
   /** Proxy hops whose X-Forwarded-For entries are trusted (0 = none). */
   trustProxy: number;
   logger: Logger;
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps) {
   app.use(responseCache(deps.cache));
   app.use("/auth/*", requireJsonBody());
 
-  app.route("/", authRoutes({ db: deps.db, tokens }));
+  app.route("/", authRoutes({ db: deps.db, tokens, guard: deps.rateLimit.max === 0 && !deps.loginStore ? undefined : { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
   const reads = { ...deps, db: deps.readDb ?? deps.db };
   app.route("/", oracleRoutes(reads));
   app.route("/", assetRoutes(reads));

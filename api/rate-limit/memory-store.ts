@@ -9,6 +9,7 @@ import type { RateLimitHit, RateLimitStore } from "./store.js";
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly logs = new Map<string, number[]>();
   private lastSweep = 0;
+  private seq = 0;
 
   async hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit> {
     this.sweep(now, windowMs);
@@ -21,7 +22,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (allowed) log.push(now);
     if (log.length > 0) this.logs.set(key, log);
     const oldest = log[0];
-    return { allowed, count: log.length, resetMs: oldest === undefined ? windowMs : oldest + windowMs - now };
+    return { allowed, count: log.length, resetMs: oldest === undefined ? windowMs : oldest + windowMs - now, entry: allowed ? `${now}:${this.seq++}` : undefined };
+  }
+
+  async undo(key: string, entry: string): Promise<void> {
+    const log = this.logs.get(key);
+    const at = log?.lastIndexOf(Number(entry.slice(0, entry.indexOf(":")))) ?? -1;
+    if (log && at >= 0) log.splice(at, 1);
   }
 
   private sweep(now: number, windowMs: number): void {

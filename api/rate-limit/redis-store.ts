@@ -53,8 +53,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit> {
-    const [allowed, count, reset] = await this.redis.slidingWindow(this.prefix + key, now, windowMs, max, `${now}:${randomUUID()}`);
-    return { allowed: allowed === 1, count, resetMs: reset };
+    const entry = `${now}:${randomUUID()}`;
+    const [allowed, count, reset] = await this.redis.slidingWindow(this.prefix + key, now, windowMs, max, entry);
+    return { allowed: allowed === 1, count, resetMs: reset, entry: allowed === 1 ? entry : undefined };
+  }
+
+  async undo(key: string, entry: string): Promise<void> {
+    await this.redis.zrem(this.prefix + key, entry);
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,8 @@ export interface RateLimitHit {
   count: number;
   /** Milliseconds until the oldest counted request leaves the window (a slot frees). */
   resetMs: number;
+  /** The counted entry (when allowed), for undo(). */
+  entry?: string;
 }
 
 /**
@@ -13,5 +15,7 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit>;
+  /** Uncounts one allowed hit (a login that succeeded is not a failed attempt). */
+  undo(key: string, entry: string): Promise<void>;
   close(): Promise<void>;
 }

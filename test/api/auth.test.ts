@@ -161,3 +161,58 @@ describeDb("auth", (ctx) => {
     await expectError(await t.get("/oracle/value/0", { Authorization: "Bearer a.b.c" }), 401, "UNAUTHORIZED");
   });
 });
+
+describeDb("login limits", (ctx) => {
+  const login = (t: ReturnType<typeof buildApp>, email: string, pw: string, ip = "203.0.113.7") =>
+    t.request("/auth/login", { method: "POST", body: JSON.stringify({ email, password: pw }), headers: { "Content-Type": "application/json" }, ip });
+
+  it("5 failed logins per email and client per 15 min, 20 per client; 429 with Retry-After; success does not count", async () => {
+    const t = buildApp(ctx.db);
+    await t.post("/auth/register", { email: "victim@example.com", password });
+    // Successful logins never use the budget.
+    for (let i = 0; i < 8; i++) expect((await login(t, "victim@example.com", password)).status).toBe(200);
+    for (let i = 0; i < 5; i++) await expectError(await login(t, "victim@example.com", "wrong password"), 401, "INVALID_CREDENTIALS");
+    const limited = await login(t, "victim@example.com", password); // even the right password now
+    expect(limited.headers.get("retry-after")).toBe("900");
+    expect(await expectError(limited, 429, "RATE_LIMITED")).toMatch(/this email from this client/);
+    // Another client may still try that email; this client may try other emails.
+    expect((await login(t, "victim@example.com", password, "198.51.100.9")).status).toBe(200);
+    for (let i = 0; i < 15; i++) await expectError(await login(t, `other${i}@example.com`, "x"), 401, "INVALID_CREDENTIALS");
+    expect(await expectError(await login(t, "someone@example.com", "x"), 429, "RATE_LIMITED")).toMatch(/from this client/);
+    // IPv6 clients by /64: another address of the same prefix is the same client.
+    for (let i = 0; i < 5; i++) await login(t, "victim@example.com", "nope", `2001:db8:7::${i + 1}`);
+    await expectError(await login(t, "victim@example.com", password, "2001:db8:7::ffff"), 429, "RATE_LIMITED");
+    // The window slides: 15 min later the first client can try again.
+    t.clock.advance(15 * 60_000 + 1);
+    expect((await login(t, "victim@example.com", password)).status).toBe(200);
+  });
+
+  it("a burst of failed logins in one tick gets no more tries than the limit", async () => {
+    const t = buildApp(ctx.db);
+    await t.post("/auth/register", { email: "burst@example.com", password });
+    const answers = await Promise.all(Array.from({ length: 12 }, () => login(t, "burst@example.com", "wrong password")));
+    expect(answers.filter((r) => r.status === 401)).toHaveLength(5);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(7);
+  });
+
+  it("password hashing is bounded: a login storm neither stalls bearer checks nor queues without bound", async () => {
+    const t = buildApp(ctx.db, { rateLimit: { store: new (await import("../../api/rate-limit/memory-store.js")).MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
+    const auth = await authHeader(t, "storm@example.com");
+    // 60 logins from 60 clients at once: two hash at a time, 32 wait, the rest are refused at once.
+    const storm = Array.from({ length: 60 }, (_, i) => login(t, "storm@example.com", "wrong password", `198.18.0.${i + 1}`));
+    // Meanwhile a bearer-token read (a token never seen by this app: a full HMAC check).
+    const fresh = buildApp(ctx.db, { clock: t.clock });
+    const started = performance.now();
+    const read = await fresh.get(`/assets/metadata/${TEN}`, auth);
+    const readMs = performance.now() - started;
+    const answers = await Promise.all(storm);
+    expect(read.status).not.toBe(401);
+    expect(readMs).toBeLessThan(1_000);
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 401 || s === 503)).toBe(true);
+    const busy = answers.find((r) => r.status === 503)!;
+    expect(busy.headers.get("retry-after")).toBe("1");
+    await expectError(busy, 503, "SERVICE_UNAVAILABLE");
+  });
+});
