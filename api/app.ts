@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Database } from "../db/index.js";
 import { AppError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { createTokenIssuer } from "./auth/tokens.js";
+import { docsRoutes, DOCS_ASSET_PATHS } from "./docs.js";
 import { rawHeader, type AppEnv } from "./env.js";
 import { handleError, sendError, validationError } from "./errors.js";
 import { bearerAuth } from "./middleware/auth.js";
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps) {
 
   app.use(requestLog(deps.logger, now));
   app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
-  app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws"]));
+  app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws", ...DOCS_ASSET_PATHS]));
   const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
   // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
   // mean nothing. Skipping them then keeps @hono/node-server's lightweight Response on the hot
@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps) {
       description: "Tokens, holders, liquidity pools and USD values of a Substrate Asset Hub chain, indexed from its finalized blocks.",
     },
   });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "TokenPool API" }));
+  docsRoutes(app);
 
   app.get("/", (c) => c.html(DASHBOARD));
   // GET /ws is answered by the WebSocket server on upgrade (api/live); a plain GET lands here.

@@ -1,0 +1,52 @@
+/**
+ * GET /docs: the interactive API reference, served entirely by this process. Swagger UI's
+ * prebuilt bundle comes from the `swagger-ui-dist` package (no dependencies to speak of, static
+ * files only) and is read from node_modules once; the page loads nothing from any other host,
+ * so the docs work offline and behind a firewall. (Scalar's page, used before, loads its script
+ * from a CDN; its self-hostable bundle needs Node 22 or 276 packages.)
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { Hono } from "hono";
+
+const DIST = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+
+const ASSETS: Record<string, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+};
+
+/** The files /docs needs, under /docs/assets/ (for the strict-input route table). */
+export const DOCS_ASSET_PATHS = Object.keys(ASSETS).map((name) => `/docs/assets/${name}`);
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>TokenPool API</title>
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" />
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#docs", deepLinking: true, tryItOutEnabled: false, validatorUrl: null });
+  </script>
+</body>
+</html>`;
+
+export function docsRoutes(app: Hono<any>): void {
+  const cache = new Map<string, Promise<Buffer>>();
+  app.get("/docs", (c) => c.html(PAGE));
+  for (const [name, type] of Object.entries(ASSETS)) {
+    app.get(`/docs/assets/${name}`, async (c) => {
+      let file = cache.get(name);
+      if (!file) cache.set(name, (file = readFile(path.join(DIST, name))));
+      return c.body(new Uint8Array(await file), 200, { "Content-Type": type, "Cache-Control": "public, max-age=86400" });
+    });
+  }
+}
