@@ -78,6 +78,12 @@ describe("entry point", () => {
     expect(err.stderr.trim().split("\n")).toHaveLength(1);
     expect(err.stderr).toContain("PORT must be an integer");
   });
+
+  it("takes no arguments: `node main.ts status` names the CLI command instead of starting the service", async () => {
+    const err = await run(process.execPath, ["--import", "tsx", "main.ts", "status"], { env: { ...process.env, PORT: "1" } }).catch((e) => e);
+    expect(err.code).toBe(2);
+    expect(err.stderr.trim()).toBe('main.ts (npm start) takes no arguments, got "status"; commands are run with `npx tokenpool status` (see `npx tokenpool --help`)');
+  });
 });
 
 const postgresTarget = dbTargets.find((t) => t.name === "postgres")!;
