@@ -76,5 +76,9 @@ export function errors(...codes: ErrorCode[]) {
   return out;
 }
 
-/** Failures any route can answer with (VALIDATION_ERROR: unknown query parameters, control characters). */
-export const COMMON_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "RATE_LIMITED", "INTERNAL_ERROR"];
+/**
+ * Failures any route can answer with: VALIDATION_ERROR (unknown query parameters, control
+ * characters), UNAUTHORIZED (a bad bearer token is refused wherever it is sent), RATE_LIMITED,
+ * SERVICE_UNAVAILABLE (the store does not answer), INTERNAL_ERROR.
+ */
+export const COMMON_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];

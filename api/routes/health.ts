@@ -34,8 +34,8 @@ const route = createRoute({
   summary: "Liveness of the store and progress of the indexer",
   responses: {
     200: json(Health, "The store answers"),
-    503: json(Unavailable, "SERVICE_UNAVAILABLE: the store does not answer (error body plus the health fields)"),
     ...errors("UNAUTHORIZED", ...COMMON_ERRORS),
+    503: json(Unavailable, "SERVICE_UNAVAILABLE: the store does not answer (error body plus the health fields)"),
   },
 });
 
