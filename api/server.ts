@@ -39,6 +39,8 @@ export interface ApiServer {
   hub: LiveHub;
   /** The per-block response cache (REST reads and /ws answers share it). */
   cache: ResponseCache;
+  /** The WebSocket endpoint (its open connections). */
+  live: { connections(): number };
   close(): Promise<void>;
 }
 
@@ -47,6 +49,8 @@ export interface ApiServerOptions {
   shared?: DbHandle;
   /** WebSocket limits (tests make them small). */
   live?: Partial<LiveLimits>;
+  /** HTTP server timeouts (tests make them small). */
+  http?: { headersTimeout?: number; requestTimeout?: number; connectionsCheckingInterval?: number };
 }
 
 /**
@@ -83,7 +87,10 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     logger,
   });
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    // A client that never finishes its request line and headers (15 s) or its request (30 s) is
+    // cut off; Node checks every second rather than every 30 s.
+    const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: http }, () => resolve(s));
   });
   answerClientErrors(server as Server);
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
@@ -108,6 +115,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     port,
     hub,
     cache,
+    live,
     async close() {
       await unlisten();
       await live.close();

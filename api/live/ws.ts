@@ -212,7 +212,10 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
       };
       if (now() < limitedUntil) return limited(idOf(), Math.ceil((limitedUntil - now()) / 1000));
       if (inFlight >= limits.maxInFlight) {
-        return fail(idOf(), { code: RPC.LIMIT, message: `At most ${limits.maxInFlight} requests in flight per connection; wait for the answers.`, data: { code: "RATE_LIMITED" } });
+        fail(idOf(), { code: RPC.LIMIT, message: `At most ${limits.maxInFlight} requests in flight per connection; wait for the answers.`, data: { code: "RATE_LIMITED" } });
+        rejectedInARow += 1;
+        if (rejectedInARow >= MAX_REJECTED_IN_A_ROW) ws.close(1008, "too many requests in flight");
+        return;
       }
       inFlight += 1;
       void (async () => {

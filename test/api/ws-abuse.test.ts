@@ -43,7 +43,7 @@ describe("/ws under abuse", () => {
     await handle.migrate();
     await seedMarket(handle.db);
     const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET, TRUST_PROXY: "1", RATE_LIMIT_MAX: String(RATE_LIMIT) });
-    server = await startApiServer(config, createLogger("silent"), { shared: handle, live: { maxSubscriptions: 3, maxConnectionsPerIp: 4, maxInFlight: 64 } });
+    server = await startApiServer(config, createLogger("silent"), { shared: handle, live: { maxSubscriptions: 3, maxConnectionsPerIp: 4, maxInFlight: 64, pingIntervalMs: 400 }, http: { headersTimeout: 1_000, requestTimeout: 2_000, connectionsCheckingInterval: 200 } });
     port = server.port;
     base = `http://127.0.0.1:${port}`;
     url = `ws://127.0.0.1:${port}/ws`;
@@ -180,6 +180,59 @@ describe("/ws under abuse", () => {
       expect((await c.call("subscribe", { topic })).error).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
     }
     expect((await c.call("subscribe", { topic: "blocks" })).result.topic).toBe("blocks");
+  });
+
+  it("a campaign of oversized frames, silent peers, slow readers and floods: the server stays up, and every connection and topic goes with its client", async () => {
+    const closes: Promise<number>[] = [];
+    const closeOf = (c: Client) => new Promise<number>((resolve) => c.ws.once("close", (code) => resolve(code)));
+    // Oversized frames: closed with 1009, however many.
+    for (let i = 0; i < 3; i++) {
+      const c = await open(ip());
+      await c.call("subscribe", { topic: "pool.stats" });
+      const closed = closeOf(c);
+      c.ws.send("x".repeat(17 * 1024));
+      closes.push(closed.then((code) => (expect(code).toBe(1009), code)));
+    }
+    // Half-open peers: subscribed, then silent (no pong) — terminated within two ping intervals.
+    for (let i = 0; i < 3; i++) {
+      const c = await connect(url, { "x-forwarded-for": ip() }, { autoPong: false });
+      clients.push(c);
+      await c.call("subscribe", { topic: `oracle.value:${KSM}` });
+      closes.push(closeOf(c));
+    }
+    // Slow readers: subscribed, then they stop reading their socket.
+    for (let i = 0; i < 2; i++) {
+      const c = await open(ip());
+      await c.call("subscribe", { topic: "blocks" });
+      (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    }
+    // Floods past the rate limit: closed with 1008.
+    for (let i = 0; i < 2; i++) {
+      const c = await open(ip());
+      const closed = closeOf(c);
+      for (let n = 0; n < 300; n++) c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: n, method: "subscribe", params: { topic: "blocks" } }));
+      closes.push(closed.then((code) => (expect(code).toBe(1008), code)));
+    }
+    await Promise.all(closes);
+    expect((await fetch(`${base}/health`, { headers: { "x-forwarded-for": ip() } })).status).toBe(200);
+    // The slow readers leave too (their sockets simply go away).
+    for (const c of clients.splice(0)) c.ws.terminate();
+    await until("every topic released", () => server.hub.topicCount === 0, 5_000);
+    await until("every connection gone", () => server.live.connections() === 0, 5_000);
+  });
+
+  it("cuts off half-open requests: an upgrade whose headers never end does not hold its socket", async () => {
+    const started = Date.now();
+    const sockets = Array.from({ length: 10 }, () =>
+      new Promise<number>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nX-Forwarded-For: ${ip()}\r\n`));
+        socket.on("error", () => {});
+        socket.on("close", () => resolve(Date.now() - started));
+      }),
+    );
+    const closedAfter = await Promise.all(sockets);
+    expect(Math.max(...closedAfter)).toBeLessThan(5_000);
+    expect((await fetch(`${base}/health`, { headers: { "x-forwarded-for": ip() } })).status).toBe(200);
   });
 
   it("answers subscribes from the response cache a REST read filled", async () => {
