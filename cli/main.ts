@@ -112,7 +112,8 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
     if (!config.wsUrl) throw new ConfigError("WS_URL must be set for the indexer (ws:// or wss:// URL of the chain's RPC), or pass --ws-url");
     const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await handle.migrate();
-    const follower = (await lazy.service()).startSingleWriter(config, logger, handle, config.wsUrl);
+    const service = await lazy.service();
+    const follower = service.startSingleWriter(config, logger, handle, config.wsUrl, { onOtherChain: "refuse", onFatal: service.exitOnFatal });
     return async () => {
       await follower.stop();
       await handle.close();

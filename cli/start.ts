@@ -8,7 +8,7 @@ import { startApiServer } from "../api/server.js";
 import { createDb, type DbHandle } from "../db/index.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
 import { fundMarketAccounts, seedMarket, startLiveSwaps, type LiveSwaps } from "../indexer/devnet/scenario.js";
-import { startSingleWriter } from "../indexer/service.js";
+import { exitOnFatal, startSingleWriter } from "../indexer/service.js";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
@@ -77,7 +77,9 @@ export async function startAll(config: Config, logger: Logger): Promise<Stop> {
     const handle = store.value;
     const local = chain.value;
     const wsUrl = config.wsUrl ?? local!.wsUrl;
-    const follower = startSingleWriter(config, logger, handle, wsUrl);
+    // The devnet starts from genesis on every run: a store left by an earlier run holds a chain
+    // that no longer exists, and is emptied. Any other chain must be the store's own.
+    const follower = startSingleWriter(config, logger, handle, wsUrl, { onOtherChain: config.wsUrl ? "refuse" : "reset", onFatal: exitOnFatal });
     stops.unshift(() => follower.stop());
     const server = await startApiServer(config, logger, { shared: handle });
     stops.unshift(() => server.close());

@@ -14,6 +14,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
+import { lockDataDir } from "./dir-lock.js";
 import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
@@ -79,11 +80,19 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
 
 async function createPglite(dataDir: string): Promise<DbHandle> {
   let dir = dataDir;
+  let unlock = async () => {};
   if (!dir.startsWith("memory://")) {
     dir = path.resolve(dir, "pglite");
     await mkdir(dir, { recursive: true });
+    unlock = await lockDataDir(`${dir}.lock`, dir);
   }
-  const client = await PGlite.create(dir);
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dir);
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
   const db = drizzlePglite({ client, ...drizzleOptions }) as unknown as Database;
   return {
     kind: "pglite",
@@ -94,7 +103,13 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
     },
     tryWriterLock: async () => ({ fence: async () => {}, alive: async () => true, release: async () => {} }),
     listen: (channel, onPayload) => client.listen(channel, onPayload).then((unlisten) => () => unlisten()),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        await unlock();
+      }
+    },
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import type { Database } from "../db/index.js";
+import { resetIndexedData, type Database } from "../db/index.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import { Indexer, type IndexerOptions } from "./indexer.js";
@@ -18,6 +18,20 @@ export interface FollowerOptions extends IndexerOptions {
   nativeTokenId: number;
   /** First reconnect delay; doubles up to 30 s. */
   retryMs?: number;
+  /**
+   * When the store's checkpoint is not a block of this chain (another chain, or the devnet
+   * started anew): "refuse" stops the follower with a fatal error naming both hashes (a store is
+   * never mixed from two chains); "reset" empties the indexed data and bootstraps (the devnet of
+   * `npm start`, a scratch chain that is rebuilt on every run). Default "refuse".
+   */
+  onOtherChain?: "refuse" | "reset";
+  /** Called once when the follower stops for good (OtherChainError); the CLI exits 1. */
+  onFatal?: (err: Error) => void;
+}
+
+/** The store was built from another chain than the one at wsUrl. */
+export class OtherChainError extends Error {
+  override name = "OtherChainError";
 }
 
 export interface FollowerStatus {
@@ -26,6 +40,8 @@ export interface FollowerStatus {
   connected: boolean;
   /** Connections made so far; above 1 means the follower has reconnected. */
   sessions: number;
+  /** Why the follower stopped for good (it no longer retries), or null. */
+  fatal: string | null;
 }
 
 const MAX_RETRY_MS = 30_000;
@@ -35,7 +51,7 @@ export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
-  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0 };
+  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null };
   /** Resolves each time a batch is committed (tests and the CLI wait on it). */
   onCommit: ((block: number) => void) | undefined;
 
@@ -70,6 +86,12 @@ export class Follower {
       } catch (err) {
         this.status.connected = false;
         if (this.stopped) break;
+        if (err instanceof OtherChainError) {
+          log.fatal({ wsUrl: this.options.wsUrl }, err.message);
+          this.status.fatal = err.message;
+          this.options.onFatal?.(err);
+          break;
+        }
         failures = failedAt === this.status.block ? failures + 1 : 1;
         failedAt = this.status.block;
         const fields = { err: err instanceof Error ? err.message : err, retryMs: retry, block: this.status.block, failures };
@@ -103,6 +125,24 @@ export class Follower {
       const head = await reader.finalizedHead();
       this.status.finalized = Math.max(this.status.finalized ?? 0, head.number);
       let checkpoint = await indexer.load();
+      if (checkpoint) {
+        const onChain = await reader.hashAt(checkpoint.blockNumber);
+        if (onChain === undefined && this.options.onOtherChain !== "reset") {
+          // A node still syncing: retried (with backoff) until it has the block to compare.
+          throw new Error(`the node at WS_URL has no block ${checkpoint.blockNumber} yet (finalized head ${head.number}); the store's checkpoint is ahead of it`);
+        }
+        if (onChain !== checkpoint.blockHash) {
+          const what = `block ${checkpoint.blockNumber} of the store is ${checkpoint.blockHash}, but ${onChain ? `that block of the chain at WS_URL is ${onChain}` : `the chain at WS_URL has no such block yet (finalized head ${head.number})`}`;
+          if (this.options.onOtherChain !== "reset") {
+            throw new OtherChainError(
+              `indexer: the store was built from another chain: ${what}. Point WS_URL at the chain it was built from, or index this one into a new DATA_DIR or database.`,
+            );
+          }
+          log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash, chain: onChain ?? null }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
+          await resetIndexedData(this.db);
+          checkpoint = await indexer.load();
+        }
+      }
       if (!checkpoint) {
         log.info({ block: head.number, wsUrl: this.options.wsUrl }, "indexer: no checkpoint; bootstrapping from the finalized head");
         await indexer.bootstrap(head, head.number);

@@ -2,7 +2,7 @@ import type { Database, DbHandle, WriterLock } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import { parseFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
-import { Follower } from "./follower.js";
+import { Follower, type FollowerOptions } from "./follower.js";
 import type { OracleSettings } from "./market.js";
 
 export function oracleSettings(config: Config): OracleSettings {
@@ -15,8 +15,21 @@ export function oracleSettings(config: Config): OracleSettings {
 }
 
 /** Starts following `wsUrl` into the store of `handle` (migrated by the caller). */
-export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, fence?: (tx: Database) => Promise<void>): Follower {
+/** What to do when the store holds another chain (see FollowerOptions). */
+export type ChainPolicy = Pick<FollowerOptions, "onOtherChain" | "onFatal">;
+
+/**
+ * For processes: a follower that stops for good ends the process with exit code 1 (through the
+ * graceful shutdown of runMain), so a supervisor sees the failure and its message.
+ */
+export const exitOnFatal: ChainPolicy["onFatal"] = () => {
+  process.exitCode = 1;
+  process.kill(process.pid, "SIGTERM");
+};
+
+export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, fence?: (tx: Database) => Promise<void>, policy: ChainPolicy = {}): Follower {
   const follower = new Follower(handle.db, {
+    ...policy,
     wsUrl,
     nativeTokenId: config.nativeTokenId,
     batchBlocks: config.indexerBatchBlocks,
@@ -37,7 +50,7 @@ const STANDBY_POLL_MS = 2_000;
  * back to standby — and until it notices, every commit is fenced (it checks the lock inside its
  * own transaction), so two writers never both commit. Returns at once; stop() works in any state.
  */
-export function startSingleWriter(config: Config, logger: Logger, handle: DbHandle, wsUrl: string): { stop(): Promise<void> } {
+export function startSingleWriter(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, policy: ChainPolicy = {}): { stop(): Promise<void> } {
   let stopped = false;
   let follower: Follower | undefined;
   let lock: WriterLock | undefined;
@@ -68,7 +81,7 @@ export function startSingleWriter(config: Config, logger: Logger, handle: DbHand
       }
       if (stopped || !lock) break;
       if (announced) logger.info("indexer: writer lock acquired; taking over");
-      follower = startIndexer(config, logger, handle, wsUrl, lock.fence);
+      follower = startIndexer(config, logger, handle, wsUrl, lock.fence, policy);
       while (!stopped && (await lock.alive())) await pause();
       if (stopped) break;
       logger.error("indexer: writer lock lost (its database connection dropped); stopping and going back to standby");

@@ -3,7 +3,8 @@ import type { Logger } from "./logger.js";
 
 /**
  * Runs a process entry point: a bad configuration prints one line and exits 1; SIGTERM/SIGINT
- * call `stop` (which finishes in-flight work) and exit 0, also when they arrive during `start`.
+ * call `stop` (which finishes in-flight work) and exit 0 (or process.exitCode, when a fatal
+ * error set it before signalling), also when they arrive during `start`.
  */
 export async function runMain(name: string, start: () => Promise<{ logger: Logger; stop: () => Promise<void> }>): Promise<void> {
   let running: Awaited<ReturnType<typeof start>> | undefined;
@@ -12,7 +13,7 @@ export async function runMain(name: string, start: () => Promise<{ logger: Logge
     running!.logger.info({ signal }, "shutting down");
     running!
       .stop()
-      .then(() => process.exit(0))
+      .then(() => process.exit(typeof process.exitCode === "number" ? process.exitCode : 0))
       .catch((err) => {
         running!.logger.error({ err }, "shutdown failed");
         process.exit(1);

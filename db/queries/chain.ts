@@ -100,3 +100,28 @@ export async function latestSkippedEvents(db: Database, limit: number) {
     .orderBy(desc(skippedEvents.blockNumber), desc(skippedEvents.eventIndex))
     .limit(limit);
 }
+
+/** Every table the indexer writes (users are not indexed data). */
+export const INDEXED_TABLES = [
+  "tokens",
+  "holders",
+  "holder_counts",
+  "token_prices",
+  "token_latest_prices",
+  "pools",
+  "pool_reserves",
+  "swaps",
+  "liquidity_events",
+  "blocks",
+  "checkpoints",
+  "backfill_chunks",
+  "pool_volume_hourly",
+  "pool_volume_minutely",
+  "skipped_events",
+  "foreign_locations",
+] as const;
+
+/** Empties the indexed data in one statement (the store then bootstraps like a new one). */
+export async function resetIndexedData(db: Database): Promise<void> {
+  await db.execute(sql.raw(`TRUNCATE ${INDEXED_TABLES.map((t) => `"${t}"`).join(", ")}`));
+}

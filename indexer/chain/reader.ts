@@ -132,6 +132,12 @@ export class ChainReader {
     return { number: number ?? header!.number.toNumber(), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
   }
 
+  /** The hash of block `number` on this chain, or undefined when the chain has no such block yet. */
+  async hashAt(number: number): Promise<string | undefined> {
+    const hash = (await this.api.rpc.chain.getBlockHash(number)).toHex();
+    return /^0x0*$/.test(hash) ? undefined : hash;
+  }
+
   async finalizedHead(): Promise<{ number: number; hash: string }> {
     const hash = await this.api.rpc.chain.getFinalizedHead();
     const header = await this.api.rpc.chain.getHeader(hash);

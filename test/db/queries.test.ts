@@ -1,5 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
 import {
@@ -192,6 +194,37 @@ it("PGlite keeps its data in DATA_DIR across restarts", async () => {
     await second.migrate();
     expect(await getBalance(second.db, 1, ALICE)).toBe(42n);
     expect(second.kind).toBe("pglite");
+    await second.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it("one process per PGlite DATA_DIR: a second open is refused by name while the first runs, a dead holder's lock is taken over", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-"));
+  try {
+    const first = await createDb({ dataDir: dir });
+    await first.migrate();
+    // Another process (here: a child that tries to open the folder) is refused, and exits 1.
+    const script = `import { createDb } from "./db/index.ts"; try { await createDb({ dataDir: ${JSON.stringify(dir)} }); console.log("opened"); } catch (e) { console.log(e.message); process.exit(1); }`;
+    const child = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const p = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      p.stdout.on("data", (d) => (out += d));
+      p.on("exit", (code) => resolve({ code, out }));
+    });
+    expect(child.code).toBe(1);
+    expect(child.out).toContain(`${path.join(dir, "pglite")} is in use by process ${process.pid}`);
+    await first.close();
+    expect(existsSync(path.join(dir, "pglite.lock"))).toBe(false);
+
+    // A lock left by a process that is gone (SIGKILL, a crash) does not block the next start.
+    const dead = spawn(process.execPath, ["-e", ""]);
+    const deadPid = dead.pid!;
+    await new Promise((r) => dead.on("exit", r));
+    await writeFile(path.join(dir, "pglite.lock"), JSON.stringify({ pid: deadPid, host: hostname(), since: "earlier" }));
+    const second = await createDb({ dataDir: dir });
+    await second.migrate();
     await second.close();
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -239,6 +239,43 @@ describe(`indexer on the devnet`, () => {
     }
   }, LONG);
 
+  it("a store built from another chain is refused (fatal, nothing written), or on the devnet emptied and rebuilt", async () => {
+    const handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    let follower = startIndexer(config, logger, handle, devnet.wsUrl);
+    try {
+      await until("the bootstrap", () => (follower.status.block ?? 0) >= market.block);
+      await follower.stop();
+      // As if the store had been built from another chain: its checkpoint block is not this chain's.
+      const cp = (await getCheckpoint(handle.db))!;
+      const foreign = `0x${"ab".repeat(32)}`;
+      await handle.db.update(schema.checkpoints).set({ blockHash: foreign }).where(eq(schema.checkpoints.name, cp.name));
+      const tokensBefore = await handle.db.select().from(schema.tokens);
+
+      const fatal: Error[] = [];
+      follower = startIndexer(config, logger, handle, devnet.wsUrl, undefined, { onOtherChain: "refuse", onFatal: (err) => fatal.push(err) });
+      await until("the refusal", () => fatal.length === 1);
+      expect(fatal[0]!.message).toMatch(new RegExp(`block ${cp.blockNumber} of the store is ${foreign}, but that block of the chain at WS_URL is ${cp.blockHash}`));
+      expect(follower.status.fatal).toBe(fatal[0]!.message);
+      await follower.stop();
+      expect((await getCheckpoint(handle.db))!.blockHash).toBe(foreign); // nothing written
+      expect(await handle.db.select().from(schema.tokens)).toEqual(tokensBefore);
+
+      // The devnet policy: the store is emptied and bootstrapped from this chain.
+      await handle.db.insert(schema.tokens).values({ ...tokensBefore[0]!, id: 999_999, symbol: "GHOST" });
+      follower = startIndexer(config, logger, handle, devnet.wsUrl, undefined, { onOtherChain: "reset" });
+      await until("the rebuilt store", async () => (await getCheckpoint(handle.db))?.blockHash !== foreign && (follower.status.block ?? 0) >= cp.blockNumber);
+      await follower.stop();
+      const rebuilt = (await getCheckpoint(handle.db))!;
+      const db = await dbSnapshot(handle.db);
+      expect(db).toEqual(await chainSnapshot(api, rebuilt.blockHash));
+      expect((await handle.db.select().from(schema.tokens)).some((t) => t.symbol === "GHOST")).toBe(false);
+    } finally {
+      await follower.stop();
+      await handle.close();
+    }
+  }, LONG);
+
   it("an indexer process killed with SIGKILL and restarted ends in the same state, and SIGTERM exits 0", async () => {
     expect(kills).toBe(1);
     const target = market.block;
