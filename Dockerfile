@@ -6,6 +6,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# patches/: fixes to dependencies applied by patch-package in npm ci's postinstall.
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000

@@ -2,6 +2,8 @@ import "@polkadot/api-augment/assetHubKusama";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 
 const CONNECT_TIMEOUT_MS = 15_000;
+/** Metadata and runtime version of a remote node, over a slow link included. */
+const INIT_TIMEOUT_MS = 60_000;
 
 /**
  * One connection, no automatic reconnects: the caller owns reconnection, so that every new
@@ -24,7 +26,31 @@ export async function connect(wsUrl: string): Promise<ApiPromise> {
       }, reject);
       provider.connect().catch(reject);
     });
-    return await ApiPromise.create({ provider, noInitWarn: true });
+    // ApiPromise.create never settles when the socket drops while it loads metadata (polkadot-js
+    // logs "FATAL: Unable to initialize the API" and waits): the disconnect and a time limit
+    // reject it here, so the caller reconnects instead of hanging (found by the fault campaign).
+    const api = new ApiPromise({ provider, noInitWarn: true });
+    try {
+      return await new Promise<ApiPromise>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the API at ${wsUrl} did not initialise within ${INIT_TIMEOUT_MS} ms`)), INIT_TIMEOUT_MS);
+        const offDisconnected = provider.on("disconnected", () => reject(new Error(`${wsUrl} disconnected while the API initialised`)));
+        api.isReadyOrError.then(
+          (ready) => {
+            clearTimeout(timer);
+            offDisconnected();
+            resolve(ready);
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            offDisconnected();
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      });
+    } catch (err) {
+      await api.disconnect().catch(() => {});
+      throw err;
+    }
   } catch (err) {
     await provider.disconnect().catch(() => {});
     throw err;
