@@ -45,12 +45,12 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
     select n, '0x' || md5(n::text) || md5((n + 1)::text), ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS} from generate_series(1, ${HEAD}) n`);
   step(`${HEAD} blocks`);
 
-  await run(`insert into tokens (id, name, symbol, decimals, supply, owner, is_native, status, block_number) values
-    (${KSM}, 'Kusama', 'KSM', 12, '15000000000000000000', null, true, 'live', ${HEAD}),
-    (${USDT}, 'Tether USD', 'USDt', 6, '100000000000000', 'treasury', false, 'live', ${HEAD}),
-    (${BIG}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', false, 'live', ${HEAD})`);
-  await run(`insert into tokens (id, name, symbol, decimals, supply, owner, is_native, status, block_number)
-    select id, 'Token ' || id, 'T' || id, 6 + id % 13, ((1000000000000 + id)::text || '000000')::numeric, 'treasury', false, 'live', ${HEAD}
+  await run(`insert into tokens (id, name, symbol, decimals, supply, owner, kind, asset_id, status, block_number) values
+    (${KSM}, 'Kusama', 'KSM', 12, '15000000000000000000', null, 'native', null, 'live', ${HEAD}),
+    (${USDT}, 'Tether USD', 'USDt', 6, '100000000000000', 'treasury', 'asset', ${USDT}, 'live', ${HEAD}),
+    (${BIG}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', 'asset', ${BIG}, 'live', ${HEAD})`);
+  await run(`insert into tokens (id, name, symbol, decimals, supply, owner, kind, asset_id, status, block_number)
+    select id, 'Token ' || id, 'T' || id, 6 + id % 13, ((1000000000000 + id)::text || '000000')::numeric, 'treasury', 'asset', id, 'live', ${HEAD}
     from generate_series(${FIRST_POOL_TOKEN}, ${lastPoolToken}) id`);
   step(`${scale.pools + 2} tokens`);
 
@@ -63,11 +63,11 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
   step(`${scale.bigHolders + scale.otherHolders} holders`);
 
   // Pools: KSM/USDt (1000 KSM : 25,000 USDt) and KSM/token with hash-derived depths.
-  await run(`insert into pools (token0_id, token1_id, lp_token_id, account, reserve0, reserve1, lp_supply, lp_fee, created_block, block_number) values
-    (${KSM}, ${USDT}, 0, 'pool-0', '1000000000000000', '25000000000', '5000000000000', 3, 1, ${HEAD})`);
-  await run(`insert into pools (token0_id, token1_id, lp_token_id, account, reserve0, reserve1, lp_supply, lp_fee, created_block, block_number)
+  await run(`insert into pools (token0_id, token1_id, lp_token_id, account, reserve0, reserve1, lp_supply, lp_fee_ppm, created_block, block_number) values
+    (${KSM}, ${USDT}, 0, 'pool-0', '1000000000000000', '25000000000', '5000000000000', 3000, 1, ${HEAD})`);
+  await run(`insert into pools (token0_id, token1_id, lp_token_id, account, reserve0, reserve1, lp_supply, lp_fee_ppm, created_block, block_number)
     select ${KSM}, id, id - ${FIRST_POOL_TOKEN} + 1, 'pool-' || id, ((${h("id")} % 1000 + 10) * 1000000000000)::numeric,
-           ((${h("id + 1")} % 100000 + 100) * power(10::numeric, 6 + id % 13))::numeric(78,0), 1000000000, 3, 1, ${HEAD}
+           ((${h("id + 1")} % 100000 + 100) * power(10::numeric, 6 + id % 13))::numeric(78,0), 1000000000, 3000, 1, ${HEAD}
     from generate_series(${FIRST_POOL_TOKEN}, ${lastPoolToken}) id`);
   await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1)
     select token0_id, token1_id, b.n, b.t, reserve0, reserve1 from pools,
