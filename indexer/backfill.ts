@@ -17,6 +17,7 @@ import type { Logger } from "../shared/logger.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import { Indexer } from "./indexer.js";
+import { Pipeline } from "./pipeline.js";
 import type { OracleSettings } from "./market.js";
 import { Batch } from "./writer.js";
 
@@ -31,6 +32,8 @@ export interface BackfillOptions {
   /** Blocks per transaction inside a chunk. */
   batchBlocks: number;
   logger: Logger;
+  /** Blocks of a chunk fetched ahead (1 = one after the other). Default 16. */
+  prefetchBlocks?: number;
 }
 
 /** Attempts of one chunk (RPC errors, dropped sockets), 1 s → 16 s apart. */
@@ -85,8 +88,11 @@ export async function backfillChunk(
     onBlocks(batch.size);
     batch = new Batch();
   };
+  const pipeline = new Pipeline(indexer, options.prefetchBlocks ?? 16, "history");
   for (let n = range.from; n <= range.to; n++) {
-    swaps += (await indexer.processBlock(n, batch, "history")).swaps;
+    const r = await indexer.processBlock(n, batch, "history", await pipeline.next(n, range.to));
+    if (r.codeUpdated) pipeline.codeUpdated();
+    swaps += r.swaps;
     if (batch.size >= options.batchBlocks) await flush();
   }
   await flush();

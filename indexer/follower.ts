@@ -7,11 +7,13 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import { resetIndexedData, type Database } from "../db/index.js";
+import { getTask, resetIndexedData, setTask, type Database } from "../db/index.js";
 import { connect } from "./chain/connect.js";
-import { ChainReader } from "./chain/reader.js";
-import { Indexer, type IndexerOptions } from "./indexer.js";
+import { ChainReader, isStateDiscarded } from "./chain/reader.js";
+import { HISTORY_TASK, Indexer, type BootstrapTask, type HistoryTask, type IndexerOptions, type TaskName } from "./indexer.js";
+import { Pipeline } from "./pipeline.js";
 import { Batch } from "./writer.js";
+import { historyRange, runHistory } from "./history.js";
 
 export interface FollowerOptions extends IndexerOptions {
   wsUrl: string;
@@ -27,6 +29,24 @@ export interface FollowerOptions extends IndexerOptions {
   onOtherChain?: "refuse" | "reset";
   /** Called once when the follower stops for good (OtherChainError); the CLI exits 1. */
   onFatal?: (err: Error) => void;
+  /** Blocks fetched ahead while catching up (1 = one block after the other). Default 16. */
+  prefetchBlocks?: number;
+  /**
+   * When the node no longer has the state after the checkpoint (a pruned node and a store
+   * that fell behind): "off" stops with a fatal error saying what to do; "auto" takes a new
+   * snapshot at the head (the blocks in between are then missing from history).
+   */
+  rebootstrap?: "off" | "auto";
+  /** Hours of history a fresh store backfills in the background after its bootstrap (0 = none). */
+  historyHours?: number;
+  /** Backfill chunk size and workers of that history. */
+  historyChunkBlocks?: number;
+  historyWorkers?: number;
+}
+
+/** The node no longer has the state the store needs next. */
+export class StatePrunedError extends Error {
+  override name = "StatePrunedError";
 }
 
 /** The store was built from another chain than the one at wsUrl. */
@@ -42,6 +62,8 @@ export interface FollowerStatus {
   sessions: number;
   /** Why the follower stopped for good (it no longer retries), or null. */
   fatal: string | null;
+  /** Long tasks as they move: the bootstrap snapshot and the first start's history. */
+  progress: Partial<Record<TaskName, { done: number; total: number | null; finished: boolean }>>;
 }
 
 const MAX_RETRY_MS = 30_000;
@@ -51,7 +73,9 @@ export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
-  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null };
+  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, progress: {} };
+  private history: Promise<void> | undefined;
+  private readonly historyAbort = new AbortController();
   /** Resolves each time a batch is committed (tests and the CLI wait on it). */
   onCommit: ((block: number) => void) | undefined;
 
@@ -66,9 +90,23 @@ export class Follower {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.historyAbort.abort();
     this.wake?.();
     await this.running;
+    await this.history;
   }
+
+  /** Keeps status.progress in step with a task (the metrics and the CLI's progress read it). */
+  private readonly onTask = (name: TaskName, state: BootstrapTask | HistoryTask): void => {
+    if (name === "bootstrap") {
+      const b = state as BootstrapTask;
+      const total = b.finished ? b.accounts : b.fraction > 0 ? Math.round(b.accounts - b.mapEntries + b.mapEntries / b.fraction) : null;
+      this.status.progress.bootstrap = { done: b.accounts, total, finished: b.finished };
+    } else {
+      const h = state as HistoryTask;
+      this.status.progress.history = { done: h.done, total: h.to - h.from + 1, finished: h.finished };
+    }
+  };
 
   private async loop(): Promise<void> {
     const log = this.options.logger;
@@ -86,7 +124,7 @@ export class Follower {
       } catch (err) {
         this.status.connected = false;
         if (this.stopped) break;
-        if (err instanceof OtherChainError) {
+        if (err instanceof OtherChainError || err instanceof StatePrunedError) {
           log.fatal({ wsUrl: this.options.wsUrl }, err.message);
           this.status.fatal = err.message;
           this.options.onFatal?.(err);
@@ -109,7 +147,7 @@ export class Follower {
   private async session(api: ApiPromise): Promise<void> {
     const log = this.options.logger;
     const reader = new ChainReader(api, this.options.nativeTokenId);
-    const indexer = new Indexer(this.db, reader, this.options);
+    const indexer = new Indexer(this.db, reader, { ...this.options, onTask: this.onTask });
     let failure: Error | undefined;
     api.on("disconnected", () => {
       failure = new Error("WebSocket disconnected");
@@ -143,14 +181,22 @@ export class Follower {
           checkpoint = await indexer.load();
         }
       }
+      let fresh = false;
+      if (checkpoint && checkpoint.blockNumber < head.number) {
+        const next = await reader.hashAt(checkpoint.blockNumber + 1);
+        if (next && !(await reader.hasState(next))) checkpoint = await this.pruned(indexer, head, checkpoint.blockNumber, "at start");
+      }
       if (!checkpoint) {
+        fresh = (await getTask(this.db, "bootstrap")) === undefined;
         log.info({ block: head.number, wsUrl: this.options.wsUrl }, "indexer: no checkpoint; bootstrapping from the finalized head");
         await indexer.bootstrap(head, head.number);
         checkpoint = await indexer.load();
       }
+      await this.startHistory(reader, checkpoint!.blockNumber, fresh);
       let block = checkpoint!.blockNumber;
       this.status.block = block;
       log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
+      const pipeline = new Pipeline(indexer, this.options.prefetchBlocks ?? 16);
       while (!this.stopped) {
         if (failure) throw failure;
         const finalized = this.status.finalized ?? block;
@@ -158,7 +204,14 @@ export class Follower {
           await new Promise<void>((resolve) => (this.wake = resolve));
           continue;
         }
-        block = await this.catchUp(indexer, block, finalized);
+        try {
+          block = await this.catchUp(indexer, pipeline, block, finalized);
+        } catch (err) {
+          pipeline.clear();
+          if (!isStateDiscarded(err)) throw err;
+          block = (await this.pruned(indexer, await reader.finalizedHead(), block, "while catching up")).blockNumber;
+          this.status.block = block;
+        }
       }
     } finally {
       this.wake = undefined;
@@ -166,8 +219,63 @@ export class Follower {
     }
   }
 
+  /**
+   * The node has no state after `block` (pruned): with INDEXER_REBOOTSTRAP=auto a new snapshot
+   * at the head; otherwise a fatal error naming the block and what to do. Never a retry loop:
+   * the state does not come back.
+   */
+  private async pruned(indexer: Indexer, head: { number: number; hash: string }, block: number, when: string) {
+    const log = this.options.logger;
+    const what = `the node at WS_URL no longer has the state of block ${block + 1} (state pruning keeps only recent blocks; its finalized head is ${head.number}), and the store's checkpoint is block ${block}`;
+    if (this.options.rebootstrap !== "auto") {
+      throw new StatePrunedError(
+        `indexer: ${what} (${when}). Point WS_URL at an archive node (--state-pruning archive) to index every block, or set INDEXER_REBOOTSTRAP=auto to take a new snapshot at the head (blocks ${block + 1}–${head.number} then stay out of history; \`tokenpool backfill\` against an archive node fills them).`,
+      );
+    }
+    log.error({ block, head: head.number, when }, `indexer: ${what}; INDEXER_REBOOTSTRAP=auto: taking a new snapshot at the head (blocks ${block + 1}–${head.number} stay out of history)`);
+    await indexer.bootstrap(head, head.number);
+    const checkpoint = await indexer.load();
+    return checkpoint!;
+  }
+
+  /**
+   * The first start's history (INDEXER_HISTORY_HOURS before the bootstrap block), in the
+   * background with the backfill's own code and connection; a restart continues an unfinished
+   * one (its done chunks are skipped).
+   */
+  private async startHistory(reader: ChainReader, bootstrapBlock: number, fresh: boolean): Promise<void> {
+    const hours = this.options.historyHours ?? 0;
+    if (this.history) return;
+    let task = await getTask<HistoryTask>(this.db, HISTORY_TASK);
+    if (task) this.onTask(HISTORY_TASK, task);
+    if (task?.finished || task?.error) return;
+    if (!task) {
+      if (!fresh || hours === 0) return;
+      task = await historyRange(reader, bootstrapBlock, hours);
+      await setTask(this.db, HISTORY_TASK, task);
+      this.onTask(HISTORY_TASK, task);
+      if (task.error) {
+        this.options.logger.warn({ hours, error: task.error }, "history: not backfilled");
+        return;
+      }
+    }
+    const started = task;
+    this.history = runHistory(this.db, started, {
+      wsUrl: this.options.wsUrl,
+      nativeTokenId: this.options.nativeTokenId,
+      oracle: this.options.oracle,
+      batchBlocks: this.options.batchBlocks,
+      logger: this.options.logger,
+      chunkBlocks: this.options.historyChunkBlocks ?? 500,
+      workers: this.options.historyWorkers ?? 2,
+      prefetchBlocks: this.options.prefetchBlocks ?? 16,
+      signal: this.historyAbort.signal,
+      onTask: (t) => this.onTask(HISTORY_TASK, t),
+    }).catch((err) => this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, "history: backfill failed; a restart continues it"));
+  }
+
   /** Indexes blocks after `from` up to `to`, committing every batchBlocks blocks. */
-  private async catchUp(indexer: Indexer, from: number, to: number): Promise<number> {
+  private async catchUp(indexer: Indexer, pipeline: Pipeline, from: number, to: number): Promise<number> {
     const started = Date.now();
     const batch = new Batch();
     let events = 0;
@@ -175,7 +283,10 @@ export class Follower {
     let skipped = 0;
     const end = Math.min(to, from + this.options.batchBlocks);
     for (let n = from + 1; n <= end; n++) {
-      const r = await indexer.processBlock(n, batch);
+      // Fetched up to the finalized head ahead, not just to the batch's end: the next batch's
+      // blocks are in flight while this one commits.
+      const r = await indexer.processBlock(n, batch, "all", await pipeline.next(n, to));
+      if (r.codeUpdated) pipeline.codeUpdated();
       events += r.events;
       swaps += r.swaps;
       skipped += r.skipped;

@@ -3,15 +3,17 @@
  * reads a block's events, works out what they touched, reads those values at the block's
  * hash and adds them to the batch. Nothing is derived by adding up event amounts.
  */
-import { getCheckpoint, upsertHolders, type Database } from "../db/index.js";
+import { getCheckpoint, getTask, setTask, sweepSnapshot, upsertHolders, type Database } from "../db/index.js";
 import { formatFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
 import { chainAnchors } from "./anchors.js";
-import { readEvents } from "./chain/events.js";
-import type { At, ChainReader } from "./chain/reader.js";
+import { readEvents, type ChainEvent } from "./chain/events.js";
+import type { TokenDirectory } from "./chain/directory.js";
+import { BALANCE_MAPS, type At, type BalanceState, type ChainReader, type PoolBalances, type TokenState } from "./chain/reader.js";
+import type { RuntimeVersion } from "@polkadot/types/interfaces";
 import { Market, type AnchorConfig, type AnchorNotice, type OracleSettings } from "./market.js";
 import { liquidityRows, swapRows } from "./swaps.js";
-import { collectChanges, type PoolRef, type SkippedEvent } from "./touched.js";
+import { collectChanges, type BlockChanges, type PoolRef, type SkippedEvent } from "./touched.js";
 import { Batch } from "./writer.js";
 
 export interface IndexerOptions {
@@ -21,6 +23,81 @@ export interface IndexerOptions {
   logger: Logger;
   /** Checks, inside each commit's transaction, that this process is still the one writer. */
   fence?: (tx: Database) => Promise<void>;
+  /** Storage entries per page of a bootstrap (default 1,000). */
+  bootstrapPageSize?: number;
+  /** Called with the state of a long task (bootstrap, history) each time it moves. */
+  onTask?: (name: TaskName, state: BootstrapTask | HistoryTask) => void;
+}
+
+/** "history": a backfill, which reads no holder balances and writes no current state. */
+export type Scope = "all" | "history";
+
+interface BlockPlan {
+  changes: BlockChanges;
+  /** Token ids the events name, and those of them the directory can read. */
+  wanted: Set<number>;
+  readable: Set<number>;
+  tokenIds: number[];
+  pairs: { tokenId: number; account: string }[];
+  refs: PoolRef[];
+  /** The reads in a canonical form: equal keys, equal reads. */
+  key: string;
+}
+
+interface BlockReads {
+  tokens: { tokens: TokenState[]; missing: number[] };
+  balances: BalanceState[];
+  pools: PoolBalances[];
+}
+
+/** A block fetched ahead of its turn (Indexer.fetchBlock). */
+export interface FetchedBlock {
+  number: number;
+  block: Awaited<ReturnType<ChainReader["block"]>>;
+  events: ChainEvent[];
+  plan: BlockPlan;
+  reads: BlockReads | undefined;
+}
+
+export const BOOTSTRAP_TASK = "bootstrap";
+export const HISTORY_TASK = "history";
+export type TaskName = typeof BOOTSTRAP_TASK | typeof HISTORY_TASK;
+
+/** A bootstrap snapshot as stored in indexer_tasks (and shown by /health and status). */
+export interface BootstrapTask {
+  /** The pinned block. */
+  number: number;
+  hash: string;
+  /** Where the snapshot continues: an index in BALANCE_MAPS and the last storage key read of it. */
+  map: number;
+  lastKey: string | null;
+  /** Storage entries read, all maps (zero balances too), and non-zero balances written. */
+  accounts: number;
+  holders: number;
+  /** Entries read of the current map, and the share of its key space read. */
+  mapEntries: number;
+  fraction: number;
+  /** Entries per second in this process; seconds left for the current map at that rate. */
+  perSecond: number | null;
+  etaSeconds: number | null;
+  startedAt: string;
+  /** Times a process continued it after an interruption. */
+  resumed: number;
+  finished: boolean;
+  /** Why this snapshot was started or resumed, when it continues or replaces another. */
+  note: string | null;
+}
+
+/** The first start's history backfill, as stored in indexer_tasks. */
+export interface HistoryTask {
+  from: number;
+  to: number;
+  hours: number;
+  /** Blocks committed. */
+  done: number;
+  finished: boolean;
+  /** Why it could not run (a pruned node), when it did not. */
+  error: string | null;
 }
 
 export class Indexer {
@@ -84,16 +161,6 @@ export class Indexer {
     for (const [tokenId, key] of this.reader.directory.drainLearned()) batch.foreignLocations.push({ tokenId, locationKey: key.key, location: key.location, blockNumber });
   }
 
-  /** Ids the reader can read (a foreign id whose location was never seen cannot be): the others are reported. */
-  private readable(ids: Iterable<number>, block: number): Set<number> {
-    const out = new Set<number>();
-    for (const id of ids) {
-      if (this.reader.directory.key(id)) out.add(id);
-      else this.options.logger.error({ block, tokenId: id }, "indexer: token not read: no location is known for this foreign token id");
-    }
-    return out;
-  }
-
   /** The block runtime's LP fee, or why it cannot be told (then pools keep the last one, swaps are skipped). */
   private lpFee(at: At): { ppm: bigint; unknown?: string } {
     try {
@@ -109,49 +176,161 @@ export class Indexer {
     }
   }
 
-  /** Writes the complete state at `head` (no checkpoint yet: a fresh deployment). */
+  /**
+   * Writes the complete state at one block: a fresh deployment, or a store whose checkpoint the
+   * node no longer has the state after (re-bootstrap). Resumable: the pinned block and the last
+   * storage key read are stored with each page of holders, so a restart continues the same
+   * snapshot while the node still has that block's state, and otherwise starts a new one at
+   * `head` and says why. At the end, in the transaction that writes the checkpoint, rows of
+   * current state the snapshot did not see (from an aborted attempt, or from before a
+   * re-bootstrap) are removed and the holder counts are recounted, so they are exact.
+   */
   async bootstrap(head: { number: number; hash: string }, chainFinalized: number): Promise<void> {
     const log = this.options.logger;
-    const started = Date.now();
-    const block = await this.reader.blockByHash(head.hash, head.number);
+    const task = await this.bootstrapTask(head);
+    const block = await this.reader.blockByHash(task.hash, task.number);
     const batch = new Batch();
     const ids = await this.reader.allTokenIds(block.at);
     this.lpFee(block.at);
-    await this.applyTokens(block.at, ids, batch, head.number);
-    // Holders go in page by page ahead of the final transaction: rewriting them after a crash
-    // is harmless (same block, same values), and memory stays flat on a large chain.
-    let holders = 0;
-    for await (const page of this.reader.allBalances(block.at)) {
-      await upsertHolders(this.db, page.map((b) => ({ ...b, blockNumber: head.number })));
-      holders += page.length;
-      log.info({ block: head.number, holders }, "bootstrap: holders");
+    await this.applyTokens(block.at, ids, batch, task.number);
+    const run = { started: Date.now(), entries: 0, logged: 0 };
+    this.report(task);
+    for await (const page of this.reader.allBalances(block.at, { map: task.map, lastKey: task.lastKey }, this.options.bootstrapPageSize)) {
+      if (page.map !== task.map) Object.assign(task, { map: page.map, mapEntries: 0 });
+      run.entries += page.entries;
+      const seconds = (Date.now() - run.started) / 1000;
+      const perSecond = seconds > 0 ? Math.round(run.entries / seconds) : null;
+      const mapTotal = page.last ? task.mapEntries + page.entries : page.fraction > 0 ? Math.round((task.mapEntries + page.entries) / page.fraction) : null;
+      Object.assign(task, {
+        lastKey: page.lastKey,
+        accounts: task.accounts + page.entries,
+        holders: task.holders + page.rows.length,
+        mapEntries: task.mapEntries + page.entries,
+        fraction: page.last ? 1 : page.fraction,
+        perSecond,
+        etaSeconds: mapTotal !== null && perSecond ? Math.round((mapTotal - task.mapEntries - page.entries) / perSecond) : null,
+      });
+      // The page's rows and where the snapshot stands, together: a crash resumes after the
+      // last page whose rows are in, and no page is lost or half written.
+      await this.db.transaction(async (tx) => {
+        const t = tx as unknown as Database;
+        await upsertHolders(t, page.rows.map((b) => ({ ...b, blockNumber: task.number })));
+        await setTask(t, BOOTSTRAP_TASK, task);
+      });
+      this.report(task);
+      if (Date.now() - run.logged >= 5_000 || page.last) {
+        run.logged = Date.now();
+        log.info({ block: task.number, map: BALANCE_MAPS[task.map], accounts: task.accounts, holders: task.holders, perSecond, etaSeconds: task.etaSeconds }, "bootstrap: reading balances");
+      }
     }
     const { pools, unusable } = await this.reader.allPools(block.at);
-    this.reportUnusable(head.number, unusable);
-    await this.applyPools(block.at, pools, batch, head.number, block.timestamp);
-    this.applyPrices(batch, head.number);
-    this.storeLearned(batch, head.number);
-    batch.blocks.push({ number: head.number, hash: head.hash, timestamp: block.timestamp });
-    await batch.commit(this.db, { blockNumber: head.number, blockHash: head.hash, chainFinalized }, this.options.fence);
-    log.info({ block: head.number, tokens: ids.length, holders, pools: pools.length, ms: Date.now() - started }, "bootstrap: done");
+    this.reportUnusable(task.number, unusable);
+    await this.applyPools(block.at, pools, batch, task.number, block.timestamp);
+    this.applyPrices(batch, task.number);
+    this.storeLearned(batch, task.number);
+    batch.blocks.push({ number: task.number, hash: task.hash, timestamp: block.timestamp });
+    const done: BootstrapTask = { ...task, map: BALANCE_MAPS.length, lastKey: null, fraction: 1, etaSeconds: 0, finished: true };
+    await batch.commit(this.db, { blockNumber: task.number, blockHash: task.hash, chainFinalized: Math.max(chainFinalized, task.number) }, this.options.fence, async (t) => {
+      await sweepSnapshot(t, task.number);
+      await setTask(t, BOOTSTRAP_TASK, done);
+    });
+    this.report(done);
+    log.info({ block: task.number, tokens: ids.length, accounts: task.accounts, holders: task.holders, pools: pools.length, resumed: task.resumed }, "bootstrap: done");
+  }
+
+  /** The snapshot to continue, or a new one at `head` (and why, when one was on record). */
+  private async bootstrapTask(head: { number: number; hash: string }): Promise<BootstrapTask> {
+    const log = this.options.logger;
+    const prior = await getTask<BootstrapTask>(this.db, BOOTSTRAP_TASK);
+    const fresh = (note: string | null): BootstrapTask => ({
+      number: head.number,
+      hash: head.hash,
+      map: 0,
+      lastKey: null,
+      accounts: 0,
+      holders: 0,
+      mapEntries: 0,
+      fraction: 0,
+      perSecond: null,
+      etaSeconds: null,
+      startedAt: new Date().toISOString(),
+      resumed: 0,
+      finished: false,
+      note,
+    });
+    if (!prior || prior.finished) {
+      log.info({ block: head.number }, prior ? "bootstrap: a new snapshot (re-bootstrap)" : "bootstrap: a new snapshot");
+      return fresh(prior ? `re-bootstrap after block ${prior.number}` : null);
+    }
+    if (await this.reader.hasState(prior.hash)) {
+      log.info({ block: prior.number, map: BALANCE_MAPS[prior.map], accounts: prior.accounts }, "bootstrap: resuming the snapshot where it stopped");
+      return { ...prior, resumed: prior.resumed + 1, note: `resumed at ${prior.accounts} accounts` };
+    }
+    const note = `the node no longer has the state of block ${prior.number}, where the interrupted snapshot was pinned (${prior.accounts} accounts read); a new snapshot at block ${head.number}`;
+    log.warn({ block: prior.number, head: head.number }, `bootstrap: ${note}`);
+    return fresh(note);
+  }
+
+  private report(task: BootstrapTask): void {
+    this.options.onTask?.(BOOTSTRAP_TASK, task);
+  }
+
+  /**
+   * Block `number`'s chain data, fetched ahead of its turn (a pipelined catch-up): hash,
+   * events, timestamp, and the state reads its events call for, planned against the market as
+   * it stands now (a copy: nothing shared moves). processBlock uses the reads only if, at the
+   * block's turn, the same reads are called for — a pool created or a location learned in a
+   * block between changes the plan, and the block then reads again. `version` is the runtime
+   * version of the block's parent state when known (no header or version round trip).
+   */
+  async fetchBlock(number: number, version?: RuntimeVersion, scope: Scope = "all"): Promise<FetchedBlock> {
+    const block = await this.reader.block(number, version);
+    const events = await readEvents(block.at, this.reader.ss58);
+    const plan = this.plan(events, new Map(this.market.refs), this.reader.directory.fork(), scope);
+    // Speculative: a read the block's turn would not make (a token the real directory does
+    // not know yet) fails here and is simply made again then.
+    const reads = await this.readPlan(block.at, plan).catch(() => undefined);
+    return { number, block, events, plan, reads };
+  }
+
+  /** What a block's events call for reading: tokens, (token, account) balances and pools. */
+  private plan(events: ChainEvent[], pools: Map<string, PoolRef>, directory: TokenDirectory, scope: Scope): BlockPlan {
+    const changes = collectChanges(events, { nativeTokenId: this.reader.nativeTokenId, pools, tokens: directory });
+    for (const id of changes.destroyed) changes.tokens.add(id);
+    const wanted = new Set([...changes.tokens, ...changes.balances.keys(), ...[...changes.pools].flatMap((k) => k.split("/").map(Number))]);
+    const readable = new Set([...wanted].filter((id) => directory.key(id) !== undefined));
+    const tokenIds = [...changes.tokens].filter((id) => readable.has(id)).sort((a, b) => a - b);
+    const pairs = scope === "all" ? [...changes.balances].flatMap(([tokenId, accounts]) => (readable.has(tokenId) ? [...accounts].map((account) => ({ tokenId, account })) : [])) : [];
+    const refs = [...changes.pools].map((k) => pools.get(k)).filter((r): r is PoolRef => r !== undefined && readable.has(r.token0Id) && readable.has(r.token1Id));
+    const key = JSON.stringify([tokenIds, pairs.map((p) => `${p.tokenId}|${p.account}`).sort(), refs.map((r) => `${r.token0Id}/${r.token1Id}|${r.account}|${r.lpTokenId}`).sort()]);
+    return { changes, wanted, readable, tokenIds, pairs, refs, key };
+  }
+
+  private async readPlan(at: At, plan: BlockPlan): Promise<BlockReads> {
+    const [tokens, balances, pools] = await Promise.all([
+      plan.tokenIds.length > 0 ? this.reader.tokens(at, plan.tokenIds) : { tokens: [], missing: [] },
+      plan.pairs.length > 0 ? this.reader.balances(at, plan.pairs) : [],
+      plan.refs.length > 0 ? this.reader.pools(at, plan.refs) : [],
+    ]);
+    return { tokens, balances, pools };
   }
 
   /**
    * Adds block `number` to `batch`. With `history` only, holder balances are not read: a
    * backfill writes history (swaps, liquidity, reserves, prices, blocks), never current state.
+   * `fetched` is the block fetched ahead (fetchBlock); without it the block is read now.
    */
-  async processBlock(number: number, batch: Batch, scope: "all" | "history" = "all"): Promise<{ events: number; swaps: number; skipped: number }> {
-    const block = await this.reader.block(number);
-    const events = await readEvents(block.at, this.reader.ss58);
-    const changes = collectChanges(events, { nativeTokenId: this.reader.nativeTokenId, pools: this.market.refs, tokens: this.reader.directory });
-    for (const id of changes.destroyed) changes.tokens.add(id);
-    const readable = this.readable(new Set([...changes.tokens, ...changes.balances.keys(), ...[...changes.pools].flatMap((k) => k.split("/").map(Number))]), number);
-    const missing = await this.applyTokens(block.at, [...changes.tokens].filter((id) => readable.has(id)), batch, number);
-    const pairs = [...changes.balances].flatMap(([tokenId, accounts]) => (missing.has(tokenId) || !readable.has(tokenId) ? [] : [...accounts].map((account) => ({ tokenId, account }))));
-    if (scope === "all") for (const b of await this.reader.balances(block.at, pairs)) batch.holder({ ...b, blockNumber: number });
-    const refs = [...changes.pools].map((k) => this.market.refs.get(k)).filter((r): r is PoolRef => r !== undefined && readable.has(r.token0Id) && readable.has(r.token1Id));
+  async processBlock(number: number, batch: Batch, scope: Scope = "all", fetched?: FetchedBlock): Promise<{ events: number; swaps: number; skipped: number; codeUpdated: boolean }> {
+    const { block, events } = fetched ?? { block: await this.reader.block(number), events: undefined };
+    const blockEvents = events ?? (await readEvents(block.at, this.reader.ss58));
+    const plan = this.plan(blockEvents, this.market.refs, this.reader.directory, scope);
+    for (const id of plan.wanted) if (!plan.readable.has(id)) this.options.logger.error({ block: number, tokenId: id }, "indexer: token not read: no location is known for this foreign token id");
+    const reads = fetched?.reads && fetched.plan.key === plan.key ? fetched.reads : await this.readPlan(block.at, plan);
+    const { changes } = plan;
+    const missing = this.applyTokenStates(reads.tokens, batch, number);
+    if (scope === "all") for (const b of reads.balances) if (!missing.has(b.tokenId)) batch.holder({ ...b, blockNumber: number });
     const fee = this.lpFee(block.at);
-    await this.applyPools(block.at, refs, batch, number, block.timestamp, fee.ppm);
+    this.applyPoolStates(reads.pools, batch, number, block.timestamp, fee.ppm);
     this.applyPrices(batch, number);
     const at = { number, timestamp: block.timestamp };
     const valuation = { prices: this.market.prices, decimals: this.market.decimals, lpFeePpm: fee.ppm, feeUnknown: fee.unknown };
@@ -162,7 +341,9 @@ export class Indexer {
     batch.blocks.push({ number, hash: block.hash, timestamp: block.timestamp });
     const skipped = [...changes.skipped, ...swaps.skipped];
     this.recordSkipped(number, skipped, batch);
-    return { events: events.length, swaps: swaps.rows.length, skipped: skipped.length };
+    // The next block runs the new runtime: its version must be read, not assumed.
+    const codeUpdated = blockEvents.some((e) => e.section === "system" && e.method === "CodeUpdated");
+    return { events: blockEvents.length, swaps: swaps.rows.length, skipped: skipped.length, codeUpdated };
   }
 
   /** Never silently: each skipped event is an error line, a row for /health and status. */
@@ -175,7 +356,10 @@ export class Indexer {
 
   private async applyTokens(at: At, ids: number[], batch: Batch, blockNumber: number): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const { tokens, missing } = await this.reader.tokens(at, ids);
+    return this.applyTokenStates(await this.reader.tokens(at, ids), batch, blockNumber);
+  }
+
+  private applyTokenStates({ tokens, missing }: { tokens: TokenState[]; missing: number[] }, batch: Batch, blockNumber: number): Set<number> {
     for (const t of tokens) {
       batch.token({ ...t, blockNumber });
       this.market.setToken(t);
@@ -189,8 +373,12 @@ export class Indexer {
 
   private async applyPools(at: At, refs: PoolRef[], batch: Batch, blockNumber: number, timestamp: number, feePpm = this.lastLpFeePpm): Promise<void> {
     if (refs.length === 0) return;
+    this.applyPoolStates(await this.reader.pools(at, refs), batch, blockNumber, timestamp, feePpm);
+  }
+
+  private applyPoolStates(states: PoolBalances[], batch: Batch, blockNumber: number, timestamp: number, feePpm: bigint): void {
     const lpFeePpm = Number(feePpm);
-    for (const p of await this.reader.pools(at, refs)) {
+    for (const p of states) {
       const { ref } = p;
       this.market.setPool(ref, BigInt(p.reserve0), BigInt(p.reserve1));
       batch.pool({

@@ -124,8 +124,16 @@ export class Batch {
     for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);
   }
 
-  /** `fence` runs first inside the transaction and throws to abort it (the writer lock is gone). */
-  async commit(db: Database, checkpoint: { blockNumber: number; blockHash: string; chainFinalized: number }, fence?: (tx: Database) => Promise<void>): Promise<void> {
+  /**
+   * `fence` runs first inside the transaction and throws to abort it (the writer lock is gone);
+   * `after` runs last in it (a bootstrap's sweep and task state).
+   */
+  async commit(
+    db: Database,
+    checkpoint: { blockNumber: number; blockHash: string; chainFinalized: number },
+    fence?: (tx: Database) => Promise<void>,
+    after?: (tx: Database) => Promise<void>,
+  ): Promise<void> {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       await fence?.(t);
@@ -134,6 +142,7 @@ export class Batch {
       for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows);
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
       await this.writeHistory(t);
+      await after?.(t);
       await setCheckpoint(t, checkpoint);
       await announceBlocks(t, this.announcements());
     });

@@ -46,6 +46,12 @@ export interface Config {
   oracleMinLiquidityUsd: string;
   /** Blocks per transaction when the indexer catches up. */
   indexerBatchBlocks: number;
+  /** Blocks fetched ahead while catching up (1 = one after the other). */
+  indexerPrefetchBlocks: number;
+  /** A node without the state after the checkpoint: "off" = fatal error, "auto" = new snapshot at the head. */
+  indexerRebootstrap: "off" | "auto";
+  /** Hours of history a fresh store backfills after its bootstrap (0 = none). */
+  indexerHistoryHours: number;
   /**
    * Raw genesis of the local devnet that `npm start` runs without WS_URL: a path (.json or
    * .json.gz), an https URL, or "rococo"; the shipped Kusama Asset Hub genesis by default.
@@ -89,6 +95,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got ${parsed.protocol}`);
   }
   return raw;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(", ")}, got ${JSON.stringify(raw)}`);
+  return raw as T;
 }
 
 function trustProxy(env: Env): number {
@@ -176,6 +189,9 @@ export function loadConfig(env: Env = process.env): Config {
     usdStablecoins: tokenList(env, "USD_STABLECOINS"),
     oracleMinLiquidityUsd: decimal(env, "ORACLE_MIN_LIQUIDITY_USD", "100"),
     indexerBatchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 50, 1, 10_000),
+    indexerPrefetchBlocks: int(env, "INDEXER_PREFETCH_BLOCKS", 16, 1, 256),
+    indexerRebootstrap: oneOf(env, "INDEXER_REBOOTSTRAP", ["off", "auto"] as const, "off"),
+    indexerHistoryHours: int(env, "INDEXER_HISTORY_HOURS", 24, 0, 24 * 365),
     devnetGenesis: genesis(env),
     devnetPort: int(env, "DEVNET_PORT", 9944, 0, 65535),
     devnetSwapIntervalMs: int(env, "DEVNET_SWAP_INTERVAL_MS", 3_000, 0, 3_600_000),

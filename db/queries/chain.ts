@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { backfillChunks, blocks, checkpoints, skippedEvents } from "../schema/index.js";
+import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
 
 export type Block = typeof blocks.$inferSelect;
 export type Checkpoint = typeof checkpoints.$inferSelect;
@@ -119,9 +119,42 @@ export const INDEXED_TABLES = [
   "pool_volume_minutely",
   "skipped_events",
   "foreign_locations",
+  "indexer_tasks",
 ] as const;
 
 /** Empties the indexed data in one statement (the store then bootstraps like a new one). */
 export async function resetIndexedData(db: Database): Promise<void> {
   await db.execute(sql.raw(`TRUNCATE ${INDEXED_TABLES.map((t) => `"${t}"`).join(", ")}`));
+}
+
+/** The state of a long indexer task ("bootstrap", "history"), or undefined when none is on record. */
+export async function getTask<T>(db: Database, name: string): Promise<T | undefined> {
+  const [row] = await db.select({ state: indexerTasks.state }).from(indexerTasks).where(eq(indexerTasks.name, name)).limit(1);
+  return row?.state as T | undefined;
+}
+
+export async function setTask(db: Database, name: string, state: unknown): Promise<void> {
+  await db
+    .insert(indexerTasks)
+    .values({ name, state })
+    .onConflictDoUpdate({ target: indexerTasks.name, set: { state, updatedAt: sql`now()` } });
+}
+
+/** Every task on record, by name (/health and `tokenpool status`). */
+export async function allTasks(db: Database): Promise<Record<string, unknown>> {
+  const rows = await db.select({ name: indexerTasks.name, state: indexerTasks.state }).from(indexerTasks);
+  return Object.fromEntries(rows.map((r) => [r.name, r.state]));
+}
+
+/**
+ * The end of a full snapshot at `block`: every token, holder and pool it saw was written at
+ * `block`, so older rows are ones it did not see (an aborted attempt's, or the state before a
+ * re-bootstrap) and go; holder counts are then recounted from the rows.
+ */
+export async function sweepSnapshot(db: Database, block: number): Promise<void> {
+  await db.execute(sql`delete from holders where block_number < ${block}`);
+  await db.execute(sql`delete from tokens where block_number < ${block}`);
+  await db.execute(sql`delete from pools where block_number < ${block}`);
+  await db.execute(sql`delete from holder_counts`);
+  await db.execute(sql`insert into holder_counts (token_id, holders) select token_id, count(*) from holders group by token_id`);
 }

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { int64 } from "./tokens.js";
 
 /** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
@@ -55,3 +55,15 @@ export const skippedEvents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.blockNumber, t.eventIndex] })],
 );
+
+/**
+ * Long tasks of the indexer that outlive a process: the bootstrap snapshot (its pinned block
+ * and the last storage key read of each map, so a restart continues the same snapshot) and the
+ * first start's history backfill. Written in the same transaction as the rows each step adds;
+ * /health and `tokenpool status` show them.
+ */
+export const indexerTasks = pgTable("indexer_tasks", {
+  name: text().primaryKey(),
+  state: jsonb().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

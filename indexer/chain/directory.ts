@@ -46,6 +46,13 @@ export class TokenDirectory {
     return key;
   }
 
+  /** A copy to plan with: what it learns stays in it. */
+  fork(): TokenDirectory {
+    const copy = new TokenDirectory(this.nativeTokenId);
+    for (const [id, key] of this.keys) copy.keys.set(id, key);
+    return copy;
+  }
+
   /** Foreign locations learned since the last call (to be stored with the batch). */
   drainLearned(): Map<number, ForeignKey> {
     const out = this.learned;

@@ -9,6 +9,7 @@ import type { ApiPromise } from "@polkadot/api";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { u8aToString } from "@polkadot/util";
 import type { Codec } from "@polkadot/types/types";
+import type { RuntimeVersion } from "@polkadot/types/interfaces";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
 import { lpFeePpm } from "./runtime.js";
@@ -121,13 +122,18 @@ export class ChainReader {
     return lpFeePpm(at);
   }
 
-  async block(number: number): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
+  /**
+   * Block `number`: hash, decorated API and timestamp. With the runtime `version` of the block's
+   * parent state known (a block after one of the same runtime), api.at reuses that runtime's
+   * registry without a header or runtime-version round trip.
+   */
+  async block(number: number, version?: RuntimeVersion): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
     const hash = (await this.api.rpc.chain.getBlockHash(number)).toHex();
-    return this.blockByHash(hash, number);
+    return this.blockByHash(hash, number, version);
   }
 
-  async blockByHash(hash: string, number?: number): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
-    const at = await this.api.at(hash);
+  async blockByHash(hash: string, number?: number, version?: RuntimeVersion): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
+    const at = await this.api.at(hash, version);
     const [now, header] = await Promise.all([at.query.timestamp.now(), number === undefined ? this.api.rpc.chain.getHeader(hash) : undefined]);
     return { number: number ?? header!.number.toNumber(), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
   }
@@ -136,6 +142,20 @@ export class ChainReader {
   async hashAt(number: number): Promise<string | undefined> {
     const hash = (await this.api.rpc.chain.getBlockHash(number)).toHex();
     return /^0x0*$/.test(hash) ? undefined : hash;
+  }
+
+  /**
+   * Whether the node still has the state of block `hash` (a pruned node keeps the last 256
+   * blocks' by default). Other failures (a dropped socket) are thrown, not taken for pruning.
+   */
+  async hasState(hash: string): Promise<boolean> {
+    try {
+      await this.api.rpc.state.getStorage(this.api.query.timestamp.now.key(), hash);
+      return true;
+    } catch (err) {
+      if (isStateDiscarded(err)) return false;
+      throw err;
+    }
   }
 
   async finalizedHead(): Promise<{ number: number; hash: string }> {
@@ -293,9 +313,16 @@ export class ChainReader {
     return [this.nativeTokenId, ...[...assets, ...foreignIds].sort((x, y) => x - y)];
   }
 
-  /** Every non-zero balance of every asset, foreign asset and the native token, a page at a time. */
-  async *allBalances(at: At): AsyncGenerator<BalanceState[]> {
+  /**
+   * Every non-zero balance of the native token, every asset and every foreign asset, a page at
+   * a time, from `from` on (a resumed snapshot: the map's index in BALANCE_MAPS and the last
+   * storage key read of it, exclusive). Each page says where it ended, so the caller can store
+   * that with the page's rows, and how far into the map's key space it is (`fraction`): keys
+   * begin with a blake2_128 hash, spread evenly, so it estimates the share of the map read.
+   */
+  async *allBalances(at: At, from: { map: number; lastKey: string | null } = { map: 0, lastKey: null }, pageSize = PAGE): AsyncGenerator<BalancePage> {
     const maps: [unknown, (key: any, value: any) => BalanceState | undefined][] = [
+      [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), balance: (BigInt(v.data.free.toString()) + BigInt(v.data.reserved.toString())).toString() })],
       [at.query.assets.account, (k, v) => ({ tokenId: assetTokenId(Number(k.args[0].toString()), this.nativeTokenId), account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" })],
       [
         at.query.foreignAssets?.account,
@@ -304,20 +331,61 @@ export class ChainReader {
           return t && this.claim(t) ? { tokenId: t.id, account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" } : undefined;
         },
       ],
-      [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), balance: (BigInt(v.data.free.toString()) + BigInt(v.data.reserved.toString())).toString() })],
     ];
-    for (const [query, decode] of maps) {
+    for (let map = from.map; map < maps.length; map++) {
+      const [query, decode] = maps[map]!;
       if (!query) continue;
-      let startKey: string | undefined;
-      for (;;) {
-        const page = await (query as any).entriesPaged({ args: [], pageSize: PAGE, startKey });
+      let startKey = map === from.map ? (from.lastKey ?? undefined) : undefined;
+      // The next page is requested while the caller writes this one: the round trip to the
+      // node and the database write overlap.
+      const fetchPage = (key: string | undefined) => (query as any).entriesPaged({ args: [], pageSize, startKey: key }) as Promise<[any, Codec][]>;
+      let next: Promise<[any, Codec][]> | undefined = fetchPage(startKey);
+      while (next) {
+        const page: [any, Codec][] = await next;
         if (page.length === 0) break;
-        yield page.map(([k, v]: [any, Codec]) => decode(k, v)).filter((b: BalanceState | undefined): b is BalanceState => b !== undefined && b.balance !== "0");
-        startKey = page[page.length - 1][0].toHex();
-        if (page.length < PAGE) break;
+        const lastKey = page[page.length - 1]![0].toHex() as string;
+        next = page.length < pageSize ? undefined : fetchPage(lastKey);
+        next?.catch(() => {}); // awaited on the next turn; a failure then is the caller's
+        const rows = page.map(([k, v]) => decode(k, v)).filter((b): b is BalanceState => b !== undefined && b.balance !== "0");
+        yield { map, lastKey, entries: page.length, rows, fraction: keyFraction(lastKey), last: next === undefined };
+        startKey = lastKey;
       }
     }
   }
+}
+
+/** The maps of a balance snapshot, in the order they are read (indexes are stored by a resumable bootstrap). */
+export const BALANCE_MAPS = ["system.account", "assets.account", "foreignAssets.account"] as const;
+
+export interface BalancePage {
+  /** Index in BALANCE_MAPS. */
+  map: number;
+  /** The page's last storage key: the next page starts after it. */
+  lastKey: string;
+  /** Storage entries read (zero balances included). */
+  entries: number;
+  /** Non-zero balances of the page. */
+  rows: BalanceState[];
+  /** Share of the map's key space before lastKey (from the first 4 bytes of the key's hash). */
+  fraction: number;
+  /** The map's last page. */
+  last: boolean;
+}
+
+/** Position of a map key in its map: the 4 bytes after the 32-byte pallet and item prefix (a blake2_128 hash). */
+export function keyFraction(key: string): number {
+  const hex = key.slice(2 + 64, 2 + 64 + 8);
+  return hex.length === 8 ? parseInt(hex, 16) / 2 ** 32 : 0;
+}
+
+/**
+ * True when an RPC error says the node no longer has a block's state: a pruned node (the
+ * default keeps 256 blocks) answers "UnknownBlock: State already discarded for 0x…"; older
+ * nodes said "Api called for an unknown Block: State already discarded".
+ */
+export function isStateDiscarded(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  return /state already discarded|unknown block/i.test(message);
 }
 
 /**

@@ -25,7 +25,7 @@ import { startRelay } from "../support/proxy.js";
 import { until } from "../support/wait.js";
 
 const genesis = loadConfig().devnetGenesis;
-const config = loadConfig({ INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1" });
+const config = loadConfig({ INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" });
 const logger = createLogger("silent");
 const options: BackfillOptions = { oracle: oracleSettings(config), nativeTokenId: config.nativeTokenId, batchBlocks: 3, logger };
 const LONG = 240_000;
