@@ -44,6 +44,16 @@ export interface FollowerOptions extends IndexerOptions {
   historyWorkers?: number;
 }
 
+/** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
+class StateDiscardedAt extends Error {
+  constructor(
+    readonly block: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 /** The node no longer has the state the store needs next. */
 export class StatePrunedError extends Error {
   override name = "StatePrunedError";
@@ -208,8 +218,8 @@ export class Follower {
           block = await this.catchUp(indexer, pipeline, block, finalized);
         } catch (err) {
           pipeline.clear();
-          if (!isStateDiscarded(err)) throw err;
-          block = (await this.pruned(indexer, await reader.finalizedHead(), block, "while catching up")).blockNumber;
+          if (!(err instanceof StateDiscardedAt)) throw err;
+          block = (await this.pruned(indexer, await reader.finalizedHead(), block, "while catching up", err.block)).blockNumber;
           this.status.block = block;
         }
       }
@@ -224,9 +234,9 @@ export class Follower {
    * at the head; otherwise a fatal error naming the block and what to do. Never a retry loop:
    * the state does not come back.
    */
-  private async pruned(indexer: Indexer, head: { number: number; hash: string }, block: number, when: string) {
+  private async pruned(indexer: Indexer, head: { number: number; hash: string }, block: number, when: string, missing = block + 1) {
     const log = this.options.logger;
-    const what = `the node at WS_URL no longer has the state of block ${block + 1} (state pruning keeps only recent blocks; its finalized head is ${head.number}), and the store's checkpoint is block ${block}`;
+    const what = `the node at WS_URL no longer has the state of block ${missing} (state pruning keeps only recent blocks; its finalized head is ${head.number}), and the store's checkpoint is block ${block}`;
     if (this.options.rebootstrap !== "auto") {
       throw new StatePrunedError(
         `indexer: ${what} (${when}). Point WS_URL at an archive node (--state-pruning archive) to index every block, or set INDEXER_REBOOTSTRAP=auto to take a new snapshot at the head (blocks ${block + 1}–${head.number} then stay out of history; \`tokenpool backfill\` against an archive node fills them).`,
@@ -285,7 +295,13 @@ export class Follower {
     for (let n = from + 1; n <= end; n++) {
       // Fetched up to the finalized head ahead, not just to the batch's end: the next batch's
       // blocks are in flight while this one commits.
-      const r = await indexer.processBlock(n, batch, "all", await pipeline.next(n, to));
+      let r: Awaited<ReturnType<Indexer["processBlock"]>>;
+      try {
+        r = await indexer.processBlock(n, batch, "all", await pipeline.next(n, to));
+      } catch (err) {
+        if (isStateDiscarded(err)) throw new StateDiscardedAt(n, err);
+        throw err;
+      }
       if (r.codeUpdated) pipeline.codeUpdated();
       events += r.events;
       swaps += r.swaps;

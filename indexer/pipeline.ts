@@ -24,6 +24,12 @@ export class Pipeline {
   async next(number: number, last: number): Promise<FetchedBlock | undefined> {
     if (this.depth <= 1) return undefined; // the sequential path: processBlock reads the block itself
     for (const n of this.ahead.keys()) if (n < number) this.ahead.delete(n);
+    if (!this.version && !this.ahead.has(number)) {
+      // The first block alone: the blocks after it reuse its runtime's version.
+      const first = await this.indexer.fetchBlock(number, undefined, this.scope);
+      this.version = first.block.at.runtimeVersion as unknown as RuntimeVersion;
+      this.ahead.set(number, Promise.resolve(first));
+    }
     for (let n = number; n <= Math.min(last, number + this.depth - 1); n++) {
       if (this.ahead.has(n)) continue;
       const fetched = this.indexer.fetchBlock(n, this.version, this.scope);

@@ -7,7 +7,7 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { encodeAddress } from "@polkadot/util-crypto";
-import { u8aToString } from "@polkadot/util";
+import { u8aToHex, u8aToString } from "@polkadot/util";
 import type { Codec } from "@polkadot/types/types";
 import type { RuntimeVersion } from "@polkadot/types/interfaces";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
@@ -115,6 +115,22 @@ export class ChainReader {
       decimals: props?.tokenDecimals.unwrapOr(undefined)?.[0]?.toNumber() ?? 12,
     };
     this.identity = { genesisHash: api.genesisHash.toHex(), specName: api.runtimeVersion.specName.toString() };
+    // Every query at a block hash makes @polkadot/api look up that block's type registry (its
+    // "registry swap"), and with several blocks in flight its one-slot cache misses, so each
+    // block costs a header and a runtime-version round trip even when api.at was given the
+    // version. The swap has no way to take a known version, so it is set here to one that
+    // passes the version this reader recorded for the hash (ApiPromise.getBlockRegistry's own
+    // second argument); hashes it has none for go the usual way.
+    const core = (api as unknown as { _rpcCore?: { setRegistrySwap?: (swap: (hash: Uint8Array) => Promise<unknown>) => void } })._rpcCore;
+    core?.setRegistrySwap?.((hash) => api.getBlockRegistry(hash, this.versions.get(u8aToHex(hash))));
+  }
+
+  /** Runtime versions of blocks being read (for the registry swap above), newest 1,024. */
+  private readonly versions = new Map<string, RuntimeVersion>();
+
+  private rememberVersion(hash: string, version: RuntimeVersion): void {
+    this.versions.set(hash, version);
+    if (this.versions.size > 1_024) this.versions.delete(this.versions.keys().next().value!);
   }
 
   /** The LP fee of the block's runtime, in parts per million (null without asset conversion). */
@@ -133,6 +149,7 @@ export class ChainReader {
   }
 
   async blockByHash(hash: string, number?: number, version?: RuntimeVersion): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
+    if (version) this.rememberVersion(hash, version);
     const at = await this.api.at(hash, version);
     const [now, header] = await Promise.all([at.query.timestamp.now(), number === undefined ? this.api.rpc.chain.getHeader(hash) : undefined]);
     return { number: number ?? header!.number.toNumber(), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
