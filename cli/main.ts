@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { countSkippedEvents, createDb, getCheckpoint, latestBlock, latestSkippedEvents } from "../db/index.js";
+import { countSkippedEvents, createDb, getCheckpoint, latestBlock, latestSkippedEvents, taskProgress, type TaskProgress } from "../db/index.js";
 import { loadConfig, type Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import { createLogger, type Logger } from "../shared/logger.js";
@@ -198,7 +198,13 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
       const config = configOf(opts);
       const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       await handle.migrate();
-      const [cp, head, skippedCount, skipped] = await Promise.all([getCheckpoint(handle.db), latestBlock(handle.db), countSkippedEvents(handle.db), latestSkippedEvents(handle.db, 5)]);
+      const [cp, head, skippedCount, skipped, tasks] = await Promise.all([
+        getCheckpoint(handle.db),
+        latestBlock(handle.db),
+        countSkippedEvents(handle.db),
+        latestSkippedEvents(handle.db, 5),
+        taskProgress(handle.db),
+      ]);
       await handle.close();
       const queue = config.redisUrl ? await (await lazy.jobs()).queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
       const status = {
@@ -210,8 +216,10 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
         blockTime: head ? new Date(head.timestamp * 1000).toISOString() : null,
         updatedAt: cp?.updatedAt.toISOString() ?? null,
         skippedEvents: { count: skippedCount, latest: skipped },
+        ...tasks,
         queue,
       };
+      const progress = taskLines(tasks);
       const depth = queue
         ? `backfill queue: ${queue.waiting} waiting, ${queue.active} active, ${queue.delayed} delayed, ${queue.failed} failed, ${queue.completed} completed\n`
         : "backfill queue: none (REDIS_URL unset)\n";
@@ -220,9 +228,24 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
           ? "events not indexed: none\n"
           : `events not indexed: ${skippedCount}${skippedCount >= 10_000 ? "+" : ""} (degraded); latest:\n${skipped.map((e) => `  block ${e.blockNumber} event ${e.eventIndex} ${e.event}: ${e.reason}\n`).join("")}`;
       if (opts.json) process.stdout.write(`${JSON.stringify(status)}\n`);
-      else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n${depth}`);
-      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${notIndexed}${depth}`);
+      else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n${progress}${depth}`);
+      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${progress}${notIndexed}${depth}`);
     }),
   );
+
+/** The bootstrap and history lines of `tokenpool status`. */
+function taskLines({ bootstrap: b, history: h }: TaskProgress): string {
+  let out = "";
+  if (b) {
+    const rate = b.perSecond !== null ? `, ${b.perSecond}/s` : "";
+    const eta = !b.finished && b.etaSeconds !== null ? `, about ${b.etaSeconds} s left in the current map` : "";
+    out += `bootstrap: ${b.finished ? "done" : "in progress"} at block ${b.block}, ${b.accounts} accounts read, ${b.holders} holders${rate}${eta}${b.resumed ? `, resumed ${b.resumed}×` : ""}${b.note ? ` (${b.note})` : ""}\n`;
+  }
+  if (h) {
+    const total = h.to - h.from + 1;
+    out += h.error ? `history: not backfilled: ${h.error}\n` : `history: ${h.finished ? "done" : "in progress"}, blocks ${h.from}–${h.to} (${h.hours} h), ${h.done}/${total}\n`;
+  }
+  return out;
+}
 
 await program.parseAsync();

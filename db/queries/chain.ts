@@ -158,3 +158,30 @@ export async function sweepSnapshot(db: Database, block: number): Promise<void> 
   await db.execute(sql`delete from holder_counts`);
   await db.execute(sql`insert into holder_counts (token_id, holders) select token_id, count(*) from holders group by token_id`);
 }
+
+/** What /health and `tokenpool status` show of the indexer's long tasks. */
+export interface TaskProgress {
+  bootstrap: {
+    block: number;
+    finished: boolean;
+    accounts: number;
+    holders: number;
+    perSecond: number | null;
+    etaSeconds: number | null;
+    resumed: number;
+    note: string | null;
+  } | null;
+  history: { from: number; to: number; hours: number; done: number; finished: boolean; error: string | null } | null;
+}
+
+export async function taskProgress(db: Database): Promise<TaskProgress> {
+  const tasks = (await allTasks(db)) as Record<string, Record<string, any> | undefined>;
+  const b = tasks.bootstrap;
+  const h = tasks.history;
+  return {
+    bootstrap: b
+      ? { block: b.number, finished: b.finished, accounts: b.accounts, holders: b.holders, perSecond: b.perSecond, etaSeconds: b.etaSeconds, resumed: b.resumed, note: b.note }
+      : null,
+    history: h ? { from: h.from, to: h.to, hours: h.hours, done: h.done, finished: h.finished, error: h.error } : null,
+  };
+}

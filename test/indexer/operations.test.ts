@@ -130,6 +130,11 @@ describe("operations on the devnet", () => {
     expect(aborted).toMatchObject({ number: pinned.number, finished: false, map: 0 });
     expect(aborted.accounts).toBe(16);
     expect(await getCheckpoint(db)).toBeUndefined();
+    const health = async () => {
+      const t = buildApp(db);
+      return (await (await t.app.request("/health", { headers: await authHeader(t, `ops${Math.random()}@example.com`) })).json()) as { indexer: { bootstrap: Record<string, unknown> | null } };
+    };
+    expect((await health()).indexer.bootstrap).toMatchObject({ block: pinned.number, finished: false, accounts: 16, resumed: 0 });
 
     const later = await newBlock();
     expect(later.number).toBeGreaterThan(pinned.number);
@@ -142,6 +147,7 @@ describe("operations on the devnet", () => {
     expect((await getCheckpoint(db))!.blockNumber).toBe(pinned.number);
     expect(await dbSnapshot(db)).toEqual(await chainSnapshot(api, pinned.hash));
     await holderCountsExact(db);
+    expect((await health()).indexer.bootstrap).toMatchObject({ block: pinned.number, finished: true, accounts: done.accounts, resumed: 1 });
   }, LONG);
 
   it("a snapshot whose block the node pruned is replaced by one at the head, and rows of accounts reaped in between do not stay", async () => {
@@ -255,6 +261,10 @@ describe("operations on the devnet", () => {
       expect(task.from).toBe(1);
       expect(task.done).toBe(task.to - task.from + 1);
       expect(follower.status.progress.history).toEqual({ done: task.done, total: task.done, finished: true });
+      const t = buildApp(fresh.db);
+      const health = (await (await t.app.request("/health", { headers: await authHeader(t, "history@example.com") })).json()) as { indexer: Record<string, unknown> };
+      expect(health.indexer.history).toEqual({ from: 1, to: task.to, hours: 24, done: task.done, finished: true, error: null });
+      expect(health.indexer.bootstrap).toMatchObject({ block: task.to, finished: true });
       const figures = async (db: Database) => {
         const t = buildApp(db);
         const auth = await authHeader(t);
