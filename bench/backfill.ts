@@ -7,47 +7,17 @@
  * BENCH_BLOCKS blocks (default 60) and then left idle, so the backfill has the CPU to itself
  * apart from the chain answering its reads. Needs DEVNET_GENESIS.
  */
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { DbHandle } from "../db/index.js";
 import { runLocal, splitRange, type BackfillOptions, type BlockRange } from "../indexer/backfill.js";
-import { startDevnet } from "../indexer/devnet/chopsticks.js";
-import { seedMarket, startLiveSwaps } from "../indexer/devnet/scenario.js";
+import { startChain } from "./chain.js";
 import { enqueueChunks, jobsProgress, openQueue, startWorker } from "../indexer/jobs.js";
 import { oracleSettings } from "../indexer/service.js";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/logger.js";
 import { freshStore } from "./stores.js";
 
-const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 60);
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 10);
-
-/** Child mode: the chain. Prints one JSON line {wsUrl, head} once the history exists. */
-async function chain(genesis: string): Promise<void> {
-  const devnet = await startDevnet({ genesis, port: 0 });
-  const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
-  const seeded = await seedMarket(api, { holders: 50 });
-  const swaps = startLiveSwaps(api, { intervalMs: 0, onError: () => {} });
-  while ((await api.rpc.chain.getHeader()).number.toNumber() < seeded.block + BLOCKS) await new Promise((r) => setTimeout(r, 200));
-  await swaps.stop();
-  const head = (await api.rpc.chain.getHeader()).number.toNumber();
-  process.stdout.write(`${JSON.stringify({ wsUrl: devnet.wsUrl, head })}\n`);
-  process.once("SIGTERM", () => void api.disconnect().then(() => devnet.close()).then(() => process.exit(0)));
-}
-
-function startChain(): Promise<{ wsUrl: string; head: number; stop(): void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL(import.meta.url).pathname, "chain"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, LOG_LEVEL: "error" } });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.on("exit", (code) => reject(new Error(`the chain process exited (${code}) before it was ready`)));
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve({ ...(JSON.parse(line) as { wsUrl: string; head: number }), stop: () => child.kill("SIGTERM") });
-    });
-  });
-}
 
 async function bullmq(redisUrl: string, handle: DbHandle, wsUrl: string, options: BackfillOptions, chunks: BlockRange[], workers: number): Promise<void> {
   const at = { redisUrl, prefix: `tokenpool-bench-${randomUUID()}` };
@@ -111,8 +81,5 @@ async function main(): Promise<void> {
   console.log(`2 workers / 1 worker (in-process): ${(two / one).toFixed(2)}×`);
 }
 
-if (process.argv[2] === "chain") await chain(loadConfig().devnetGenesis!);
-else {
-  await main();
-  process.exit(0);
-}
+await main();
+process.exit(0);

@@ -32,7 +32,7 @@ export interface BackfillOptions {
   /** Blocks per transaction inside a chunk. */
   batchBlocks: number;
   logger: Logger;
-  /** Blocks of a chunk fetched ahead (1 = one after the other). Default 16. */
+  /** Blocks of a chunk fetched ahead (1 = one after the other). Default 32. */
   prefetchBlocks?: number;
 }
 
@@ -88,7 +88,7 @@ export async function backfillChunk(
     onBlocks(batch.size);
     batch = new Batch();
   };
-  const pipeline = new Pipeline(indexer, options.prefetchBlocks ?? 16, "history");
+  const pipeline = new Pipeline(indexer, options.prefetchBlocks ?? 32, "history");
   for (let n = range.from; n <= range.to; n++) {
     const r = await indexer.processBlock(n, batch, "history", await pipeline.next(n, range.to));
     if (r.codeUpdated) pipeline.codeUpdated();

@@ -29,7 +29,7 @@ export interface FollowerOptions extends IndexerOptions {
   onOtherChain?: "refuse" | "reset";
   /** Called once when the follower stops for good (OtherChainError); the CLI exits 1. */
   onFatal?: (err: Error) => void;
-  /** Blocks fetched ahead while catching up (1 = one block after the other). Default 16. */
+  /** Blocks fetched ahead while catching up (1 = one block after the other). Default 32. */
   prefetchBlocks?: number;
   /**
    * When the node no longer has the state after the checkpoint (a pruned node and a store
@@ -206,7 +206,7 @@ export class Follower {
       let block = checkpoint!.blockNumber;
       this.status.block = block;
       log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
-      const pipeline = new Pipeline(indexer, this.options.prefetchBlocks ?? 16);
+      const pipeline = new Pipeline(indexer, this.options.prefetchBlocks ?? 32);
       while (!this.stopped) {
         if (failure) throw failure;
         const finalized = this.status.finalized ?? block;
@@ -278,7 +278,7 @@ export class Follower {
       logger: this.options.logger,
       chunkBlocks: this.options.historyChunkBlocks ?? 500,
       workers: this.options.historyWorkers ?? 2,
-      prefetchBlocks: this.options.prefetchBlocks ?? 16,
+      prefetchBlocks: this.options.prefetchBlocks ?? 32,
       signal: this.historyAbort.signal,
       onTask: (t) => this.onTask(HISTORY_TASK, t),
     }).catch((err) => this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, "history: backfill failed; a restart continues it"));

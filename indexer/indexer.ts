@@ -7,7 +7,7 @@ import { getCheckpoint, getTask, setTask, sweepSnapshot, upsertHolders, type Dat
 import { formatFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
 import { chainAnchors } from "./anchors.js";
-import { readEvents, type ChainEvent } from "./chain/events.js";
+import { decodeEvents, readEvents, type ChainEvent } from "./chain/events.js";
 import type { TokenDirectory } from "./chain/directory.js";
 import { BALANCE_MAPS, type At, type BalanceState, type ChainReader, type PoolBalances, type TokenState } from "./chain/reader.js";
 import type { RuntimeVersion } from "@polkadot/types/interfaces";
@@ -284,8 +284,9 @@ export class Indexer {
    * version of the block's parent state when known (no header or version round trip).
    */
   async fetchBlock(number: number, version?: RuntimeVersion, scope: Scope = "all"): Promise<FetchedBlock> {
-    const block = await this.reader.block(number, version);
-    const events = await readEvents(block.at, this.reader.ss58);
+    const hash = (await this.reader.api.rpc.chain.getBlockHash(number)).toHex();
+    const { block, records } = await this.reader.blockAndEvents(hash, number, version, true);
+    const events = decodeEvents(records!, this.reader.ss58);
     const plan = this.plan(events, new Map(this.market.refs), this.reader.directory.fork(), scope);
     // Speculative: a read the block's turn would not make (a token the real directory does
     // not know yet) fails here and is simply made again then.

@@ -1,7 +1,7 @@
 /**
  * Blocks fetched ahead of their turn, `depth` at a time, applied strictly in order. Against a
  * remote node a block costs a few round trips (hash, events and timestamp, the state reads its
- * events call for); one after the other that is 1–2 blocks/s at 50 ms, with 16 in flight it is
+ * events call for); one after the other that is 1–2 blocks/s at 50 ms, with 32 in flight it is
  * the node's throughput instead. The runtime version of the blocks ahead is taken from the last
  * block fetched, so api.at makes no header or version call; a block that updates the code
  * (system.CodeUpdated) drops what was fetched after it, which is then fetched again with the

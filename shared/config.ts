@@ -189,7 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     usdStablecoins: tokenList(env, "USD_STABLECOINS"),
     oracleMinLiquidityUsd: decimal(env, "ORACLE_MIN_LIQUIDITY_USD", "100"),
     indexerBatchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 50, 1, 10_000),
-    indexerPrefetchBlocks: int(env, "INDEXER_PREFETCH_BLOCKS", 16, 1, 256),
+    indexerPrefetchBlocks: int(env, "INDEXER_PREFETCH_BLOCKS", 32, 1, 256),
     indexerRebootstrap: oneOf(env, "INDEXER_REBOOTSTRAP", ["off", "auto"] as const, "off"),
     indexerHistoryHours: int(env, "INDEXER_HISTORY_HOURS", 24, 0, 24 * 365),
     devnetGenesis: genesis(env),

@@ -149,10 +149,20 @@ export class ChainReader {
   }
 
   async blockByHash(hash: string, number?: number, version?: RuntimeVersion): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
+    return (await this.blockAndEvents(hash, number, version, false)).block;
+  }
+
+  /** A block and (with `events`) its System.Events, read in the same round trip as its timestamp. */
+  async blockAndEvents(hash: string, number: number | undefined, version: RuntimeVersion | undefined, events: boolean) {
     if (version) this.rememberVersion(hash, version);
     const at = await this.api.at(hash, version);
-    const [now, header] = await Promise.all([at.query.timestamp.now(), number === undefined ? this.api.rpc.chain.getHeader(hash) : undefined]);
-    return { number: number ?? header!.number.toNumber(), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
+    const [now, header, records] = await Promise.all([
+      at.query.timestamp.now(),
+      number === undefined ? this.api.rpc.chain.getHeader(hash) : undefined,
+      events ? at.query.system.events() : undefined,
+    ]);
+    const block = { number: number ?? header!.number.toNumber(), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
+    return { block, records };
   }
 
   /** The hash of block `number` on this chain, or undefined when the chain has no such block yet. */
