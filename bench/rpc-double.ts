@@ -57,7 +57,9 @@ async function generate(api: ApiPromise): Promise<Map[]> {
     native.keys.push(key);
     native.values.set(key, u8aToHex(value));
   }
-  const assetIds = (await api.query.assets.asset.keys()).map((k) => Number(k.args[0]!.toString()));
+  // The devnet's assets, or (a fresh devnet has none) the ids of the seeded market's.
+  const existing = (await api.query.assets.asset.keys()).map((k) => Number(k.args[0]!.toString()));
+  const assetIds = existing.length > 0 ? existing : [1984, 10, 18, 21, 42];
   const assets: Map = { prefix: api.query.assets.account.keyPrefix(), keys: [], values: new globalThis.Map() };
   const accountType = api.registry.lookup.getTypeDef(api.query.assets.account.creator.meta.type.asMap.value).type;
   const assetTemplate = api.registry.createType(accountType, { balance: 1, status: "Liquid", isFrozen: false, reason: "Consumer", extra: null }).toU8a();

@@ -40,6 +40,9 @@ const lazy = {
   jobs: () => import("../indexer/jobs.js"),
   devnet: () => import("../indexer/devnet/run.js"),
   backfill: () => import("./backfill.js"),
+  verify: () => import("../indexer/verify.js"),
+  connect: () => import("../indexer/chain/connect.js"),
+  reader: () => import("../indexer/chain/reader.js"),
   start: () => import("./start.js"),
 };
 
@@ -170,6 +173,42 @@ withFlags(
       await worker.close();
       await handle.close();
     };
+  }),
+);
+
+withFlags(
+  program
+    .command("verify")
+    .description("compare the store with chain storage at its checkpoint block (tokens, pools, holders); exit 1 on drift")
+    .option("--sample <n>", "check about n random holders from each side instead of all of them", integer(1, 10_000_000))
+    .option("--repair", "write the chain's values where they differ (never over a newer row)", false)
+    .option("--json", "print the report as one JSON object", false),
+  ["dataDir", "databaseUrl", "wsUrl", "logLevel"],
+).action((opts: Partial<Record<Flag, string>> & { sample?: number; repair: boolean; json: boolean }) =>
+  runOnce("tokenpool verify", async () => {
+    const config = configOf(opts);
+    const wsUrl = need(config.wsUrl, "WS_URL must be set for verify (the chain the store was built from), or pass --ws-url");
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await handle.migrate();
+    const api = await (await lazy.connect()).connect(wsUrl);
+    try {
+      const { ChainReader } = await lazy.reader();
+      const report = await (await lazy.verify()).verifyStore(handle.db, new ChainReader(api, config.nativeTokenId), { sample: opts.sample, repair: opts.repair });
+      const total = Object.values(report.counts).reduce((a, b) => a + b, 0);
+      if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      else {
+        const checked = Object.entries(report.checked).map(([t, n]) => `${n} ${t}`).join(", ");
+        process.stdout.write(`verify at block ${report.block} (${report.hash}): ${checked} checked${opts.sample ? ` (holders: a sample of about ${opts.sample} per side)` : ""}\n`);
+        for (const d of report.drift.slice(0, 50)) process.stdout.write(`  ${d.table} ${d.kind} ${d.key}: store ${JSON.stringify(d.store)}, chain ${JSON.stringify(d.chain)}\n`);
+        if (report.drift.length > 50) process.stdout.write(`  … ${total - 50} more\n`);
+        const counts = Object.entries(report.counts).map(([k, n]) => `${k} ${n}`).join(", ");
+        process.stdout.write(total === 0 ? "no drift\n" : `drift: ${total} (${counts})${opts.repair ? "; repaired" : "; run with --repair to write the chain's values"}\n`);
+      }
+      if (total > 0) process.exitCode = 1;
+    } finally {
+      await api.disconnect();
+      await handle.close();
+    }
   }),
 );
 

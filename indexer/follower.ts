@@ -14,6 +14,7 @@ import { HISTORY_TASK, Indexer, type BootstrapTask, type HistoryTask, type Index
 import { Pipeline } from "./pipeline.js";
 import { Batch } from "./writer.js";
 import { historyRange, runHistory } from "./history.js";
+import { verifyStore } from "./verify.js";
 
 export interface FollowerOptions extends IndexerOptions {
   wsUrl: string;
@@ -85,6 +86,8 @@ export class Follower {
   private running: Promise<void> | undefined;
   readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, progress: {} };
   private history: Promise<void> | undefined;
+  /** The block that updated the runtime, until the store is verified after it. */
+  private upgradedAt: number | undefined;
   private readonly historyAbort = new AbortController();
   /** Resolves each time a batch is committed (tests and the CLI wait on it). */
   onCommit: ((block: number) => void) | undefined;
@@ -302,7 +305,10 @@ export class Follower {
         if (isStateDiscarded(err)) throw new StateDiscardedAt(n, err);
         throw err;
       }
-      if (r.codeUpdated) pipeline.codeUpdated();
+      if (r.codeUpdated) {
+        pipeline.codeUpdated();
+        this.upgradedAt ??= n;
+      }
       events += r.events;
       swaps += r.swaps;
       skipped += r.skipped;
@@ -314,8 +320,26 @@ export class Follower {
       { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },
       "indexer: batch committed",
     );
+    if (this.upgradedAt !== undefined && last.number > this.upgradedAt) {
+      this.upgradedAt = undefined;
+      await this.verifyAfterUpgrade(indexer, last.number);
+    }
     this.onCommit?.(last.number);
     return last.number;
+  }
+
+  /**
+   * After the first block of a new runtime: tokens and pools are compared with chain storage
+   * (a migration may have changed storage without an event) and repaired; the in-memory market
+   * is reloaded when anything was.
+   */
+  private async verifyAfterUpgrade(indexer: Indexer, block: number): Promise<void> {
+    const log = this.options.logger;
+    const report = await verifyStore(this.db, indexer.reader, { scopes: ["tokens", "pools"], repair: true, keep: 20 });
+    const total = Object.values(report.counts).reduce((a, b) => a + b, 0);
+    if (total === 0) return void log.info({ block }, "indexer: runtime upgrade: tokens and pools equal chain storage");
+    log.error({ block, counts: report.counts, first: report.drift.slice(0, 5) }, "indexer: runtime upgrade: tokens or pools differed from chain storage (changed without an event); repaired");
+    await indexer.load();
   }
 
   private sleep(ms: number): Promise<void> {

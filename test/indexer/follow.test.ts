@@ -30,7 +30,7 @@ import { dbTargets } from "../support/db.js";
 import { until } from "../support/wait.js";
 
 const genesis = loadConfig().devnetGenesis;
-const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1" });
+const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" });
 const logger = createLogger("silent");
 const LONG = 240_000;
 
@@ -70,7 +70,7 @@ describe(`indexer on the devnet`, () => {
   let kills = 0;
 
   const spawnIndexer = (wsUrl: string) => {
-    const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: killDir, DATABASE_URL: "", LOG_LEVEL: "info", INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1" };
+    const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: killDir, DATABASE_URL: "", LOG_LEVEL: "info", INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
     // node itself (bin/tokenpool.mjs loads tsx in-process), not the tsx wrapper: SIGKILL must hit the indexer.
     const p = spawn(process.execPath, ["bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "ignore"] });
     let buffered = "";
