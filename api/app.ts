@@ -23,6 +23,8 @@ import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
 import { responseCache, type ResponseCache } from "./middleware/cache.js";
 import { listRoutes } from "./routes/lists.js";
+import { routePath } from "hono/route";
+import type { ApiMetrics } from "../shared/metrics.js";
 
 export interface AppDeps {
   /** The primary: accounts are written and read here (a login right after register must see it). */
@@ -42,6 +44,8 @@ export interface AppDeps {
   cache?: ResponseCache;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now?: () => number;
+  /** Prometheus metrics of this server (served on METRICS_PORT, not here). */
+  metrics?: ApiMetrics;
 }
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -59,6 +63,17 @@ export function createApp(deps: AppDeps) {
     },
   });
 
+  const metrics = deps.metrics;
+  if (metrics) {
+    app.use(async (c, next) => {
+      const started = performance.now();
+      await next();
+      // The pattern of the last route the request matched ("/pool/stats/:tokenA/:tokenB"; "/*" when
+      // only middleware did: an unknown path), never the path itself — also when a middleware
+      // (the cache, the rate limit) answered before the route ran.
+      metrics.observe(c.req.method, routePath(c, -1) || "unmatched", c.res.status, (performance.now() - started) / 1000);
+    });
+  }
   app.use(requestLog(deps.logger, now));
   app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
   app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws", ...DOCS_ASSET_PATHS]));

@@ -7,6 +7,7 @@ import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
 import { createTokenIssuer } from "./auth/tokens.js";
+import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ResponseCache } from "./middleware/cache.js";
 import { LiveHub } from "./live/hub.js";
 import { attachLive, type LiveLimits } from "./live/ws.js";
@@ -41,6 +42,9 @@ export interface ApiServer {
   cache: ResponseCache;
   /** The WebSocket endpoint (its open connections). */
   live: { connections(): number };
+  /** Prometheus metrics of this server, and the port /metrics is served on (METRICS_PORT). */
+  metrics: ApiMetrics;
+  metricsPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -49,6 +53,8 @@ export interface ApiServerOptions {
   shared?: DbHandle;
   /** WebSocket limits (tests make them small). */
   live?: Partial<LiveLimits>;
+  /** The caller serves the metrics (with its own registries: `npm start`). */
+  noMetricsServer?: boolean;
   /** HTTP server timeouts (tests make them small). */
   http?: { headersTimeout?: number; requestTimeout?: number; connectionsCheckingInterval?: number };
 }
@@ -74,7 +80,9 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   }
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
   const cache = new ResponseCache();
+  const metrics = new ApiMetrics();
   const app = createApp({
+    metrics,
     db: handle.db,
     readDb: replica?.db,
     cache,
@@ -108,6 +116,9 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     limits: options.live,
   });
+  metrics.attach({ cache, live, hub });
+  // Metrics on their own port (only when METRICS_PORT is set; `npm start` serves the indexer's there too).
+  const metricsServer = config.metricsPort !== undefined && !options.noMetricsServer ? await startMetricsServer([metrics.registry], config.metricsPort, config.metricsHost) : undefined;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info({ port, store: handle.kind, readReplica: replica !== undefined, rateLimit: config.redisUrl ? "redis" : "memory" }, "api listening");
@@ -116,7 +127,10 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     hub,
     cache,
     live,
+    metrics,
+    metricsPort: metricsServer?.port,
     async close() {
+      await metricsServer?.close();
       await unlisten();
       await live.close();
       // Stop accepting, let in-flight requests finish, then release the store and counters.

@@ -116,8 +116,13 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
     const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await handle.migrate();
     const service = await lazy.service();
-    const follower = service.startSingleWriter(config, logger, handle, config.wsUrl, { onOtherChain: "refuse", onFatal: service.exitOnFatal });
+    const { IndexerMetrics, startMetricsServer } = await import("../shared/metrics.js");
+    const metrics = new IndexerMetrics();
+    const follower = service.startSingleWriter(config, logger, handle, config.wsUrl, { onOtherChain: "refuse", onFatal: service.exitOnFatal }, metrics);
+    const metricsServer = config.metricsPort !== undefined ? await startMetricsServer([metrics.registry], config.metricsPort, config.metricsHost) : undefined;
+    if (metricsServer) logger.info({ port: metricsServer.port, host: config.metricsHost }, "indexer: metrics at GET /metrics");
     return async () => {
+      await metricsServer?.close();
       await follower.stop();
       await handle.close();
     };

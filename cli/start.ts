@@ -9,6 +9,7 @@ import { createDb, type DbHandle } from "../db/index.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
 import { fundMarketAccounts, seedMarket, startLiveSwaps, type LiveSwaps } from "../indexer/devnet/scenario.js";
 import { exitOnFatal, startSingleWriter } from "../indexer/service.js";
+import { IndexerMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
@@ -79,9 +80,16 @@ export async function startAll(config: Config, logger: Logger): Promise<Stop> {
     const wsUrl = config.wsUrl ?? local!.wsUrl;
     // The devnet starts from genesis on every run: a store left by an earlier run holds a chain
     // that no longer exists, and is emptied. Any other chain must be the store's own.
-    const follower = startSingleWriter(config, logger, handle, wsUrl, { onOtherChain: config.wsUrl ? "refuse" : "reset", onFatal: exitOnFatal });
+    const indexerMetrics = new IndexerMetrics();
+    const follower = startSingleWriter(config, logger, handle, wsUrl, { onOtherChain: config.wsUrl ? "refuse" : "reset", onFatal: exitOnFatal }, indexerMetrics);
     stops.unshift(() => follower.stop());
-    const server = await startApiServer(config, logger, { shared: handle });
+    const server = await startApiServer(config, logger, { shared: handle, noMetricsServer: true });
+    // One process, one /metrics: the API's and the indexer's together.
+    if (config.metricsPort !== undefined) {
+      const metricsServer = await startMetricsServer([server.metrics.registry, indexerMetrics.registry], config.metricsPort, config.metricsHost);
+      stops.unshift(() => metricsServer.close());
+      logger.info({ port: metricsServer.port, host: config.metricsHost }, "metrics at GET /metrics");
+    }
     stops.unshift(() => server.close());
     local?.startMarket();
   } catch (err) {

@@ -15,6 +15,7 @@ import { Pipeline } from "./pipeline.js";
 import { Batch } from "./writer.js";
 import { historyRange, runHistory } from "./history.js";
 import { verifyStore } from "./verify.js";
+import type { IndexerMetrics } from "../shared/metrics.js";
 
 export interface FollowerOptions extends IndexerOptions {
   wsUrl: string;
@@ -43,6 +44,8 @@ export interface FollowerOptions extends IndexerOptions {
   /** Backfill chunk size and workers of that history. */
   historyChunkBlocks?: number;
   historyWorkers?: number;
+  /** Prometheus metrics (the batch commit time is observed here; the rest read `status`). */
+  metrics?: IndexerMetrics;
 }
 
 /** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
@@ -73,6 +76,11 @@ export interface FollowerStatus {
   sessions: number;
   /** Why the follower stopped for good (it no longer retries), or null. */
   fatal: string | null;
+  /** Unix seconds (on chain) of the newest committed block. */
+  blockTime: number | null;
+  /** Blocks committed and undecodable events met by this process (the metrics' counters). */
+  blocksIndexed: number;
+  skippedEvents: number;
   /** Long tasks as they move: the bootstrap snapshot and the first start's history. */
   progress: Partial<Record<TaskName, { done: number; total: number | null; finished: boolean }>>;
 }
@@ -84,7 +92,7 @@ export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
-  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, progress: {} };
+  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, blockTime: null, blocksIndexed: 0, skippedEvents: 0, progress: {} };
   private history: Promise<void> | undefined;
   /** The block that updated the runtime, until the store is verified after it. */
   private upgradedAt: number | undefined;
@@ -314,8 +322,13 @@ export class Follower {
       skipped += r.skipped;
     }
     const last = batch.lastBlock!;
+    const timer = this.options.metrics?.commitDuration.startTimer();
     await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) }, this.options.fence);
+    timer?.();
     this.status.block = last.number;
+    this.status.blockTime = last.timestamp;
+    this.status.blocksIndexed += batch.size;
+    this.status.skippedEvents += skipped;
     this.options.logger.info(
       { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },
       "indexer: batch committed",

@@ -4,6 +4,7 @@ import { parseFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
 import { Follower, type FollowerOptions } from "./follower.js";
 import type { OracleSettings } from "./market.js";
+import type { IndexerMetrics } from "../shared/metrics.js";
 
 export function oracleSettings(config: Config): OracleSettings {
   return {
@@ -27,9 +28,10 @@ export const exitOnFatal: ChainPolicy["onFatal"] = () => {
   process.kill(process.pid, "SIGTERM");
 };
 
-export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, fence?: (tx: Database) => Promise<void>, policy: ChainPolicy = {}): Follower {
+export function startIndexer(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, fence?: (tx: Database) => Promise<void>, policy: ChainPolicy = {}, metrics?: IndexerMetrics): Follower {
   const follower = new Follower(handle.db, {
     ...policy,
+    metrics,
     wsUrl,
     nativeTokenId: config.nativeTokenId,
     batchBlocks: config.indexerBatchBlocks,
@@ -40,6 +42,7 @@ export function startIndexer(config: Config, logger: Logger, handle: DbHandle, w
     logger,
     fence,
   });
+  metrics?.attach(() => follower.status);
   follower.start();
   return follower;
 }
@@ -53,7 +56,7 @@ const STANDBY_POLL_MS = 2_000;
  * back to standby — and until it notices, every commit is fenced (it checks the lock inside its
  * own transaction), so two writers never both commit. Returns at once; stop() works in any state.
  */
-export function startSingleWriter(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, policy: ChainPolicy = {}): { stop(): Promise<void> } {
+export function startSingleWriter(config: Config, logger: Logger, handle: DbHandle, wsUrl: string, policy: ChainPolicy = {}, metrics?: IndexerMetrics): { stop(): Promise<void> } {
   let stopped = false;
   let follower: Follower | undefined;
   let lock: WriterLock | undefined;
@@ -84,7 +87,7 @@ export function startSingleWriter(config: Config, logger: Logger, handle: DbHand
       }
       if (stopped || !lock) break;
       if (announced) logger.info("indexer: writer lock acquired; taking over");
-      follower = startIndexer(config, logger, handle, wsUrl, lock.fence, policy);
+      follower = startIndexer(config, logger, handle, wsUrl, lock.fence, policy, metrics);
       while (!stopped && (await lock.alive())) await pause();
       if (stopped) break;
       logger.error("indexer: writer lock lost (its database connection dropped); stopping and going back to standby");

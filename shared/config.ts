@@ -32,6 +32,10 @@ export interface Config {
   /** Requests per window per client IP; 0 disables the limit (benchmarks only). */
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Port of GET /metrics (Prometheus), separate from the API's; unset = no metrics server. */
+  metricsPort: number | undefined;
+  /** Interface of the metrics server (default 127.0.0.1: metrics are not for the public). */
+  metricsHost: string;
   /** statement_timeout of the API's Postgres connections (0 = none): no read may hold a connection longer. */
   apiStatementTimeoutMs: number;
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
@@ -184,6 +188,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: int(env, "RATE_LIMIT_MAX", 100, 0, 1_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
     apiStatementTimeoutMs: int(env, "API_STATEMENT_TIMEOUT_MS", 5_000, 0, 3_600_000),
+    metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
+    metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),
     logLevel,
     usdStablecoins: tokenList(env, "USD_STABLECOINS"),

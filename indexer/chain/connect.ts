@@ -1,5 +1,6 @@
 import "@polkadot/api-augment/assetHubKusama";
 import { ApiPromise, WsProvider } from "@polkadot/api";
+import { rpcDuration } from "../../shared/metrics.js";
 
 const CONNECT_TIMEOUT_MS = 15_000;
 /** Metadata and runtime version of a remote node, over a slow link included. */
@@ -15,6 +16,16 @@ export async function connect(wsUrl: string): Promise<ApiPromise> {
   // for 30 s (1,024 entries), which the indexer never asks twice — and during a bootstrap those
   // are 0.3 MB pages: hundreds of MB held for nothing.
   const provider = new WsProvider(wsUrl, false, {}, undefined, 0);
+  // Every call timed by method (tokenpool_rpc_request_duration_seconds).
+  const send = provider.send.bind(provider);
+  provider.send = (async (method: string, params: unknown[], ...rest: unknown[]) => {
+    const end = rpcDuration.startTimer({ method });
+    try {
+      return await (send as (...a: unknown[]) => Promise<unknown>)(method, params, ...rest);
+    } finally {
+      end();
+    }
+  }) as typeof provider.send;
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no connection to ${wsUrl} within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, replaceSkippedEvents, setCheckpoint } from "../../db/index.js";
+import { createDb, replaceSkippedEvents, setTask, setCheckpoint } from "../../db/index.js";
 import { loadTestServices } from "../../shared/config.js";
 
 const run = promisify(execFile);
@@ -105,7 +105,7 @@ describe("tokenpool CLI", () => {
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, skippedEvents: { count: 0, latest: [] }, queue: null });
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
   });
 
@@ -114,9 +114,13 @@ describe("tokenpool CLI", () => {
     await store.migrate();
     await setCheckpoint(store.db, { blockNumber: 7, blockHash: "0x07", chainFinalized: 9 });
     await replaceSkippedEvents(store.db, [7], [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted", reason: "no known pool for hop 0 (10 → 0)" }]);
+    await setTask(store.db, "bootstrap", { number: 5, hash: "0x05", map: 0, lastKey: "0x", accounts: 4000, holders: 3900, mapEntries: 4000, fraction: 0.4, perSecond: 800, etaSeconds: 7, startedAt: "", resumed: 1, finished: false, note: "resumed at 2000 accounts" });
+    await setTask(store.db, "history", { from: 1, to: 5, hours: 24, done: 2, finished: false, error: null });
     await store.close();
     const text = await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" });
     expect(text.stdout).toContain("events not indexed: 1 (degraded); latest:\n  block 7 event 3 assetConversion.SwapExecuted: no known pool for hop 0 (10 → 0)\n");
+    expect(text.stdout).toContain("bootstrap: in progress at block 5, 4000 accounts read, 3900 holders, 800/s, about 7 s left in the current map, resumed 1× (resumed at 2000 accounts)\n");
+    expect(text.stdout).toContain("history: in progress, blocks 1–5 (24 h), 2/5\n");
     const json = JSON.parse((await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" })).stdout);
     expect(json).toMatchObject({ block: 7, lag: 2, skippedEvents: { count: 1, latest: [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted" }] } });
   });

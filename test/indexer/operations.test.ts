@@ -24,6 +24,8 @@ import { authHeader, buildApp } from "../support/app.js";
 import { chainSnapshot, dbSnapshot } from "../support/chain.js";
 import { startRpcRelay, type RpcRelay } from "../support/rpc-relay.js";
 import { until } from "../support/wait.js";
+import { IndexerMetrics, startMetricsServer } from "../../shared/metrics.js";
+import { parseMetrics } from "../support/metrics.js";
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
@@ -209,6 +211,39 @@ describe("operations on the devnet", () => {
     expect((await getTask<BootstrapTask>(handle.db, "bootstrap"))!.number).toBe(tip.number);
     expect(await dbSnapshot(handle.db)).toEqual(await chainSnapshot(api, tip.hash));
     await holderCountsExact(handle.db);
+  }, LONG);
+
+  it("the indexer's metrics: block, head, lag, blocks committed, commit time, RPC latency by method, bootstrap progress — scraped and moving", async () => {
+    const { db } = await store();
+    const metrics = new IndexerMetrics();
+    const follower = new Follower(db, { ...base, wsUrl: devnet.wsUrl, historyHours: 0, metrics });
+    metrics.attach(() => follower.status);
+    const server = await startMetricsServer([metrics.registry], 0, "127.0.0.1");
+    const scrape = async () => parseMetrics(await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text());
+    try {
+      follower.start();
+      await until("the follower to bootstrap", () => follower.status.block !== null);
+      let m = await scrape();
+      expect(m.get("tokenpool_indexer_block")).toBe(follower.status.block);
+      expect(m.get("tokenpool_chain_finalized_block")).toBeGreaterThanOrEqual(follower.status.block!);
+      expect(m.get('tokenpool_indexer_task_progress{task="bootstrap",measure="finished"}')).toBe(1);
+      expect(m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getFinalizedHead"}')).toBeGreaterThan(0);
+      const calls = m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getBlockHash"}') ?? 0;
+      const from = follower.status.block!;
+      await newBlock();
+      await newBlock();
+      await until("the follower to commit two blocks", () => (follower.status.block ?? 0) >= from + 2);
+      m = await scrape();
+      expect(m.get("tokenpool_indexer_block")).toBe(from + 2);
+      expect(m.get("tokenpool_indexer_blocks_total")).toBe(2);
+      expect(m.get("tokenpool_indexer_lag_blocks")).toBe(0);
+      expect(m.get("tokenpool_indexer_lag_seconds")).toBeGreaterThanOrEqual(0);
+      expect(m.get("tokenpool_indexer_batch_commit_duration_seconds_count")).toBeGreaterThanOrEqual(1);
+      expect(m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getBlockHash"}')).toBeGreaterThan(calls);
+    } finally {
+      await follower.stop();
+      await server.close();
+    }
   }, LONG);
 
   describe("catching up and history", () => {

@@ -18,11 +18,16 @@ describe("config", () => {
       rateLimitMax: 100,
       rateLimitWindowMs: 60000,
       apiStatementTimeoutMs: 5000,
+      metricsPort: undefined,
+      metricsHost: "127.0.0.1",
       nativeTokenId: 0,
       logLevel: "info",
       usdStablecoins: undefined, // the chain's own anchors, chosen by the indexer
       oracleMinLiquidityUsd: "100",
       indexerBatchBlocks: 50,
+      indexerPrefetchBlocks: 32,
+      indexerRebootstrap: "off",
+      indexerHistoryHours: 24,
       // shipped with the project: a clone with nothing beside it runs the same devnet
       devnetGenesis: DEFAULT_GENESIS,
       devnetPort: 9944,
@@ -91,5 +96,12 @@ describe("config", () => {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
       expect(() => loadConfig({ [name]: value }), name).toThrow(name);
     }
+  });
+
+  it("the operator settings of a real chain: prefetch depth, re-bootstrap policy, history hours", () => {
+    expect(loadConfig({ INDEXER_PREFETCH_BLOCKS: "1", INDEXER_REBOOTSTRAP: "auto", INDEXER_HISTORY_HOURS: "0" })).toMatchObject({ indexerPrefetchBlocks: 1, indexerRebootstrap: "auto", indexerHistoryHours: 0 });
+    expect(() => loadConfig({ INDEXER_REBOOTSTRAP: "yes" })).toThrow('INDEXER_REBOOTSTRAP must be one of off, auto, got "yes"');
+    expect(() => loadConfig({ INDEXER_PREFETCH_BLOCKS: "0" })).toThrow(/INDEXER_PREFETCH_BLOCKS/);
+    expect(() => loadConfig({ INDEXER_HISTORY_HOURS: "-1" })).toThrow(/INDEXER_HISTORY_HOURS/);
   });
 });

@@ -1,0 +1,218 @@
+/**
+ * Prometheus metrics (prom-client), served on their own port (METRICS_PORT, on METRICS_HOST,
+ * 127.0.0.1 by default) and never on the public API's. Each API server and each follower has
+ * a registry of its own (tests run several in one process); what belongs to the process — Node's
+ * own metrics and the RPC latency of every chain connection — is in `processRegistry`. Labels
+ * are never client input: routes are the matched route patterns, methods the RPC method names
+ * the code calls.
+ */
+import { createServer, type Server } from "node:http";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+export const processRegistry = new Registry();
+collectDefaultMetrics({ register: processRegistry, prefix: "tokenpool_" });
+
+/** Every JSON-RPC call of a chain connection, by method (indexer/chain/connect.ts times them). */
+export const rpcDuration = new Histogram({
+  name: "tokenpool_rpc_request_duration_seconds",
+  help: "Chain JSON-RPC request latency by method",
+  labelNames: ["method"] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [processRegistry],
+});
+
+export interface ApiMetricSources {
+  cache: { hits: number; misses: number };
+  live: { connections(): number };
+  hub: { topicCount: number };
+}
+
+/** The API's metrics; `observe` is called once per answered request. */
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({ name: "tokenpool_http_requests_total", help: "HTTP requests by method, route pattern and status", labelNames: ["method", "route", "status"] as const, registers: [this.registry] });
+  private readonly duration = new Histogram({
+    name: "tokenpool_http_request_duration_seconds",
+    help: "HTTP request latency by method and route pattern",
+    labelNames: ["method", "route"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  private readonly limited = new Counter({ name: "tokenpool_http_rate_limited_total", help: "Requests answered 429 RATE_LIMITED", registers: [this.registry] });
+  private sources: ApiMetricSources | undefined;
+
+  constructor() {
+    const self = this;
+    new Counter({
+      name: "tokenpool_cache_requests_total",
+      help: "Response cache lookups by result (hit ratio = hit / (hit + miss))",
+      labelNames: ["result"] as const,
+      registers: [this.registry],
+      collect() {
+        const c = self.sources?.cache;
+        this.reset();
+        if (c) {
+          this.inc({ result: "hit" }, c.hits);
+          this.inc({ result: "miss" }, c.misses);
+        }
+      },
+    });
+    new Gauge({
+      name: "tokenpool_ws_connections",
+      help: "Open WebSocket connections (GET /ws)",
+      registers: [this.registry],
+      collect() {
+        this.set(self.sources?.live.connections() ?? 0);
+      },
+    });
+    new Gauge({
+      name: "tokenpool_ws_topics",
+      help: "Topics with at least one WebSocket subscriber",
+      registers: [this.registry],
+      collect() {
+        this.set(self.sources?.hub.topicCount ?? 0);
+      },
+    });
+  }
+
+  /** The server's cache, WebSocket endpoint and hub, once they exist. */
+  attach(sources: ApiMetricSources): void {
+    this.sources = sources;
+  }
+
+  observe(method: string, route: string, status: number, seconds: number): void {
+    // Methods outside the known set are one label value: a client cannot mint series.
+    const m = KNOWN_METHODS.has(method) ? method : "OTHER";
+    this.requests.inc({ method: m, route, status: String(status) });
+    this.duration.observe({ method: m, route }, seconds);
+    if (status === 429) this.limited.inc();
+  }
+}
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+export interface FollowerMetricSources {
+  block: number | null;
+  finalized: number | null;
+  /** Unix seconds of the newest committed block. */
+  blockTime: number | null;
+  blocksIndexed: number;
+  skippedEvents: number;
+  progress: Partial<Record<"bootstrap" | "history", { done: number; total: number | null; finished: boolean }>>;
+}
+
+/** The indexer's metrics, read from its follower's status at each scrape. */
+export class IndexerMetrics {
+  readonly registry = new Registry();
+  readonly commitDuration = new Histogram({
+    name: "tokenpool_indexer_batch_commit_duration_seconds",
+    help: "Time to write one batch of blocks (one transaction)",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  private source: () => FollowerMetricSources | undefined = () => undefined;
+
+  /** The follower whose status is read (a standby indexer attaches each one it starts). */
+  attach(source: () => FollowerMetricSources | undefined): void {
+    this.source = source;
+  }
+
+  constructor(now: () => number = () => Date.now() / 1000) {
+    const read = () => this.source();
+    const status = {
+      get block() {
+        return read()?.block ?? null;
+      },
+      get finalized() {
+        return read()?.finalized ?? null;
+      },
+      get blockTime() {
+        return read()?.blockTime ?? null;
+      },
+      get blocksIndexed() {
+        return read()?.blocksIndexed ?? 0;
+      },
+      get skippedEvents() {
+        return read()?.skippedEvents ?? 0;
+      },
+      get progress() {
+        return read()?.progress ?? {};
+      },
+    };
+    const gauge = (name: string, help: string, value: () => number | null, labelNames: string[] = []) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        collect() {
+          const v = value();
+          if (v !== null) this.set(v);
+        },
+      });
+    gauge("tokenpool_indexer_block", "Newest committed block", () => status.block);
+    gauge("tokenpool_chain_finalized_block", "The chain's finalized head as last seen", () => status.finalized);
+    gauge("tokenpool_indexer_lag_blocks", "Finalized head minus the newest committed block", () => (status.block !== null && status.finalized !== null ? Math.max(0, status.finalized - status.block) : null));
+    gauge("tokenpool_indexer_lag_seconds", "Seconds between now and the on-chain time of the newest committed block", () => (status.blockTime !== null ? Math.max(0, now() - status.blockTime) : null));
+    new Counter({
+      name: "tokenpool_indexer_blocks_total",
+      help: "Blocks committed by this process (blocks/s = rate())",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(status.blocksIndexed);
+      },
+    });
+    new Counter({
+      name: "tokenpool_indexer_skipped_events_total",
+      help: "Events handled but not decoded or attributed, met by this process",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(status.skippedEvents);
+      },
+    });
+    new Gauge({
+      name: "tokenpool_indexer_task_progress",
+      help: "Long tasks: done (entries or blocks), total (estimate; absent until known), finished (0/1)",
+      labelNames: ["task", "measure"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [task, p] of Object.entries(status.progress)) {
+          if (!p) continue;
+          this.set({ task, measure: "done" }, p.done);
+          if (p.total !== null) this.set({ task, measure: "total" }, p.total);
+          this.set({ task, measure: "finished" }, p.finished ? 1 : 0);
+        }
+      },
+    });
+  }
+}
+
+/**
+ * GET /metrics on its own port: the given registries merged with the process's. Anything else
+ * is 404; the server reads no body and answers at once.
+ */
+export async function startMetricsServer(registries: Registry[], port: number, host: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found: GET /metrics\n");
+      return;
+    }
+    const merged = Registry.merge([processRegistry, ...registries]);
+    merged.metrics().then(
+      (text) => res.writeHead(200, { "content-type": merged.contentType }).end(text),
+      () => res.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable\n"),
+    );
+  });
+  server.headersTimeout = 5_000;
+  server.requestTimeout = 10_000;
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Prometheus metrics of the API on METRICS_PORT: requests by route pattern and status, 429s,
+ * response cache hits and misses, WebSocket connections — scraped over HTTP, parsed, and seen
+ * to move; never served on the public port; labels never carry what the client sent.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "../../api/server.js";
+import { loadConfig } from "../../shared/config.js";
+import { createLogger } from "../../shared/logger.js";
+import { connect } from "../support/ws.js";
+import { until } from "../support/wait.js";
+import { parseMetrics } from "../support/metrics.js";
+
+describe("API metrics", () => {
+  let dir: string;
+  let server: ApiServer;
+  let base: string;
+  const scrape = async () => parseMetrics(await (await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`)).text());
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "tokenpool-metrics-"));
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "silent", METRICS_PORT: "0", RATE_LIMIT_MAX: "12", JWT_SECRET: "m".repeat(40) });
+    server = await startApiServer(config, createLogger("silent"));
+    base = `http://127.0.0.1:${server.port}`;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("counts requests by route pattern and status, cache hits and misses, 429s and WebSocket connections", async () => {
+    expect(server.metricsPort).toBeGreaterThan(0);
+    expect(server.metricsPort).not.toBe(server.port);
+    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`${base}/oracle/value/1984`)).status).toBe(404);
+    expect((await fetch(`${base}/oracle/value/1984`)).status).toBe(404);
+    expect((await fetch(`${base}/pool/stats`)).status).toBe(200);
+    expect((await fetch(`${base}/pool/stats`)).status).toBe(200);
+    await fetch(`${base}/zzz-not-a-route-${Math.random()}`);
+    let m = await scrape();
+    expect(m.get('tokenpool_http_requests_total{method="GET",route="/health",status="200"}')).toBe(3);
+    expect(m.get('tokenpool_http_requests_total{method="GET",route="/oracle/value/:id",status="404"}')).toBe(2);
+    expect(m.get('tokenpool_http_requests_total{method="GET",route="/pool/stats",status="200"}')).toBe(2);
+    expect(m.get('tokenpool_http_request_duration_seconds_count{method="GET",route="/health"}')).toBe(3);
+    expect([...m.keys()].some((k) => k.includes("zzz"))).toBe(false);
+    const misses = m.get('tokenpool_cache_requests_total{result="miss"}')!;
+    expect(misses).toBeGreaterThan(0);
+    expect(m.get('tokenpool_cache_requests_total{result="hit"}')).toBeGreaterThan(0);
+
+    const ws = await connect(`${base.replace("http", "ws")}/ws`);
+    m = await scrape();
+    expect(m.get("tokenpool_ws_connections")).toBe(1);
+    ws.close();
+    await until("the connection to close", async () => (await scrape()).get("tokenpool_ws_connections") === 0, 5_000);
+
+    // 12 per minute: the 8 requests and the upgrade above took 9; 3 more pass, then 429s.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await fetch(`${base}/health`)).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    m = await scrape();
+    expect(m.get("tokenpool_http_rate_limited_total")).toBe(3);
+    // Process metrics come along.
+    expect(m.get("tokenpool_process_resident_memory_bytes")).toBeGreaterThan(0);
+  });
+
+  it("is not served on the public port, and only GET /metrics is served on its own", async () => {
+    const pub = await fetch(`${base}/metrics`);
+    expect([404, 429]).toContain(pub.status);
+    expect(((await pub.json()) as { success: boolean }).success).toBe(false);
+    expect((await fetch(`http://127.0.0.1:${server.metricsPort}/other`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`, { method: "POST" })).status).toBe(404);
+  });
+
+  it("METRICS_PORT must be a port; METRICS_HOST defaults to 127.0.0.1", () => {
+    expect(() => loadConfig({ METRICS_PORT: "x" })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: "9100" })).toMatchObject({ metricsPort: 9100, metricsHost: "127.0.0.1" });
+  });
+});
