@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { serve, type ServerType } from "@hono/node-server";
-import { BLOCKS_CHANNEL, createDb, type BlockAnnouncement, type DbHandle } from "../db/index.js";
+import { BLOCKS_CHANNEL, createDb, latestBlock, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
@@ -103,9 +103,19 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   answerClientErrors(server as Server);
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const hub = new LiveHub(replica?.db ?? handle.db, logger, cache);
+  // With a replica, a block is announced (cache cleared, pushes computed) only once the replica
+  // has it: NOTIFY comes from the primary at commit, the replica applies it later, and an answer
+  // computed in between would be the older block's, cached or pushed as the new one.
+  let announcing = Promise.resolve();
   const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {
-    cache.clear();
-    hub.onBlock(JSON.parse(payload) as BlockAnnouncement);
+    const block = JSON.parse(payload) as BlockAnnouncement;
+    announcing = announcing
+      .then(() => (replica ? replicaReaches(replica.db, block.number, logger) : undefined))
+      .then(() => {
+        cache.clear();
+        hub.onBlock(block);
+      })
+      .catch((err) => logger.error({ err, block: block.number }, "api: block announcement failed"));
   });
   const live = attachLive(server as Server, {
     hub,
@@ -140,4 +150,24 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       if (!shared) await handle.close();
     },
   };
+}
+
+/** Waits (polling every 50 ms) until the replica has block `number`; gives up after 60 s, saying so. */
+async function replicaReaches(db: Database, number: number, logger: Logger): Promise<void> {
+  const started = Date.now();
+  let warned = false;
+  for (;;) {
+    const newest = await latestBlock(db).catch(() => undefined);
+    if (newest && newest.number >= number) return;
+    const waited = Date.now() - started;
+    if (waited > 5_000 && !warned) {
+      warned = true;
+      logger.warn({ block: number, replica: newest?.number ?? null }, "api: the read replica lags; block announcements wait for it");
+    }
+    if (waited > 60_000) {
+      logger.error({ block: number, replica: newest?.number ?? null }, "api: the read replica is over 60 s behind; announcing without it");
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -31,12 +31,12 @@ export interface PgCluster {
   destroy(): Promise<void>;
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/** A temporary directory owned by the server's user, and a runner of the server binaries as that user. */
+async function clusterDir(): Promise<{ dir: string; as: (cmd: string, args: string[]) => Promise<unknown> }> {
   const bin = postgresBin();
   if (!bin) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql");
   const root = userInfo().uid === 0;
   const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-pg-"));
-  const data = path.join(dir, "data");
   const as = async (cmd: string, args: string[]) => {
     const [file, argv] = root ? ["runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args];
     return run(file, argv, { timeout: 60_000 });
@@ -47,6 +47,38 @@ export async function startPgCluster(): Promise<PgCluster> {
     await chown(dir, Number(stdout.trim()), Number(gid.trim()));
   }
   await chmod(dir, 0o700);
+  return { dir, as };
+}
+
+/**
+ * A physical streaming replica of `primary` (pg_basebackup -R), whose startup process applies
+ * each commit `applyDelayMs` after the primary made it (recovery_min_apply_delay): replication
+ * lag on demand. Read-only; its url names the primary's `tokenpool` database.
+ */
+export async function startReplica(primary: PgCluster, applyDelayMs: number): Promise<PgCluster> {
+  const { dir, as } = await clusterDir();
+  const data = path.join(dir, "data");
+  await as("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", data, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync"]);
+  const port = await freePort();
+  const pgCtl = (args: string[]) => as("pg_ctl", ["-D", data, "-w", "-t", "60", ...args]);
+  const start = () =>
+    pgCtl(["-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c hot_standby=on -c recovery_min_apply_delay=${applyDelayMs}ms`, "start"]).then(() => {});
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/tokenpool`,
+    port,
+    stop: (mode = "immediate") => pgCtl(["-m", mode, "stop"]).then(() => {}),
+    start,
+    async destroy() {
+      await pgCtl(["-m", "immediate", "stop"]).catch(() => {});
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const { dir, as } = await clusterDir();
+  const data = path.join(dir, "data");
   await as("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
   const port = await freePort();
   const pgCtl = (args: string[]) => as("pg_ctl", ["-D", data, "-w", "-t", "60", ...args]);
