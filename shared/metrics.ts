@@ -118,7 +118,24 @@ export class IndexerMetrics {
     this.source = source;
   }
 
-  constructor(now: () => number = () => Date.now() / 1000) {
+  /**
+   * `queue`: the backfill queue's job counts by state (BullMQ on REDIS_URL), read at each scrape;
+   * without it the gauge is absent.
+   */
+  constructor(now: () => number = () => Date.now() / 1000, queue?: () => Promise<Record<string, number>>) {
+    if (queue) {
+      new Gauge({
+        name: "tokenpool_backfill_queue_jobs",
+        help: "Backfill jobs on the queue by state (waiting, active, delayed, failed, completed)",
+        labelNames: ["state"] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const counts = await queue().catch(() => ({}) as Record<string, number>);
+          for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+        },
+      });
+    }
     const read = () => this.source();
     const status = {
       get block() {

@@ -13,6 +13,9 @@ import { createLogger } from "../../shared/logger.js";
 import { connect } from "../support/ws.js";
 import { until } from "../support/wait.js";
 import { parseMetrics } from "../support/metrics.js";
+import { services } from "../support/db.js";
+import { enqueueChunks, openQueue } from "../../indexer/jobs.js";
+import { IndexerMetrics } from "../../shared/metrics.js";
 
 describe("API metrics", () => {
   let dir: string;
@@ -80,5 +83,20 @@ describe("API metrics", () => {
     expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
     expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: "9100" })).toMatchObject({ metricsPort: 9100, metricsHost: "127.0.0.1" });
+  });
+
+  it.skipIf(!services.redisUrl)(`the backfill queue depth on REDIS_URL, read at each scrape${services.redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
+    const at = { redisUrl: services.redisUrl!, prefix: `tokenpool-metrics-${Date.now()}` };
+    const q = openQueue(at);
+    try {
+      const metrics = new IndexerMetrics(undefined, () => q.queue.getJobCounts("waiting", "active", "delayed", "failed", "completed"));
+      const read = async () => parseMetrics(await metrics.registry.metrics());
+      expect((await read()).get('tokenpool_backfill_queue_jobs{state="waiting"}')).toBe(0);
+      await enqueueChunks(q.queue, [{ from: 1, to: 10 }, { from: 11, to: 20 }, { from: 21, to: 30 }]);
+      expect((await read()).get('tokenpool_backfill_queue_jobs{state="waiting"}')).toBe(3);
+    } finally {
+      await q.queue.obliterate({ force: true });
+      await q.close();
+    }
   });
 });

@@ -61,6 +61,20 @@ describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neithe
     expect(JSON.stringify(services.proxy!.ports)).toContain("3000");
     expect(services.proxy!.depends_on).toMatchObject({ api1: { condition: "service_healthy" }, api2: { condition: "service_healthy" } });
     expect(services.devnet!.profiles).toEqual(["devnet"]);
+    // Metrics on their own port inside the network, published nowhere.
+    for (const name of ["indexer", "api1", "api2"]) expect(services[name]!.environment).toMatchObject({ METRICS_PORT: "9100", METRICS_HOST: "0.0.0.0" });
+  });
+
+  it("the monitoring profile adds Prometheus and Grafana, each with a health check", async () => {
+    const env = { ...process.env, WS_URL: "", PORT: "", LOG_LEVEL: "" };
+    const { stdout } = await run(compose![0]!, [...compose!.slice(1), "--profile", "monitoring", "config"], { env });
+    const services = (parse(stdout) as { services: Record<string, Service> }).services;
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(["prometheus", "grafana"]));
+    for (const name of ["prometheus", "grafana"]) {
+      expect(services[name]!.profiles).toEqual(["monitoring"]);
+      expect(services[name]!.healthcheck?.test.length, name).toBeGreaterThan(0);
+    }
+    expect(JSON.stringify(services.grafana!.ports)).toContain("3001");
   });
 
   it("the proxy balances over both replicas and overwrites X-Forwarded-For with the client address", async () => {
