@@ -59,10 +59,14 @@ export async function startReplica(primary: PgCluster, applyDelayMs: number): Pr
   const { dir, as } = await clusterDir();
   const data = path.join(dir, "data");
   await as("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", data, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync"]);
+  return serve(dir, data, as, `-c hot_standby=on -c recovery_min_apply_delay=${applyDelayMs}ms`);
+}
+
+/** Starts the cluster in `data` on a free port, with `options` added to the server's. */
+async function serve(dir: string, data: string, as: (cmd: string, args: string[]) => Promise<unknown>, options = ""): Promise<PgCluster> {
   const port = await freePort();
   const pgCtl = (args: string[]) => as("pg_ctl", ["-D", data, "-w", "-t", "60", ...args]);
-  const start = () =>
-    pgCtl(["-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c hot_standby=on -c recovery_min_apply_delay=${applyDelayMs}ms`, "start"]).then(() => {});
+  const start = () => pgCtl(["-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${options}`, "start"]).then(() => {});
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/tokenpool`,
@@ -80,22 +84,9 @@ export async function startPgCluster(): Promise<PgCluster> {
   const { dir, as } = await clusterDir();
   const data = path.join(dir, "data");
   await as("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
-  const port = await freePort();
-  const pgCtl = (args: string[]) => as("pg_ctl", ["-D", data, "-w", "-t", "60", ...args]);
-  const start = () => pgCtl(["-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]).then(() => {});
-  await start();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const cluster = await serve(dir, data, as);
+  const admin = postgres(cluster.url.replace(/\/tokenpool$/, "/postgres"), { max: 1, onnotice: () => {} });
   await admin.unsafe("create database tokenpool");
   await admin.end();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/tokenpool`,
-    port,
-    stop: (mode = "immediate") => pgCtl(["-m", mode, "stop"]).then(() => {}),
-    start,
-    async destroy() {
-      await pgCtl(["-m", "immediate", "stop"]).catch(() => {});
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return cluster;
 }
