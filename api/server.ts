@@ -106,16 +106,27 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   // With a replica, a block is announced (cache cleared, pushes computed) only once the replica
   // has it: NOTIFY comes from the primary at commit, the replica applies it later, and an answer
   // computed in between would be the older block's, cached or pushed as the new one.
-  let announcing = Promise.resolve();
-  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {
-    const block = JSON.parse(payload) as BlockAnnouncement;
-    announcing = announcing
-      .then(() => (replica ? replicaReaches(replica.db, block.number, logger) : undefined))
-      .then(() => {
+  // Blocks that arrive while one wait is under way are announced together after it (one wait
+  // for the newest of them), so a lagging replica never queues one wait per block.
+  const pending: BlockAnnouncement[] = [];
+  let announcing = false;
+  const announce = async () => {
+    announcing = true;
+    try {
+      while (pending.length > 0) {
+        if (replica) await replicaReaches(replica.db, pending[pending.length - 1]!.number, logger);
         cache.clear();
-        hub.onBlock(block);
-      })
-      .catch((err) => logger.error({ err, block: block.number }, "api: block announcement failed"));
+        for (const block of pending.splice(0)) hub.onBlock(block);
+      }
+    } catch (err) {
+      logger.error({ err }, "api: block announcement failed");
+    } finally {
+      announcing = false;
+    }
+  };
+  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {
+    pending.push(JSON.parse(payload) as BlockAnnouncement);
+    if (!announcing) void announce();
   });
   const live = attachLive(server as Server, {
     hub,

@@ -92,7 +92,9 @@ export class LiveHub {
     const blocks = this.entries.get("blocks");
     if (blocks) for (const [peer, subscription] of blocks.peers) peer.send(notification(subscription, "blocks", block.number, block));
     this.pending = true;
-    this.running ??= this.drain().finally(() => (this.running = undefined));
+    // A tick later: blocks announced together (one NOTIFY batch, or the blocks a lagging replica
+    // held back) fold into one round, labelled with the newest of them — the one its values are.
+    this.running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => (this.running = undefined));
   }
 
   /** Resolves when no recomputation is running or pending (tests, shutdown). */

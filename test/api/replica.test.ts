@@ -83,4 +83,29 @@ describe.skipIf(!bin)(`a streaming read replica${bin ? "" : " (skipped: no Postg
     expect(pushed.params).toMatchObject({ block: number, result: { valueUsd: "13", blockNumber: number } });
     c.close();
   }, 60_000);
+
+  it("blocks committed in a burst while the replica lags are announced together once it has the newest", async () => {
+    const c = await connect(`${base.replace("http", "ws")}/ws`);
+    const sub = await c.call("subscribe", { topic: `oracle.value:${KSM}` });
+    const prices = { [HEAD_BLOCK + 2]: "14", [HEAD_BLOCK + 3]: "15", [HEAD_BLOCK + 4]: "16" } as Record<number, string>;
+    for (const [n, price] of Object.entries(prices).map(([n, p]) => [Number(n), p] as const)) {
+      await writer.db.transaction(async (tx) => {
+        const t = tx as unknown as typeof writer.db;
+        const block = { number: n, hash: `0x${n.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + (n - HEAD_BLOCK) * 12 };
+        await insertBlocks(t, [block]);
+        await insertPrices(t, [{ tokenId: KSM, blockNumber: n, priceUsd: price }]);
+        await announceBlocks(t, [{ ...block, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
+      });
+    }
+    const last = HEAD_BLOCK + 4;
+    await until("the push of the newest block", () => notificationsFor(c, sub.result.subscription).some((m) => m.params.block === last), 20_000);
+    // Every push is labelled with the block its value is from.
+    for (const m of notificationsFor(c, sub.result.subscription)) {
+      expect(m.params.result.blockNumber).toBe(m.params.block);
+      expect(m.params.result.valueUsd).toBe(prices[m.params.block]);
+    }
+    expect(notificationsFor(c, sub.result.subscription).at(-1)!.params.result).toMatchObject({ valueUsd: "16", blockNumber: last });
+    expect(await (await fetch(`${base}/oracle/value/${KSM}`)).json()).toMatchObject({ valueUsd: "16", blockNumber: last });
+    c.close();
+  }, 60_000);
 });
