@@ -7,3 +7,4 @@ export * from "./queries/prices.js";
 export * from "./queries/pools.js";
 export * from "./queries/activity.js";
 export * from "./queries/chain.js";
+export * from "./queries/candles.js";

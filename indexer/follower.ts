@@ -7,7 +7,7 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import { getTask, resetIndexedData, setTask, type Database } from "../db/index.js";
+import { CHAIN_TASK, getTask, resetIndexedData, setTask, type ChainInfo, type Database } from "../db/index.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader, isStateDiscarded } from "./chain/reader.js";
 import { HISTORY_TASK, Indexer, type BootstrapTask, type HistoryTask, type IndexerOptions, type TaskName } from "./indexer.js";
@@ -213,6 +213,9 @@ export class Follower {
         await indexer.bootstrap(head, head.number);
         checkpoint = await indexer.load();
       }
+      // What the API needs of the chain to answer in its terms (addresses in its SS58 prefix).
+      await setTask(this.db, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo);
+      await indexer.snapshotLpHolders(head);
       await this.startHistory(reader, checkpoint!.blockNumber, fresh);
       let block = checkpoint!.blockNumber;
       this.status.block = block;
@@ -255,6 +258,7 @@ export class Follower {
     }
     log.error({ block, head: head.number, when }, `indexer: ${what}; INDEXER_REBOOTSTRAP=auto: taking a new snapshot at the head (blocks ${block + 1}–${head.number} stay out of history)`);
     await indexer.bootstrap(head, head.number);
+    await indexer.snapshotLpHolders(head);
     const checkpoint = await indexer.load();
     return checkpoint!;
   }

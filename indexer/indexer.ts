@@ -3,13 +3,13 @@
  * reads a block's events, works out what they touched, reads those values at the block's
  * hash and adds them to the batch. Nothing is derived by adding up event amounts.
  */
-import { getCheckpoint, getTask, setTask, sweepSnapshot, upsertHolders, type Database } from "../db/index.js";
+import { deleteLpHoldersBefore, deleteTask, getCheckpoint, getTask, setTask, sweepSnapshot, upsertHolders, upsertLpHolders, type Database } from "../db/index.js";
 import { formatFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
 import { chainAnchors } from "./anchors.js";
 import { decodeEvents, readEvents, type ChainEvent } from "./chain/events.js";
 import type { TokenDirectory } from "./chain/directory.js";
-import { BALANCE_MAPS, type At, type BalanceState, type ChainReader, type PoolBalances, type TokenState } from "./chain/reader.js";
+import { BALANCE_MAPS, type At, type BalanceState, type ChainReader, type LpBalance, type PoolBalances, type TokenState } from "./chain/reader.js";
 import type { RuntimeVersion } from "@polkadot/types/interfaces";
 import { Market, type AnchorConfig, type AnchorNotice, type OracleSettings } from "./market.js";
 import { liquidityRows, swapRows } from "./swaps.js";
@@ -39,6 +39,7 @@ interface BlockPlan {
   readable: Set<number>;
   tokenIds: number[];
   pairs: { tokenId: number; account: string }[];
+  lpPairs: { lpTokenId: number; account: string }[];
   refs: PoolRef[];
   /** The reads in a canonical form: equal keys, equal reads. */
   key: string;
@@ -47,6 +48,7 @@ interface BlockPlan {
 interface BlockReads {
   tokens: { tokens: TokenState[]; missing: number[] };
   balances: BalanceState[];
+  lpBalances: LpBalance[];
   pools: PoolBalances[];
 }
 
@@ -61,6 +63,8 @@ export interface FetchedBlock {
 
 export const BOOTSTRAP_TASK = "bootstrap";
 export const HISTORY_TASK = "history";
+/** The snapshot of LP positions (snapshotLpHolders): its block and the positions read. */
+export const LP_TASK = "lp-holders";
 export type TaskName = typeof BOOTSTRAP_TASK | typeof HISTORY_TASK;
 
 /** A bootstrap snapshot as stored in indexer_tasks (and shown by /health and status). */
@@ -233,6 +237,8 @@ export class Indexer {
     await batch.commit(this.db, { blockNumber: task.number, blockHash: task.hash, chainFinalized: Math.max(chainFinalized, task.number) }, this.options.fence, async (t) => {
       await sweepSnapshot(t, task.number);
       await setTask(t, BOOTSTRAP_TASK, done);
+      // A new snapshot of tokens calls for one of LP positions too (snapshotLpHolders, next).
+      await deleteTask(t, LP_TASK);
     });
     this.report(done);
     log.info({ block: task.number, tokens: ids.length, accounts: task.accounts, holders: task.holders, pools: pools.length, resumed: task.resumed }, "bootstrap: done");
@@ -271,6 +277,26 @@ export class Indexer {
     return fresh(note);
   }
 
+  /**
+   * Every LP position of the chain at `head`, once per store (and again after a re-bootstrap):
+   * stores indexed before positions were kept get theirs, and a new store its first ones. Rows
+   * the snapshot did not see are removed in the same transaction; blocks between the checkpoint
+   * and `head` then cannot move a position back (a row only moves forward in blocks).
+   */
+  async snapshotLpHolders(head: { number: number; hash: string }): Promise<void> {
+    if (await getTask(this.db, LP_TASK)) return;
+    const block = await this.reader.blockByHash(head.hash, head.number);
+    const rows = await this.reader.allLpBalances(block.at);
+    await this.db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      await this.options.fence?.(t);
+      await deleteLpHoldersBefore(t, head.number);
+      await upsertLpHolders(t, rows.map((r) => ({ ...r, blockNumber: head.number })));
+      await setTask(t, LP_TASK, { block: head.number, positions: rows.length });
+    });
+    this.options.logger.info({ block: head.number, positions: rows.length }, "indexer: LP positions read");
+  }
+
   private report(task: BootstrapTask): void {
     this.options.onTask?.(BOOTSTRAP_TASK, task);
   }
@@ -303,17 +329,24 @@ export class Indexer {
     const tokenIds = [...changes.tokens].filter((id) => readable.has(id)).sort((a, b) => a - b);
     const pairs = scope === "all" ? [...changes.balances].flatMap(([tokenId, accounts]) => (readable.has(tokenId) ? [...accounts].map((account) => ({ tokenId, account })) : [])) : [];
     const refs = [...changes.pools].map((k) => pools.get(k)).filter((r): r is PoolRef => r !== undefined && readable.has(r.token0Id) && readable.has(r.token1Id));
-    const key = JSON.stringify([tokenIds, pairs.map((p) => `${p.tokenId}|${p.account}`).sort(), refs.map((r) => `${r.token0Id}/${r.token1Id}|${r.account}|${r.lpTokenId}`).sort()]);
-    return { changes, wanted, readable, tokenIds, pairs, refs, key };
+    const lpPairs = scope === "all" ? [...changes.lpBalances].flatMap(([lpTokenId, accounts]) => [...accounts].map((account) => ({ lpTokenId, account }))) : [];
+    const key = JSON.stringify([
+      tokenIds,
+      pairs.map((p) => `${p.tokenId}|${p.account}`).sort(),
+      refs.map((r) => `${r.token0Id}/${r.token1Id}|${r.account}|${r.lpTokenId}`).sort(),
+      lpPairs.map((p) => `${p.lpTokenId}|${p.account}`).sort(),
+    ]);
+    return { changes, wanted, readable, tokenIds, pairs, lpPairs, refs, key };
   }
 
   private async readPlan(at: At, plan: BlockPlan): Promise<BlockReads> {
-    const [tokens, balances, pools] = await Promise.all([
+    const [tokens, balances, pools, lpBalances] = await Promise.all([
       plan.tokenIds.length > 0 ? this.reader.tokens(at, plan.tokenIds) : { tokens: [], missing: [] },
       plan.pairs.length > 0 ? this.reader.balances(at, plan.pairs) : [],
       plan.refs.length > 0 ? this.reader.pools(at, plan.refs) : [],
+      plan.lpPairs.length > 0 ? this.reader.lpBalances(at, plan.lpPairs) : [],
     ]);
-    return { tokens, balances, pools };
+    return { tokens, balances, pools, lpBalances };
   }
 
   /**
@@ -330,6 +363,7 @@ export class Indexer {
     const { changes } = plan;
     const missing = this.applyTokenStates(reads.tokens, batch, number);
     if (scope === "all") for (const b of reads.balances) if (!missing.has(b.tokenId)) batch.holder({ ...b, blockNumber: number });
+    for (const b of reads.lpBalances) batch.lpHolder({ ...b, blockNumber: number });
     const fee = this.lpFee(block.at);
     this.applyPoolStates(reads.pools, batch, number, block.timestamp, fee.ppm);
     this.applyPrices(batch, number);

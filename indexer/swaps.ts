@@ -95,6 +95,8 @@ export function swapRows(
         feeUsd: formatFixed((volume * v.lpFeePpm) / PPM, USD_SCALE),
         account: swap.who,
         timestamp: block.timestamp,
+        extrinsicIndex: swap.extrinsic,
+        hops: hops.length,
       });
     });
   }

@@ -33,6 +33,8 @@ export interface RawSwap {
   event: string;
   /** The trader; null for SwapCreditExecuted (a swap of credit, e.g. a fee paid in an asset). */
   who: string | null;
+  /** Index of the extrinsic that emitted it; null outside one (initialization, finalization). */
+  extrinsic: number | null;
   path: PathStep[];
   amountIn: string;
   amountOut: string;
@@ -64,6 +66,8 @@ export interface BlockChanges {
   destroyed: Set<number>;
   /** tokenId → accounts whose balance to read again (native included). */
   balances: Map<number, Set<string>>;
+  /** LP token id → accounts whose LP balance to read again. */
+  lpBalances: Map<number, Set<string>>;
   /** Pool keys whose reserves and LP supply to read again. */
   pools: Set<string>;
   createdPools: PoolRef[];
@@ -83,7 +87,7 @@ export interface CollectContext {
 }
 
 export function emptyChanges(): BlockChanges {
-  return { tokens: new Set(), destroyed: new Set(), balances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], named: new Map(), skipped: [] };
+  return { tokens: new Set(), destroyed: new Set(), balances: new Map(), lpBalances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], named: new Map(), skipped: [] };
 }
 
 class Skip extends Error {}
@@ -176,7 +180,7 @@ function assetConversion(e: ChainEvent, ctx: CollectContext, changes: BlockChang
     case "SwapCreditExecuted": {
       const path = swapPath(changes, ctx, d.path);
       const who = e.method === "SwapExecuted" ? (typeof d.who === "string" ? d.who : null) : null;
-      const swap = { eventIndex: e.index, event: `assetConversion.${e.method}`, who, path, amountIn: amount(d.amountIn, "amountIn"), amountOut: amount(d.amountOut, "amountOut"), legs: [...legs] };
+      const swap = { eventIndex: e.index, event: `assetConversion.${e.method}`, who, extrinsic: e.extrinsic, path, amountIn: amount(d.amountIn, "amountIn"), amountOut: amount(d.amountOut, "amountOut"), legs: [...legs] };
       for (let i = 0; i + 1 < path.length; i++) {
         const pool = findPool(ctx.pools, path[i]!.tokenId, path[i + 1]!.tokenId);
         if (pool) changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
@@ -249,10 +253,17 @@ function handle(e: ChainEvent, ctx: CollectContext, changes: BlockChanges, lpTok
     case "assetConversion":
       return assetConversion(e, ctx, changes, legs);
     case "poolAssets": {
-      // LP tokens: the pool's LP supply (its holders are not indexed as tokens).
+      // LP tokens: the pool's LP supply, and the balances of the accounts named (positions).
       const lp = u32(e.data.assetId);
       const pool = lp === undefined ? undefined : (lpTokens.get(lp) ?? changes.createdPools.find((p) => p.lpTokenId === lp));
-      if (pool) changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
+      if (!pool) return;
+      changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
+      for (const account of e.accounts) {
+        if (typeof account !== "string" || account.length === 0) continue;
+        let set = changes.lpBalances.get(pool.lpTokenId);
+        if (!set) changes.lpBalances.set(pool.lpTokenId, (set = new Set()));
+        set.add(account);
+      }
       return;
     }
     case "assetTxPayment":

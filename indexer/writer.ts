@@ -4,7 +4,11 @@
  * crash the store is at the end of one batch or the next, never in between.
  */
 import {
+  addTokenCandles,
   announceBlocks,
+  recordTokenStats,
+  upsertLpHolders,
+  type NewLpHolder,
   deleteTokens,
   insertBlocks,
   insertLiquidityEvents,
@@ -39,6 +43,7 @@ export class Batch {
   private readonly tokens = new Map<number, NewToken>();
   private readonly deleted = new Set<number>();
   private readonly holders = new Map<string, NewHolder>();
+  private readonly lpHolders = new Map<string, NewLpHolder>();
   private readonly pools = new Map<string, NewPool>();
   readonly reserves: NewPoolReserves[] = [];
   readonly prices: NewTokenPrice[] = [];
@@ -74,6 +79,10 @@ export class Batch {
 
   holder(row: NewHolder): void {
     this.holders.set(`${row.tokenId}|${row.account}`, row);
+  }
+
+  lpHolder(row: NewLpHolder): void {
+    this.lpHolders.set(`${row.lpTokenId}|${row.account}`, row);
   }
 
   pool(row: NewPool): void {
@@ -116,6 +125,8 @@ export class Batch {
   private async writeHistory(t: Database): Promise<void> {
     for (const rows of chunks(this.reserves)) await insertPoolReserves(t, rows);
     for (const rows of chunks(this.prices)) await insertPrices(t, rows);
+    const times = new Map(this.blocks.map((b) => [b.number, b.timestamp]));
+    for (const rows of chunks(this.prices)) await addTokenCandles(t, rows, (n) => times.get(n));
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
@@ -140,9 +151,14 @@ export class Batch {
       await deleteTokens(t, [...this.deleted]);
       for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows);
       for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows);
+      for (const rows of chunks([...this.lpHolders.values()])) await upsertLpHolders(t, rows);
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
       await this.writeHistory(t);
       await after?.(t);
+      // Supply and holder count of every token the batch changed, as they stand after it.
+      const last = this.lastBlock;
+      const touched = new Set([...this.tokens.keys(), ...this.deleted, ...[...this.holders.values()].map((h) => h.tokenId)]);
+      if (last) await recordTokenStats(t, [...touched].sort((a, b) => a - b), last);
       await setCheckpoint(t, checkpoint);
       await announceBlocks(t, this.announcements());
     });

@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, or, sql } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import type { Database } from "../client.js";
+import { addCandleVolumes } from "./candles.js";
 import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 
 export type NewSwap = typeof swaps.$inferInsert;
@@ -19,8 +20,18 @@ export async function insertSwaps(db: Database, rows: NewSwap[]): Promise<void> 
     .insert(swaps)
     .values(rows)
     .onConflictDoNothing()
-    .returning({ token0Id: swaps.token0Id, token1Id: swaps.token1Id, timestamp: swaps.timestamp, volumeUsd: swaps.volumeUsd, feeUsd: swaps.feeUsd });
+    .returning({
+      token0Id: swaps.token0Id,
+      token1Id: swaps.token1Id,
+      timestamp: swaps.timestamp,
+      volumeUsd: swaps.volumeUsd,
+      feeUsd: swaps.feeUsd,
+      tokenIn: swaps.tokenIn,
+      amountIn: swaps.amountIn,
+      amountOut: swaps.amountOut,
+    });
   for (const level of LEVELS) await addToBuckets(db, level, inserted);
+  await addCandleVolumes(db, inserted);
 }
 
 /** Token pair of the buckets that total every pool (both ids -1: no token has a negative id). */
@@ -182,4 +193,27 @@ export async function swapTotalsByPool(
     totals.set(key, t);
   }
   return new Map([...totals].map(([k, t]) => [k, { volumeUsd: formatFixed(t.volume, USD_SCALE), feeUsd: formatFixed(t.fee, USD_SCALE), swaps: t.swaps }]));
+}
+
+export type Swap = typeof swaps.$inferSelect;
+
+/** Position of a swap hop: the keyset of a pool's trades, newest first. */
+export interface SwapPosition {
+  blockNumber: number;
+  eventIndex: number;
+  hop: number;
+}
+
+/**
+ * A pool's swap hops newest first, after `before` (exclusive) when given: a backward walk of
+ * swaps_pool_block_idx from the position, flat at any depth.
+ */
+export function poolSwaps(db: Database, pool: { token0Id: number; token1Id: number }, limit: number, before?: SwapPosition): Promise<Swap[]> {
+  const from = before ? sql`(${swaps.blockNumber}, ${swaps.eventIndex}, ${swaps.hop}) < (${before.blockNumber}::bigint, ${before.eventIndex}::integer, ${before.hop}::smallint)` : undefined;
+  return db
+    .select()
+    .from(swaps)
+    .where(and(eq(swaps.token0Id, pool.token0Id), eq(swaps.token1Id, pool.token1Id), from))
+    .orderBy(sql`${swaps.blockNumber} desc`, sql`${swaps.eventIndex} desc`, sql`${swaps.hop} desc`)
+    .limit(limit);
 }

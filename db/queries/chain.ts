@@ -120,6 +120,10 @@ export const INDEXED_TABLES = [
   "skipped_events",
   "foreign_locations",
   "indexer_tasks",
+  "lp_holders",
+  "token_stats",
+  "token_candles",
+  "pool_candles",
 ] as const;
 
 /** Empties the indexed data in one statement (the store then bootstraps like a new one). */
@@ -157,6 +161,18 @@ export async function sweepSnapshot(db: Database, block: number): Promise<void> 
   await db.execute(sql`delete from pools where block_number < ${block}`);
   await db.execute(sql`delete from holder_counts`);
   await db.execute(sql`insert into holder_counts (token_id, holders) select token_id, count(*) from holders group by token_id`);
+}
+
+/** The chain the store indexes, as the indexer last connected to it (indexer_tasks "chain"). */
+export interface ChainInfo {
+  ss58: number;
+  genesisHash: string;
+  specName: string;
+}
+export const CHAIN_TASK = "chain";
+
+export async function deleteTask(db: Database, name: string): Promise<void> {
+  await db.delete(indexerTasks).where(eq(indexerTasks.name, name));
 }
 
 /** What /health and `tokenpool status` show of the indexer's long tasks. */

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { holderCounts, holders } from "../schema/index.js";
+import { holderCounts, holders, lpHolders } from "../schema/index.js";
 
 export type Holder = typeof holders.$inferSelect;
 export type NewHolder = typeof holders.$inferInsert;
@@ -111,4 +111,44 @@ function fromPosition(db: Database, tokenId: number, at: { balance: string; acco
 export async function allHolderCounts(db: Database): Promise<Map<number, number>> {
   const rows = await db.select().from(holderCounts);
   return new Map(rows.filter((r) => r.holders > 0).map((r) => [r.tokenId, r.holders]));
+}
+
+/** At most this many tokens or LP positions of one account are read (an answer says when there were more). */
+export const ACCOUNT_ROWS = 1_000;
+
+/** The token balances of one account, by token id; `limit` rows at most. */
+export function accountHoldings(db: Database, account: string, limit = ACCOUNT_ROWS + 1): Promise<Holder[]> {
+  return db.select().from(holders).where(eq(holders.account, account)).orderBy(asc(holders.tokenId)).limit(limit);
+}
+
+export type LpHolder = typeof lpHolders.$inferSelect;
+export type NewLpHolder = typeof lpHolders.$inferInsert;
+
+/** LP token balances read at their block; a zero deletes the row. Never moves a row back in blocks. */
+export async function upsertLpHolders(db: Database, rows: NewLpHolder[]): Promise<void> {
+  const positive = rows.filter((r) => BigInt(r.balance) > 0n);
+  const zero = rows.filter((r) => BigInt(r.balance) === 0n);
+  if (positive.length > 0) {
+    await db
+      .insert(lpHolders)
+      .values(positive)
+      .onConflictDoUpdate({
+        target: [lpHolders.lpTokenId, lpHolders.account],
+        set: { balance: sql`excluded.balance`, blockNumber: sql`excluded.block_number` },
+        setWhere: sql`excluded.block_number >= ${lpHolders.blockNumber}`,
+      });
+  }
+  for (const r of zero) {
+    await db.delete(lpHolders).where(and(eq(lpHolders.lpTokenId, r.lpTokenId), eq(lpHolders.account, r.account), lte(lpHolders.blockNumber, r.blockNumber)));
+  }
+}
+
+/** The LP positions of one account; `limit` rows at most. */
+export function accountLpPositions(db: Database, account: string, limit = ACCOUNT_ROWS + 1): Promise<LpHolder[]> {
+  return db.select().from(lpHolders).where(eq(lpHolders.account, account)).orderBy(asc(lpHolders.lpTokenId)).limit(limit);
+}
+
+/** Removes LP positions last read before `block` (a full snapshot at `block` replaces them). */
+export async function deleteLpHoldersBefore(db: Database, block: number): Promise<void> {
+  await db.delete(lpHolders).where(lt(lpHolders.blockNumber, block));
 }

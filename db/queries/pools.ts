@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { poolReserves, pools } from "../schema/index.js";
+import { addPoolCandles } from "./candles.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Pool = typeof pools.$inferSelect;
@@ -43,6 +44,7 @@ export async function insertPoolReserves(db: Database, rows: NewPoolReserves[]):
       target: [poolReserves.token0Id, poolReserves.token1Id, poolReserves.blockNumber],
       set: { reserve0: sql`excluded."reserve0"`, reserve1: sql`excluded."reserve1"`, timestamp: sql`excluded."timestamp"` },
     });
+  await addPoolCandles(db, rows);
 }
 
 /**
@@ -65,4 +67,10 @@ export async function reservesAt(db: Database, pool: Pick<Pool, "token0Id" | "to
     .orderBy(asc(poolReserves.timestamp), asc(poolReserves.blockNumber))
     .limit(1);
   return first;
+}
+
+/** The pools of these LP token ids. */
+export async function poolsByLpToken(db: Database, lpTokenIds: number[]): Promise<Pool[]> {
+  if (lpTokenIds.length === 0) return [];
+  return db.select().from(pools).where(inArray(pools.lpTokenId, lpTokenIds));
 }

@@ -58,11 +58,17 @@ export const swaps = pgTable(
     /** The trader; null for a swap of credit (SwapCreditExecuted: fees paid in an asset, XCM). */
     account: text(),
     timestamp: int64().notNull(),
+    /** Index of the extrinsic in its block; null for a swap outside one (or indexed before this column). */
+    extrinsicIndex: integer(),
+    /** Pools the whole swap crossed: > 1 when this row is one hop of a longer path. */
+    hops: smallint().notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.blockNumber, t.eventIndex, t.hop] }),
     index("swaps_time_idx").on(t.timestamp),
     index("swaps_pool_time_idx").on(t.token0Id, t.token1Id, t.timestamp),
+    // A pool's trades newest first, keyset-paged (GET /pools/{a}/{b}/swaps).
+    index("swaps_pool_block_idx").on(t.token0Id, t.token1Id, t.blockNumber, t.eventIndex, t.hop),
   ],
 );
 
@@ -116,4 +122,36 @@ export const poolVolumeMinutely = pgTable(
     swaps: integer().notNull(),
   },
   (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.minute] }), index("pool_volume_minutely_minute_idx").on(t.minute)],
+);
+
+/**
+ * Candles of a pool per bucket of `res` seconds (60, 900, 3600, 86400), kept at ingest. Prices
+ * are kept as the reserves they come from (token1 per token0 is r1/r0, whichever way a client
+ * asks, exactly): open and close are the reserves after the bucket's first and last block that
+ * changed them, high and low those of the extreme prices. Volumes come from the swap rows
+ * actually inserted (a replay adds nothing): token0 and token1 moved through the pool, USD.
+ */
+export const poolCandles = pgTable(
+  "pool_candles",
+  {
+    token0Id: int64().notNull(),
+    token1Id: int64().notNull(),
+    res: integer().notNull(),
+    bucket: int64().notNull(),
+    openBlock: int64(),
+    openReserve0: amount(),
+    openReserve1: amount(),
+    closeBlock: int64(),
+    closeReserve0: amount(),
+    closeReserve1: amount(),
+    highReserve0: amount(),
+    highReserve1: amount(),
+    lowReserve0: amount(),
+    lowReserve1: amount(),
+    volume0: amount().notNull().default("0"),
+    volume1: amount().notNull().default("0"),
+    volumeUsd: numeric().notNull().default("0"),
+    swaps: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.res, t.bucket] })],
 );

@@ -52,7 +52,64 @@ export const holders = pgTable(
     primaryKey({ columns: [t.tokenId, t.account] }),
     // Serves the holders page in rank order, and keyset paging from a cursor.
     index("holders_rank_idx").on(t.tokenId, t.balance.desc(), t.account),
+    // Serves an account's portfolio (GET /accounts/{address}): every token one address holds.
+    index("holders_account_idx").on(t.account),
   ],
+);
+
+/**
+ * Balances of LP tokens (pallet-pool-assets), by the pool's LP token id: an account's liquidity
+ * positions. Kept apart from `holders`, whose ids are those of tradable tokens (an LP token's id
+ * is in the PoolAssets pallet's own id space, which overlaps the Assets pallet's).
+ */
+export const lpHolders = pgTable(
+  "lp_holders",
+  {
+    lpTokenId: int64().notNull(),
+    account: address().notNull(),
+    balance: amount().notNull(),
+    blockNumber: int64().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lpTokenId, t.account] }), index("lp_holders_account_idx").on(t.account)],
+);
+
+/**
+ * Supply and holder count of a token after each batch of blocks that changed either (as the
+ * indexer follows the chain; a history backfill reads no balances, so adds none): the asset
+ * history route reads the last row at or before each interval's end.
+ */
+export const tokenStats = pgTable(
+  "token_stats",
+  {
+    tokenId: int64().notNull(),
+    blockNumber: int64().notNull(),
+    timestamp: int64().notNull(),
+    supply: amount().notNull(),
+    holders: bigint({ mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.blockNumber] })],
+);
+
+/**
+ * USD price candles of a token per bucket of `res` seconds (60, 900, 3600, 86400), kept at
+ * ingest from the price points written: open and close are the points of the bucket's first
+ * and last block, high and low the extremes. Idempotent (a replay or a backfill writing older
+ * blocks later lands the same row), and a candle query reads ≤ 5 rows per candle.
+ */
+export const tokenCandles = pgTable(
+  "token_candles",
+  {
+    tokenId: int64().notNull(),
+    res: integer().notNull(),
+    bucket: int64().notNull(),
+    openBlock: int64().notNull(),
+    open: numeric().notNull(),
+    closeBlock: int64().notNull(),
+    close: numeric().notNull(),
+    high: numeric().notNull(),
+    low: numeric().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.res, t.bucket] })],
 );
 
 /** USD value of one whole token, from the block at which it last changed. */

@@ -41,6 +41,12 @@ export interface BalanceState {
   balance: string;
 }
 
+export interface LpBalance {
+  lpTokenId: number;
+  account: string;
+  balance: string;
+}
+
 export interface PoolBalances {
   ref: PoolRef;
   reserve0: string;
@@ -261,6 +267,22 @@ export class ChainReader {
         foreign ? (await foreign.account.multi(c.map((s) => [foreignKey(s.key), s.item.account]) as never)).map((v: Codec) => some(v)?.balance.toString() ?? "0") : c.map(() => "0"),
     });
     return values;
+  }
+
+  /** LP token balances (pallet-pool-assets) of (LP token, account) pairs; zero when absent. */
+  async lpBalances(at: At, pairs: { lpTokenId: number; account: string }[]): Promise<LpBalance[]> {
+    if (!at.query.poolAssets) return pairs.map((p) => ({ ...p, balance: "0" }));
+    const values = await chunked(pairs, (c) => at.query.poolAssets.account.multi(c.map((p) => [p.lpTokenId, p.account] as [number, string])));
+    return pairs.map((p, i) => ({ ...p, balance: some(values[i] as Codec)?.balance.toString() ?? "0" }));
+  }
+
+  /** Every non-zero LP token balance of the chain (positions are few: one read of the whole map). */
+  async allLpBalances(at: At): Promise<LpBalance[]> {
+    if (!at.query.poolAssets) return [];
+    const entries = await at.query.poolAssets.account.entries();
+    return entries
+      .map(([k, v]) => ({ lpTokenId: Number(k.args[0]!.toString()), account: encodeAddress(k.args[1] as never, this.ss58), balance: some(v as Codec)?.balance.toString() ?? "0" }))
+      .filter((b) => b.balance !== "0");
   }
 
   /** Reserves (the pool account's balances) and LP supply of pools. */

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ApiPromise, WsProvider } from "@polkadot/api";
+import { decodeAddress, encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { createDb, getCheckpoint, schema, type DbHandle } from "../../db/index.js";
@@ -212,6 +213,114 @@ describe(`indexer on the devnet`, () => {
     const hops = await store.handle.db.select().from(schema.swaps).where(and(eq(schema.swaps.hop, 1), eq(schema.swaps.token1Id, kar)));
     expect(hops.length).toBeGreaterThanOrEqual(1); // USDt → KSM → KAR: its second hop is in the KAR pool
     expect((await (await t.get(`/oracle/value/${pusdc}`)).json()) as object).toMatchObject({ valueUsd: "1", kind: "foreign" }); // a USD anchor of Kusama AH
+  }, LONG);
+
+  it("portfolios, a pool's trades and its candles agree with the chain's storage and events", async () => {
+    const store = stores[0]!;
+    await store.follower.stop();
+    const cp = (await getCheckpoint(store.handle.db))!;
+    const chain = await chainSnapshot(api, cp.blockHash);
+    const t = buildApp(store.handle.db);
+    const auth = await authHeader(t, "wallet@example.com");
+
+    // Portfolios: every account with an LP position, and the first holders of each kind, asked
+    // for in the generic prefix (42) and answered in Kusama's, equal chain storage.
+    const lpAccounts = [...new Set(Object.keys(chain.lpHolders).map((k) => k.split("|")[1]!))];
+    expect(lpAccounts.length).toBeGreaterThan(0);
+    const others = Object.keys(chain.holders).map((k) => k.split("|")[1]!).filter((a) => !lpAccounts.includes(a)).slice(0, 5);
+    const ids = Object.fromEntries(Object.entries(chain.pools).map(([key, p]) => [p.lpTokenId, key]));
+    let sawKinds = new Set<string>();
+    for (const address of [...lpAccounts, ...others]) {
+      const generic = encodeAddress(decodeAddress(address), 42);
+      const res = await t.get(`/accounts/${generic}`, auth);
+      expect(res.status).toBe(200);
+      const body: any = await res.json();
+      expect(body.address).toBe(address);
+      const tokens = Object.fromEntries(Object.entries(chain.holders).filter(([k]) => k.endsWith(`|${address}`)).map(([k, v]) => [k.split("|")[0], v]));
+      expect(Object.fromEntries(body.tokens.map((x: any) => [String(x.tokenId), x.balance])), address).toEqual(tokens);
+      for (const x of body.tokens) sawKinds.add(x.kind);
+      const positions = Object.fromEntries(Object.entries(chain.lpHolders).filter(([k]) => k.endsWith(`|${address}`)).map(([k, v]) => [k.split("|")[0], v]));
+      expect(Object.fromEntries(body.lpPositions.map((x: any) => [String(x.lpTokenId), x.balance])), address).toEqual(positions);
+      for (const p of body.lpPositions) {
+        const pool = chain.pools[ids[p.lpTokenId]!]!;
+        expect(p.lpSupply).toBe(pool.lpSupply);
+        expect(p.tokenA.amount).toBe(((BigInt(pool.reserve0) * BigInt(p.balance)) / BigInt(pool.lpSupply)).toString());
+        expect(p.tokenB.amount).toBe(((BigInt(pool.reserve1) * BigInt(p.balance)) / BigInt(pool.lpSupply)).toString());
+      }
+    }
+    if (lpAccounts.length > 0) sawKinds.add("lp");
+    expect([...sawKinds].sort()).toEqual(["asset", "foreign", "lp", "native"]);
+    sawKinds = new Set();
+
+    // Trades of KSM/USDt: the chain's swap events through that pool, newest first, through pages of 2.
+    const USDT_ID = 1984;
+    const usdtLocation = JSON.stringify({ parents: 0, interior: { x2: [{ palletInstance: 50 }, { generalIndex: USDT_ID }] } });
+    const native = JSON.stringify({ parents: 1, interior: { here: null } });
+    const expected: { blockNumber: number; eventIndex: number; hop: number; hops: number; tokenIn: number; extrinsicIndex: number | null }[] = [];
+    const blockTimes = new Map<number, number>();
+    const reservesAfter = new Map<number, [bigint, bigint]>();
+    let previous: string | undefined;
+    for (let n = 1; n <= cp.blockNumber; n++) {
+      const hash = await api.rpc.chain.getBlockHash(n);
+      const at = await api.at(hash);
+      blockTimes.set(n, Math.floor(Number((await at.query.timestamp.now()).toString()) / 1000));
+      const r = (await at.call.assetConversionApi.getReserves(JSON.parse(native), JSON.parse(usdtLocation))) as any;
+      if (r.isSome) {
+        const pair = r.unwrap();
+        const key = `${pair[0].toString()}/${pair[1].toString()}`;
+        if (key !== previous) reservesAfter.set(n, [pair[0].toBigInt(), pair[1].toBigInt()]);
+        previous = key;
+      }
+      const events = (await at.query.system.events()) as any;
+      events.forEach((record: any, index: number) => {
+        const { event, phase } = record;
+        if (event.section !== "assetConversion" || (event.method !== "SwapExecuted" && event.method !== "SwapCreditExecuted")) return;
+        const path = (event.data.path.toJSON() as unknown[]).map((step) => JSON.stringify(Array.isArray(step) ? step[0] : step));
+        for (let hop = 0; hop + 1 < path.length; hop++) {
+          const pair = [path[hop], path[hop + 1]];
+          if (!(pair.includes(native) && pair.includes(usdtLocation))) continue;
+          expected.push({ blockNumber: n, eventIndex: index, hop, hops: path.length - 1, tokenIn: path[hop] === native ? 0 : USDT_ID, extrinsicIndex: phase.isApplyExtrinsic ? phase.asApplyExtrinsic.toNumber() : null });
+        }
+      });
+    }
+    expected.reverse();
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    expect(expected.some((e) => e.hops > 1)).toBe(true); // a multi-hop swap crossed this pool
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await (await t.get(`/pools/KSM/USDt/swaps?limit=2${cursor ? `&cursor=${cursor}` : ""}`)).json();
+      seen.push(...page.trades);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen.map((x) => ({ blockNumber: x.blockNumber, eventIndex: x.eventIndex, hop: x.hop, hops: x.hops, tokenIn: x.tokenIn, extrinsicIndex: x.extrinsicIndex }))).toEqual(expected);
+    expect(seen.every((x) => x.multiHop === x.hops > 1 && x.side === (x.tokenIn === 0 ? "sell" : "buy"))).toBe(true);
+
+    // Candles of a minute: open and close are the price after the first and last block of the
+    // minute that moved the reserves; high and low bound every such price; volume is the sum.
+    const price = ([r0, r1]: [bigint, bigint]) => (r1 * 10n ** 12n * 10n ** 18n) / (r0 * 10n ** 6n);
+    const first = Math.min(...blockTimes.values());
+    const body: any = await (await t.get(`/pools/KSM/USDt/ohlcv?interval=1m&from=${first}`)).json();
+    const byMinute = new Map<number, bigint[]>();
+    for (const [n, r] of reservesAfter) {
+      const minute = blockTimes.get(n)! - (blockTimes.get(n)! % 60);
+      byMinute.set(minute, [...(byMinute.get(minute) ?? []), price(r)]);
+    }
+    const volumes = new Map<number, bigint>();
+    for (const x of seen) volumes.set(x.timestamp - (x.timestamp % 60), (volumes.get(x.timestamp - (x.timestamp % 60)) ?? 0n) + BigInt(x.tokenIn === 0 ? x.amountIn : x.amountOut));
+    expect(byMinute.size).toBeGreaterThan(1);
+    for (const c of body.candles) {
+      const prices = byMinute.get(c.timestamp);
+      const fixed = (v: string) => parseFixed(v, USD_SCALE);
+      expect(c.empty).toBe(prices === undefined);
+      expect(BigInt(c.volumeA)).toBe(volumes.get(c.timestamp) ?? 0n);
+      if (!prices) continue;
+      expect(fixed(c.open)).toBe(prices[0]);
+      expect(fixed(c.close)).toBe(prices.at(-1));
+      for (const p of prices) expect(fixed(c.high) >= p && fixed(c.low) <= p).toBe(true);
+      expect(prices).toContain(fixed(c.high));
+      expect(prices).toContain(fixed(c.low));
+    }
   }, LONG);
 
   it("a follower stopped mid-way, restarted, and cut off from the chain ends in the same state", async () => {

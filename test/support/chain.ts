@@ -17,6 +17,8 @@ export interface Snapshot {
   tokens: Record<string, { name: string; symbol: string; decimals: number; supply: string; owner: string | null; status: string; kind: string; assetId: number | null }>;
   holders: Record<string, string>;
   pools: Record<string, { reserve0: string; reserve1: string; lpSupply: string; lpTokenId: number }>;
+  /** LP token balances (positions), "lpTokenId|address". */
+  lpHolders: Record<string, string>;
 }
 
 /** 2^32 + 1 + (first 8 bytes of blake2_256(location bytes), little-endian) mod (2^53 − 2^32 − 1). */
@@ -39,7 +41,7 @@ const assetTokenId = (assetId: number, nativeTokenId: number) => (assetId === na
 export async function chainSnapshot(api: ApiPromise, hash: string, nativeTokenId = 0): Promise<Snapshot> {
   const at = await api.at(hash);
   const ss58 = api.registry.chainSS58 ?? 42;
-  const snap: Snapshot = { tokens: {}, holders: {}, pools: {} };
+  const snap: Snapshot = { tokens: {}, holders: {}, pools: {}, lpHolders: {} };
   const props = api.registry.getChainProperties()!;
   const symbol = props.tokenSymbol.unwrap()[0]!.toString();
   snap.tokens[nativeTokenId] = { name: symbol, symbol, decimals: props.tokenDecimals.unwrap()[0]!.toNumber(), supply: (await at.query.balances.totalIssuance()).toString(), owner: null, status: "live", kind: "native", assetId: null };
@@ -71,6 +73,10 @@ export async function chainSnapshot(api: ApiPromise, hash: string, nativeTokenId
     const total = BigInt((value as any).data.free.toString()) + BigInt((value as any).data.reserved.toString());
     if (total > 0n) snap.holders[`${nativeTokenId}|${encodeAddress(key.args[0], ss58)}`] = total.toString();
   }
+  for (const [key, value] of at.query.poolAssets ? await at.query.poolAssets.account.entries() : []) {
+    const balance = (value as any).unwrap().balance.toString();
+    if (balance !== "0") snap.lpHolders[`${Number(key.args[0].toString())}|${encodeAddress(key.args[1], ss58)}`] = balance;
+  }
   // Older runtimes (the Rococo fallback devnet) have no asset conversion: no pools.
   for (const [key, value] of at.query.assetConversion ? await at.query.assetConversion.pools.entries() : []) {
     const [l0, l1] = key.args[0] as any;
@@ -95,11 +101,12 @@ export async function chainSnapshot(api: ApiPromise, hash: string, nativeTokenId
 }
 
 export async function dbSnapshot(db: Database): Promise<Snapshot> {
-  const snap: Snapshot = { tokens: {}, holders: {}, pools: {} };
+  const snap: Snapshot = { tokens: {}, holders: {}, pools: {}, lpHolders: {} };
   for (const t of await db.select().from(schema.tokens).orderBy(asc(schema.tokens.id))) {
     snap.tokens[t.id] = { name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply, owner: t.owner, status: t.status, kind: t.kind, assetId: t.assetId };
   }
   for (const h of await db.select().from(schema.holders)) snap.holders[`${h.tokenId}|${h.account}`] = h.balance;
+  for (const h of await db.select().from(schema.lpHolders)) snap.lpHolders[`${h.lpTokenId}|${h.account}`] = h.balance;
   for (const p of await db.select().from(schema.pools)) {
     snap.pools[`${p.token0Id}/${p.token1Id}`] = { reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply, lpTokenId: p.lpTokenId };
   }

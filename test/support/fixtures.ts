@@ -4,11 +4,17 @@
  * holders, three pools, prices, blocks and swaps inside and outside the 24 h window.
  */
 import {
+  addTokenCandles,
   insertBlocks,
+  schema,
   insertPoolReserves,
   insertPrices,
   insertSwaps,
+  recordTokenStats,
   setCheckpoint,
+  setTask,
+  CHAIN_TASK,
+  upsertLpHolders,
   upsertHolders,
   upsertPools,
   upsertTokens,
@@ -37,8 +43,8 @@ export const PUSDC = 6_520_275_024_738_589;
 export const PUSDC_LOCATION = { parents: 2, interior: { x4: [{ globalConsensus: { polkadot: null } }, { parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1337 }] } };
 
 export const TREASURY = "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F";
-export const ALICE = "Fr4NzY1udSFFLzb2R3qxVQkBHwVPb6Fa7hYYWVx8Gf2hGcD";
-export const BOB = "GsvVmjr1CBHwQHw84pPHMDxgNY3iBLz6Qn7qS3CH8qphaf6";
+export const ALICE = "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T";
+export const BOB = "GsvVHgYPifoDdqKEtHFGeet7714GPMbG2wXHxHeYLi67yuV";
 export const CHARLIE = "D8sM6vKjWaeKy2zCPYWGkLLbWdUtWQrXBTQqr4dSYnVQo21";
 export const DAVE = "EaG2CRhJWPb7qmdcJvy3LiWdh26Jreu9Dx6R1rXxPmYXoDk";
 
@@ -69,6 +75,7 @@ export async function seedMarket(db: Database): Promise<void> {
     { number: 1_500, hash: "0x" + "15".repeat(32), timestamp: HEAD_TIME - 23 * HOUR },
     { number: HEAD_BLOCK, hash: "0x" + "20".repeat(32), timestamp: HEAD_TIME },
   ]);
+  await setTask(db, CHAIN_TASK, { ss58: 2, genesisHash: "0x" + "00".repeat(32), specName: "statemine" });
   await setCheckpoint(db, { blockNumber: HEAD_BLOCK, blockHash: "0x" + "20".repeat(32), chainFinalized: HEAD_BLOCK + 3 });
   const b = HEAD_BLOCK;
   await upsertTokens(db, [
@@ -128,6 +135,12 @@ export async function seedMarket(db: Database): Promise<void> {
     { token0Id: KSM, token1Id: USDT, blockNumber: 1_500, timestamp: HEAD_TIME - 23 * HOUR, reserve0: "1000000000000000", reserve1: "11000000000" },
     { token0Id: KSM, token1Id: USDT, blockNumber: b, timestamp: HEAD_TIME, reserve0: "1000000000000000", reserve1: "12500000000" },
   ]);
+  // ALICE holds a fifth of the KSM/USDt pool's LP tokens.
+  await upsertLpHolders(db, [{ lpTokenId: 1, account: ALICE, balance: "707106781186", blockNumber: b }]);
+  const times = new Map([[1_000, HEAD_TIME - 25 * HOUR], [1_500, HEAD_TIME - 23 * HOUR], [b, HEAD_TIME]]);
+  await addTokenCandles(db, await db.select().from(schema.tokenPrices), (n) => times.get(n));
+  await recordTokenStats(db, [KSM, USDT, TEN], { number: 1_000, timestamp: HEAD_TIME - 25 * HOUR });
+  await recordTokenStats(db, [KSM, USDT, TEN], { number: b, timestamp: HEAD_TIME });
   await insertSwaps(db, [
     swap(1_000, 3, HEAD_TIME - 25 * HOUR, [KSM, USDT], "999", "2.997"), // outside the window
     swap(1_500, 2, HEAD_TIME - 23 * HOUR, [KSM, USDT], "100", "0.3"),

@@ -1,0 +1,273 @@
+/**
+ * Candles and per-block token figures, kept at ingest so that a chart of any range reads a
+ * bounded number of rows (≤ 5 per candle), whatever the number of swaps or price points.
+ */
+import { and, asc, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
+import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
+import type { Database } from "../client.js";
+import { blocks, poolCandles, poolReserves, tokenCandles, tokenPrices, tokenStats } from "../schema/index.js";
+
+/** Bucket sizes kept, in seconds; every interval the API offers is a whole number of one of them. */
+export const CANDLE_RESOLUTIONS = [60, 900, 3600, 86_400] as const;
+
+const bucketOf = (timestamp: number, res: number) => timestamp - (timestamp % res);
+
+type ReservePoint = { token0Id: number; token1Id: number; blockNumber: number; timestamp: number; reserve0: string; reserve1: string };
+
+/** r1/r0 of `a` compared with that of `b`, exactly (cross-multiplied). */
+function comparePrice(a: { r0: bigint; r1: bigint }, b: { r0: bigint; r1: bigint }): number {
+  const l = a.r1 * b.r0;
+  const r = b.r1 * a.r0;
+  return l < r ? -1 : l > r ? 1 : 0;
+}
+
+/**
+ * Folds reserves after blocks into their pools' candles. The upsert keeps the earlier open, the
+ * later close and the more extreme high and low (compared exactly, r1·r0' against r1'·r0), so it
+ * is idempotent and order-free: a replay or a backfill of older blocks lands the same rows.
+ */
+export async function addPoolCandles(db: Database, rows: ReservePoint[]): Promise<void> {
+  type P = { block: number; r0: bigint; r1: bigint };
+  const candles = new Map<string, { token0Id: number; token1Id: number; res: number; bucket: number; open: P; close: P; high: P; low: P }>();
+  for (const r of rows) {
+    const p = { block: r.blockNumber, r0: BigInt(r.reserve0), r1: BigInt(r.reserve1) };
+    if (p.r0 === 0n || p.r1 === 0n) continue; // an emptied pool has no price
+    for (const res of CANDLE_RESOLUTIONS) {
+      const bucket = bucketOf(r.timestamp, res);
+      const key = `${r.token0Id}/${r.token1Id}/${res}/${bucket}`;
+      const c = candles.get(key);
+      if (!c) {
+        candles.set(key, { token0Id: r.token0Id, token1Id: r.token1Id, res, bucket, open: p, close: p, high: p, low: p });
+        continue;
+      }
+      if (p.block < c.open.block) c.open = p;
+      if (p.block > c.close.block) c.close = p;
+      if (comparePrice(p, c.high) > 0) c.high = p;
+      if (comparePrice(p, c.low) < 0) c.low = p;
+    }
+  }
+  if (candles.size === 0) return;
+  const s = (v: bigint) => v.toString();
+  // One key order for every writer: concurrent backfill chunks never deadlock on the same rows.
+  const values = [...candles.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, c]) => ({
+      token0Id: c.token0Id,
+      token1Id: c.token1Id,
+      res: c.res,
+      bucket: c.bucket,
+      openBlock: c.open.block,
+      openReserve0: s(c.open.r0),
+      openReserve1: s(c.open.r1),
+      closeBlock: c.close.block,
+      closeReserve0: s(c.close.r0),
+      closeReserve1: s(c.close.r1),
+      highReserve0: s(c.high.r0),
+      highReserve1: s(c.high.r1),
+      lowReserve0: s(c.low.r0),
+      lowReserve1: s(c.low.r1),
+    }));
+  const t = poolCandles;
+  const earlier = sql`(${t.openBlock} is null or excluded.open_block < ${t.openBlock})`;
+  const later = sql`(${t.closeBlock} is null or excluded.close_block > ${t.closeBlock})`;
+  const higher = sql`(${t.highReserve0} is null or excluded.high_reserve1 * ${t.highReserve0} > ${t.highReserve1} * excluded.high_reserve0)`;
+  const lower = sql`(${t.lowReserve0} is null or excluded.low_reserve1 * ${t.lowReserve0} < ${t.lowReserve1} * excluded.low_reserve0)`;
+  type Col = "openBlock" | "openReserve0" | "openReserve1" | "closeBlock" | "closeReserve0" | "closeReserve1" | "highReserve0" | "highReserve1" | "lowReserve0" | "lowReserve1";
+  const pick = (cond: ReturnType<typeof sql>, column: Col, name: string) => sql`case when ${cond} then excluded.${sql.identifier(name)} else ${t[column]} end`;
+  await db
+    .insert(t)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [t.token0Id, t.token1Id, t.res, t.bucket],
+      set: {
+        openBlock: pick(earlier, "openBlock", "open_block"),
+        openReserve0: pick(earlier, "openReserve0", "open_reserve0"),
+        openReserve1: pick(earlier, "openReserve1", "open_reserve1"),
+        closeBlock: pick(later, "closeBlock", "close_block"),
+        closeReserve0: pick(later, "closeReserve0", "close_reserve0"),
+        closeReserve1: pick(later, "closeReserve1", "close_reserve1"),
+        highReserve0: pick(higher, "highReserve0", "high_reserve0"),
+        highReserve1: pick(higher, "highReserve1", "high_reserve1"),
+        lowReserve0: pick(lower, "lowReserve0", "low_reserve0"),
+        lowReserve1: pick(lower, "lowReserve1", "low_reserve1"),
+      },
+    });
+}
+
+type SwapVolume = { token0Id: number; token1Id: number; timestamp: number; tokenIn: number; amountIn: string; amountOut: string; volumeUsd: string };
+
+/** Adds inserted swap rows (never replays: the caller passes what its insert returned) to their pools' candles. */
+export async function addCandleVolumes(db: Database, rows: SwapVolume[]): Promise<void> {
+  const candles = new Map<string, { token0Id: number; token1Id: number; res: number; bucket: number; v0: bigint; v1: bigint; usd: bigint; swaps: number }>();
+  for (const r of rows) {
+    const in0 = r.tokenIn === r.token0Id;
+    const v0 = BigInt(in0 ? r.amountIn : r.amountOut);
+    const v1 = BigInt(in0 ? r.amountOut : r.amountIn);
+    const usd = parseFixed(r.volumeUsd, USD_SCALE);
+    for (const res of CANDLE_RESOLUTIONS) {
+      const bucket = bucketOf(r.timestamp, res);
+      const key = `${r.token0Id}/${r.token1Id}/${res}/${bucket}`;
+      const c = candles.get(key) ?? { token0Id: r.token0Id, token1Id: r.token1Id, res, bucket, v0: 0n, v1: 0n, usd: 0n, swaps: 0 };
+      c.v0 += v0;
+      c.v1 += v1;
+      c.usd += usd;
+      c.swaps += 1;
+      candles.set(key, c);
+    }
+  }
+  if (candles.size === 0) return;
+  const values = [...candles.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, c]) => ({ token0Id: c.token0Id, token1Id: c.token1Id, res: c.res, bucket: c.bucket, volume0: c.v0.toString(), volume1: c.v1.toString(), volumeUsd: formatFixed(c.usd, USD_SCALE), swaps: c.swaps }));
+  const t = poolCandles;
+  await db
+    .insert(t)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [t.token0Id, t.token1Id, t.res, t.bucket],
+      set: {
+        volume0: sql`${t.volume0} + excluded.volume0`,
+        volume1: sql`${t.volume1} + excluded.volume1`,
+        volumeUsd: sql`${t.volumeUsd} + excluded.volume_usd`,
+        swaps: sql`${t.swaps} + excluded.swaps`,
+      },
+    });
+}
+
+/** Folds price points into their tokens' USD candles (idempotent and order-free, as addPoolCandles). */
+export async function addTokenCandles(db: Database, rows: { tokenId: number; blockNumber: number; priceUsd: string }[], timeOf: (block: number) => number | undefined): Promise<void> {
+  type P = { block: number; price: string; v: bigint };
+  const candles = new Map<string, { tokenId: number; res: number; bucket: number; open: P; close: P; high: P; low: P }>();
+  for (const r of rows) {
+    const ts = timeOf(r.blockNumber);
+    if (ts === undefined) continue;
+    const p = { block: r.blockNumber, price: r.priceUsd, v: parseFixed(r.priceUsd, USD_SCALE) };
+    for (const res of CANDLE_RESOLUTIONS) {
+      const bucket = bucketOf(ts, res);
+      const key = `${r.tokenId}/${res}/${bucket}`;
+      const c = candles.get(key);
+      if (!c) {
+        candles.set(key, { tokenId: r.tokenId, res, bucket, open: p, close: p, high: p, low: p });
+        continue;
+      }
+      if (p.block < c.open.block) c.open = p;
+      if (p.block > c.close.block) c.close = p;
+      if (p.v > c.high.v) c.high = p;
+      if (p.v < c.low.v) c.low = p;
+    }
+  }
+  if (candles.size === 0) return;
+  const values = [...candles.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, c]) => ({ tokenId: c.tokenId, res: c.res, bucket: c.bucket, openBlock: c.open.block, open: c.open.price, closeBlock: c.close.block, close: c.close.price, high: c.high.price, low: c.low.price }));
+  const t = tokenCandles;
+  await db
+    .insert(t)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [t.tokenId, t.res, t.bucket],
+      set: {
+        openBlock: sql`least(${t.openBlock}, excluded.open_block)`,
+        open: sql`case when excluded.open_block < ${t.openBlock} then excluded.open else ${t.open} end`,
+        closeBlock: sql`greatest(${t.closeBlock}, excluded.close_block)`,
+        close: sql`case when excluded.close_block > ${t.closeBlock} then excluded.close else ${t.close} end`,
+        high: sql`greatest(${t.high}, excluded.high)`,
+        low: sql`least(${t.low}, excluded.low)`,
+      },
+    });
+}
+
+/** Records the supply and holder count of `tokenIds` as they stand after `block` (in the writing transaction). */
+export async function recordTokenStats(db: Database, tokenIds: number[], block: { number: number; timestamp: number }): Promise<void> {
+  if (tokenIds.length === 0) return;
+  const ids = `{${tokenIds.join(",")}}`;
+  await db.execute(sql`
+    insert into token_stats (token_id, block_number, timestamp, supply, holders)
+    select i.id, ${block.number}::bigint, ${block.timestamp}::bigint, coalesce(t.supply, 0), coalesce(c.holders, 0)
+    from unnest(${ids}::bigint[]) as i(id) left join tokens t on t.id = i.id left join holder_counts c on c.token_id = i.id
+    on conflict (token_id, block_number) do update set supply = excluded.supply, holders = excluded.holders, timestamp = excluded.timestamp`);
+}
+
+export type PoolCandle = typeof poolCandles.$inferSelect;
+export type TokenCandle = typeof tokenCandles.$inferSelect;
+
+/** A pool's candles of resolution `res` with from ≤ bucket < to, oldest first. */
+export function poolCandleRows(db: Database, pool: { token0Id: number; token1Id: number }, res: number, from: number, to: number): Promise<PoolCandle[]> {
+  const t = poolCandles;
+  return db
+    .select()
+    .from(t)
+    .where(and(eq(t.token0Id, pool.token0Id), eq(t.token1Id, pool.token1Id), eq(t.res, res), gte(t.bucket, from), lt(t.bucket, to)))
+    .orderBy(asc(t.bucket));
+}
+
+/** A token's USD candles of resolution `res` with from ≤ bucket < to, oldest first. */
+export function tokenCandleRows(db: Database, tokenId: number, res: number, from: number, to: number): Promise<TokenCandle[]> {
+  const t = tokenCandles;
+  return db
+    .select()
+    .from(t)
+    .where(and(eq(t.tokenId, tokenId), eq(t.res, res), gte(t.bucket, from), lt(t.bucket, to)))
+    .orderBy(asc(t.bucket));
+}
+
+/** The pool's reserves after its last change before `timestamp` (an index seek), with both sides non-zero. */
+export async function reservesBefore(db: Database, pool: { token0Id: number; token1Id: number }, timestamp: number): Promise<{ reserve0: string; reserve1: string } | undefined> {
+  const r = poolReserves;
+  const [row] = await db
+    .select({ reserve0: r.reserve0, reserve1: r.reserve1 })
+    .from(r)
+    .where(and(eq(r.token0Id, pool.token0Id), eq(r.token1Id, pool.token1Id), lt(r.timestamp, timestamp), sql`${r.reserve0} > 0 and ${r.reserve1} > 0`))
+    .orderBy(desc(r.timestamp), desc(r.blockNumber))
+    .limit(1);
+  return row;
+}
+
+/** The token's USD price of the newest block before `timestamp` (two index seeks). */
+export async function priceBefore(db: Database, tokenId: number, timestamp: number): Promise<string | undefined> {
+  const [block] = await db.select({ number: blocks.number }).from(blocks).where(lt(blocks.timestamp, timestamp)).orderBy(desc(blocks.timestamp), desc(blocks.number)).limit(1);
+  if (!block) return undefined;
+  const [row] = await db
+    .select({ priceUsd: tokenPrices.priceUsd })
+    .from(tokenPrices)
+    .where(and(eq(tokenPrices.tokenId, tokenId), lte(tokenPrices.blockNumber, block.number)))
+    .orderBy(desc(tokenPrices.blockNumber))
+    .limit(1);
+  return row?.priceUsd;
+}
+
+export interface StatsAt {
+  blockNumber: number;
+  timestamp: number;
+  supply: string;
+  holders: number;
+}
+
+/**
+ * A token's supply and holder count at the end of each of `buckets` intervals from `from` (the
+ * last end capped at `to`): per bucket one seek on token_stats' key for the newest row whose
+ * time is at or before the end (rows are written in block order, and block times never
+ * decrease). undefined before the first row.
+ */
+export async function statsBuckets(db: Database, tokenId: number, q: { from: number; to: number; interval: number; buckets: number }): Promise<(StatsAt | undefined)[]> {
+  const result = await db.execute(sql`
+    SELECT g.n AS n, s.block_number::text AS block_number, s.timestamp::text AS timestamp, s.supply::text AS supply, s.holders::text AS holders
+    FROM generate_series(1, ${q.buckets}::integer) AS g(n)
+    LEFT JOIN LATERAL (
+      SELECT ts.block_number, ts.timestamp, ts.supply, ts.holders FROM token_stats ts
+      WHERE ts.token_id = ${tokenId}::bigint
+        AND ts.block_number <= (
+          SELECT b.number FROM blocks b
+          WHERE b.timestamp <= LEAST(${q.from}::bigint + g.n * ${q.interval}::bigint, ${q.to}::bigint)
+          ORDER BY b.timestamp DESC, b.number DESC LIMIT 1)
+      ORDER BY ts.block_number DESC LIMIT 1
+    ) s ON true
+    ORDER BY g.n`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { block_number: string | null; timestamp: string; supply: string; holders: string }[];
+  return rows.map((r) => (r.block_number === null ? undefined : { blockNumber: Number(r.block_number), timestamp: Number(r.timestamp), supply: r.supply, holders: Number(r.holders) }));
+}
+
+/** Stats rows of a token in a block range (tests, verify). */
+export function tokenStatsRows(db: Database, tokenId: number) {
+  return db.select().from(tokenStats).where(eq(tokenStats.tokenId, tokenId)).orderBy(asc(tokenStats.blockNumber));
+}
