@@ -23,6 +23,7 @@ import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
 import { responseCache, type ResponseCache } from "./middleware/cache.js";
 import { listRoutes } from "./routes/lists.js";
+import { marketRoutes } from "./routes/market.js";
 import { routePath } from "hono/route";
 import type { ApiMetrics } from "../shared/metrics.js";
 
@@ -86,7 +87,7 @@ export function createApp(deps: AppDeps) {
   // Reading c.req.raw.body makes @hono/node-server build a full fetch Request (with an
   // AbortController) for every request; reads never carry a body, so they skip the check.
   app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
-  app.use(bearerAuth(tokens, (path) => path.startsWith("/assets/")));
+  app.use(bearerAuth(tokens, (path) => path.startsWith("/assets/") || path.startsWith("/accounts/")));
   app.use(responseCache(deps.cache));
   app.use("/auth/*", requireJsonBody());
 
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", assetRoutes(reads));
   app.route("/", poolRoutes(reads));
   app.route("/", listRoutes(reads));
+  app.route("/", marketRoutes(reads));
   app.route("/", healthRoutes(reads));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

@@ -5,6 +5,7 @@
  * indexer maintains from its swaps. Deterministic (hash-derived values, no random()), so every run
  * measures the same data.
  */
+import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { setCheckpoint, type Database } from "../db/index.js";
 
@@ -27,6 +28,8 @@ export const BLOCK_SECONDS = 12;
 export const BLOCKS = (48 * 3_600) / BLOCK_SECONDS;
 export const HEAD = BLOCKS;
 export const KSM = 0;
+/** An account holding many tokens and LP positions (the portfolio route). */
+export const WALLET = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
 export const USDT = 1984;
 export const BIG = 1000;
 /** Pool tokens are FIRST_POOL_TOKEN … FIRST_POOL_TOKEN + pools - 2. */
@@ -59,6 +62,10 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
     select ${BIG}, 'acct' || lpad(i::text, 44, '0'), (${h("i")}::numeric * 10000000000 + 1), ${HEAD} from generate_series(1, ${scale.bigHolders}) i`);
   await run(`insert into holders (token_id, account, balance, block_number)
     select ${FIRST_POOL_TOKEN} + i % 10, 'acct' || lpad(i::text, 44, '0'), (${h("i + 7")} + 1)::numeric, ${HEAD} from generate_series(1, ${scale.otherHolders}) i`);
+  // A wallet (Alice, SS58 prefix 42: a store whose chain has not said its own) with 500 tokens and 50 LP positions.
+  await run(`insert into holders (token_id, account, balance, block_number)
+    select id, '${WALLET}', 1000000 + id, ${HEAD} from generate_series(${FIRST_POOL_TOKEN}, ${FIRST_POOL_TOKEN + 499}) id on conflict do nothing`);
+  await run(`insert into lp_holders (lp_token_id, account, balance, block_number) select id, '${WALLET}', 1000 + id, ${HEAD} from generate_series(1, 50) id`);
   await run(`insert into holder_counts (token_id, holders) select token_id, count(*) from holders group by token_id`);
   step(`${scale.bigHolders + scale.otherHolders} holders`);
 
@@ -72,6 +79,13 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
   await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1)
     select token0_id, token1_id, b.n, b.t, reserve0, reserve1 from pools,
       (values (1, ${HEAD_TIME - (HEAD - 1) * BLOCK_SECONDS}), (${HEAD - 7_200}, ${HEAD_TIME - 7_200 * BLOCK_SECONDS}), (${HEAD}, ${HEAD_TIME})) b(n, t)`);
+  // KSM/USDt moves every block (the candles of the busiest pool have a price in every minute).
+  await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1)
+    select ${KSM}, ${USDT}, n, ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS}, 1000000000000000 + ${h("n")} % 1000000000000, 25000000000 + ${h("n + 1")} % 100000000
+    from generate_series(2, ${HEAD - 1}) n where n <> ${HEAD - 7_200}`);
+  // BIG's supply and holder count every 10 blocks, as the indexer records them.
+  await run(`insert into token_stats (token_id, block_number, timestamp, supply, holders)
+    select ${BIG}, n, ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS}, 1000000000000000000000 + n, ${scale.bigHolders} - ${HEAD} + n from generate_series(1, ${HEAD}, 10) n`);
   step(`${scale.pools} pools`);
 
   // Prices: the head price of every token, and a KSM history point every 10 blocks.
@@ -107,6 +121,13 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
       select -1, -1, timestamp - timestamp % ${size}, sum(volume_usd), sum(fee_usd), count(*)::integer from swaps group by 3`);
   }
   step("volume buckets");
+  // Candles, and the other rows the indexer derives as it goes, by the statements with which
+  // migration 0008 derives them for a store that predates it (one definition of each).
+  const migration = readFileSync(new URL("../db/migrations/0008_portfolio_candles.sql", import.meta.url), "utf8");
+  for (const statement of migration.slice(migration.indexOf("-- What this migration can derive")).split("--> statement-breakpoint")) {
+    if (/insert into "(pool_candles|token_candles)"/i.test(statement)) await run(statement);
+  }
+  step("candles");
   await setCheckpoint(db, { blockNumber: HEAD, blockHash: `0x${"ab".repeat(32)}`, chainFinalized: HEAD });
   // A store in steady state has been vacuumed (autovacuum): visibility maps set, so the holder
   // pages are index-only scans.

@@ -6,6 +6,8 @@ import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { CONTROL_CHARS } from "../middleware/strict-input.js";
+import { accountId, ADDRESS_RULE } from "../../shared/address.js";
+import { accountPortfolio, resolveAddress } from "../services/accounts.js";
 import { aggregatePoolStats, pairStats, resolveTokenRef } from "../services/pools.js";
 import { assetMetadata, oracleValue, tokenHolders } from "../services/tokens.js";
 
@@ -26,6 +28,12 @@ export interface PairRequest {
   refs: [string, string];
 }
 
+/** An account topic as sent: any SS58 prefix or hex, named in the chain's prefix once resolved. */
+export interface AccountRequest {
+  needsAuth: true;
+  account: string;
+}
+
 
 
 /** Page 1 of the holders endpoint, as pushed to subscribers. */
@@ -37,14 +45,14 @@ function tokenId(raw: string, topic: string): number {
   return id;
 }
 
-export const TOPIC_FORMS = ["oracle.value:{id}", "assets.metadata:{id}", "assets.holders:{id}", "pool.stats", "pool.pair:{a}/{b}", "blocks"] as const;
+export const TOPIC_FORMS = ["oracle.value:{id}", "assets.metadata:{id}", "assets.holders:{id}", "accounts:{address}", "pool.stats", "pool.pair:{a}/{b}", "blocks"] as const;
 
 /**
  * Parses a topic name without touching the database; throws VALIDATION_ERROR naming the
  * accepted forms. Ids are canonical here (no leading zeros); a pair's symbols are resolved by
  * resolveTopic, so `KSM/1984`, `ksm/1984` and `0/1984` are one topic, `pool.pair:0/1984`.
  */
-export function parseTopic(raw: unknown): Topic | PairRequest {
+export function parseTopic(raw: unknown): Topic | PairRequest | AccountRequest {
   if (typeof raw !== "string" || raw.length === 0 || raw.length > 160 || CONTROL_CHARS.test(raw)) {
     throw new AppError("VALIDATION_ERROR", `"topic" must be a string of printable characters, one of: ${TOPIC_FORMS.join(", ")}.`);
   }
@@ -73,13 +81,21 @@ export function parseTopic(raw: unknown): Topic | PairRequest {
       }
       return { needsAuth: false, refs: parts as [string, string] };
     }
+    case "accounts": {
+      if (!accountId(arg)) throw new AppError("VALIDATION_ERROR", `Topic "${raw}": the address ${ADDRESS_RULE}.`);
+      return { needsAuth: true, account: arg };
+    }
     default:
       throw new AppError("VALIDATION_ERROR", `Unknown topic "${raw}"; topics are ${TOPIC_FORMS.join(", ")}.`);
   }
 }
 
 /** The topic a parsed request names: a pair's tokens resolved to ids (TOKEN_NOT_FOUND, AMBIGUOUS_TOKEN). */
-export async function resolveTopic(db: Database, parsed: Topic | PairRequest): Promise<Topic> {
+export async function resolveTopic(db: Database, parsed: Topic | PairRequest | AccountRequest): Promise<Topic> {
+  if ("account" in parsed) {
+    const { address } = await resolveAddress(db, parsed.account);
+    return { name: `accounts:${address}`, needsAuth: true, path: `/accounts/${address}`, compute: (d) => accountPortfolio(d, address) };
+  }
   if (!("refs" in parsed)) return parsed;
   const [a, b] = await Promise.all([resolveTokenRef(db, parsed.refs[0], "tokenA"), resolveTokenRef(db, parsed.refs[1], "tokenB")]);
   const [ra, rb] = [String(a.id), String(b.id)];

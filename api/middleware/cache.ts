@@ -19,7 +19,7 @@ interface Entry {
 }
 
 /** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */
-const CACHEABLE = /^\/(oracle|assets|pool|pools)(\/|$)/;
+const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools)(\/|$)/;
 
 export class ResponseCache {
   private generation = 0;

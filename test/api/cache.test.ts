@@ -14,6 +14,11 @@ function appWith(cache: ResponseCache | undefined) {
     return c.json({ calls });
   });
   app.get("/pool/missing", (c) => c.json({ error: "no" }, 404));
+  app.get("/accounts/:address", async (c) => {
+    calls += 1;
+    await new Promise((r) => setTimeout(r, 30));
+    return c.json({ address: c.req.param("address"), calls });
+  });
   app.get("/health", (c) => c.json({ calls: ++calls }));
   app.get("/pools", (c) => {
     calls += 1;
@@ -34,6 +39,13 @@ describe("response cache", () => {
     // Different query, different key.
     await app.request("/pool/stats?x=1");
     expect(calls()).toBe(2);
+  });
+
+  it("caches portfolios like the other reads of indexed data (the same answer for every user)", async () => {
+    const cache = new ResponseCache();
+    const { app, calls } = appWith(cache);
+    await Promise.all(Array.from({ length: 20 }, () => app.request("/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY")));
+    expect(calls()).toBe(1);
   });
 
   it("a clear (the next block) makes the next request compute again; a computation that straddles a clear is not kept", async () => {

@@ -106,9 +106,11 @@ describeDb("error paths", (ctx) => {
     const doc: any = await (await t.get("/openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/accounts/{address}",
       "/assets",
       "/assets/holders/{id}",
       "/assets/metadata/{id}",
+      "/assets/{id}/history",
       "/auth/login",
       "/auth/register",
       "/health",
@@ -117,6 +119,8 @@ describeDb("error paths", (ctx) => {
       "/pool/stats",
       "/pool/stats/{tokenA}/{tokenB}",
       "/pools",
+      "/pools/{tokenA}/{tokenB}/ohlcv",
+      "/pools/{tokenA}/{tokenB}/swaps",
     ]);
     const page = await t.get("/");
     expect(page.status).toBe(200);

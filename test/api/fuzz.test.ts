@@ -17,7 +17,7 @@ import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { ERROR_CODES, type ErrorCode } from "../../shared/errors.js";
 import { createLogger } from "../../shared/logger.js";
-import { KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { ALICE, BOB, KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -92,7 +92,7 @@ function bodyArb(op: Operation): fc.Arbitrary<{ body: string | undefined; type: 
 function requestArb(ops: Operation[], base: string, token: string): fc.Arbitrary<FuzzRequest> {
   return fc.constantFrom(...ops).chain((op) => {
     // Path values known to exist, a quarter of the time, so every route's success path runs often.
-    const good: Record<string, string[]> = { id: [KSM, USDT, TEN, WETH, PUSDC].map(String), tokenA: ["KSM", "ksm", String(KSM)], tokenB: [String(USDT), "USDt", "usdt"] };
+    const good: Record<string, string[]> = { id: [KSM, USDT, TEN, WETH, PUSDC].map(String), tokenA: ["KSM", "ksm", String(KSM)], tokenB: [String(USDT), "USDt", "usdt"], address: [ALICE, BOB, "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"] };
     const param = (name: string) => fc.oneof({ weight: 3, arbitrary: encodedArb().filter((s) => s !== "") }, { weight: 1, arbitrary: fc.constantFrom(...(good[name] ?? ["1"])) });
     const path = fc.tuple(...op.pathParams.map(param)).map((values) => {
       let p = op.path;
@@ -179,6 +179,9 @@ describe("fuzzing every operation of /openapi.json", () => {
 
     await fc.assert(
       fc.asyncProperty(requestArb(ops, base, token), async ({ op, url, init }) => {
+        // A path segment such as %2e%2e is a dot segment: the URL parser removes it with its
+        // parent, so the request goes to another route (/accounts/%2e%2e is GET /, the dashboard).
+        if (!new URL(url).pathname.startsWith(op.path.split("{")[0]!)) return;
         const res = await fetch(url, init);
         const text = await res.text();
         const where = `${init.method} ${url} → ${res.status} ${text.slice(0, 300)}`;

@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
 import { authHeader, buildApp } from "../support/app.js";
-import { KSM, seedMarket, TEN, USDT, ZERO } from "../support/fixtures.js";
+import { ALICE, KSM, seedMarket, TEN, USDT, ZERO } from "../support/fixtures.js";
 
 interface Case {
   method: "get" | "post";
@@ -61,6 +61,30 @@ const cases: Record<string, Case[]> = {
   "/pools": [
     { method: "get", path: "/pools?sort=volume24h&order=asc" },
     { method: "get", path: "/pools?limit=0" },
+  ],
+  "/accounts/{address}": [
+    { method: "get", path: `/accounts/${ALICE}`, auth: true },
+    // Alice's account id in hex, and in the generic prefix: the same account.
+    { method: "get", path: "/accounts/0x20aa2f7ba1f4b2f8b1f9f23bbd1ee7b4ccf3a9d3c51d7a8e46c4a2d6b8e6d2a1", auth: true },
+    { method: "get", path: "/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", auth: true },
+    { method: "get", path: "/accounts/not-an-address", auth: true },
+    { method: "get", path: `/accounts/${ALICE}` },
+  ],
+  "/pools/{tokenA}/{tokenB}/swaps": [
+    { method: "get", path: `/pools/KSM/${USDT}/swaps?limit=2` },
+    { method: "get", path: `/pools/${USDT}/KSM/swaps?cursor=bm9wZQ` },
+    { method: "get", path: "/pools/LONE/KSM/swaps" },
+  ],
+  "/pools/{tokenA}/{tokenB}/ohlcv": [
+    { method: "get", path: `/pools/KSM/${USDT}/ohlcv?interval=1h` },
+    { method: "get", path: `/pools/${USDT}/KSM/ohlcv?interval=1d&from=0` },
+    { method: "get", path: `/pools/KSM/${USDT}/ohlcv?interval=7m` },
+    { method: "get", path: "/pools/NOPE/KSM/ohlcv" },
+  ],
+  "/assets/{id}/history": [
+    { method: "get", path: `/assets/${TEN}/history?interval=4h`, auth: true },
+    { method: "get", path: "/assets/999/history", auth: true },
+    { method: "get", path: `/assets/${TEN}/history` },
   ],
   "/oracle/history/{id}": [
     { method: "get", path: `/oracle/history/${KSM}` },
