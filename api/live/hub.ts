@@ -68,15 +68,19 @@ export class LiveHub {
    * Adds a subscription and answers with the topic's current value. A value that cannot be
    * computed now (unknown token, no such pool) throws, and nothing is subscribed.
    */
-  async subscribe(peer: Peer, topic: Topic, subscription: string): Promise<unknown> {
+  async subscribe(peer: Peer, topic: Topic, subscription: string, stillWanted: () => boolean = () => true): Promise<{ added: boolean; value: unknown }> {
     const json = topic.compute ? await this.json({ ...topic, compute: topic.compute }) : undefined;
+    // Checked and added in one synchronous step after the await: a subscribe cancelled (or its
+    // connection closed) while its value was computed is never added, so it cannot overwrite or
+    // remove a later subscription of the same peer to the same topic.
+    if (!stillWanted()) return { added: false, value: undefined };
     let entry = this.entries.get(topic.name);
     if (!entry) {
       entry = { topic, peers: new Map(), last: json };
       this.entries.set(topic.name, entry);
     }
     entry.peers.set(peer, subscription);
-    return json === undefined ? null : JSON.parse(json);
+    return { added: true, value: json === undefined ? null : JSON.parse(json) };
   }
 
   unsubscribe(peer: Peer, topicName: string): void {

@@ -16,7 +16,8 @@
  * A bad message gets a JSON-RPC error, never a closed server; a socket that errors or resets at
  * any stage is destroyed, never an unhandled 'error' event.
  */
-import type { IncomingMessage, Server } from "node:http";
+import { ServerResponse, type IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Database } from "../../db/index.js";
@@ -84,6 +85,40 @@ function refuse(socket: Duplex, code: ErrorCode, message: string, headers: Recor
   setTimeout(() => socket.destroy(), 5_000).unref();
 }
 
+/**
+ * What `ws` would refuse in a handshake, said first so the answer carries the error body (ws
+ * answers text/plain): the method, the Upgrade value, the key and the version (RFC 6455 §4.2.1).
+ */
+function handshakeProblem(req: IncomingMessage): string | undefined {
+  if (req.method !== "GET") return "A WebSocket handshake is a GET request.";
+  if ((req.headers.upgrade ?? "").toLowerCase() !== "websocket") return 'The Upgrade header must be "websocket".';
+  const key = req.headers["sec-websocket-key"];
+  if (typeof key !== "string" || !/^[+/0-9A-Za-z]{22}==$/.test(key)) return "Missing or invalid Sec-WebSocket-Key header.";
+  const version = req.headers["sec-websocket-version"];
+  if (version !== "13" && version !== "8") return "Sec-WebSocket-Version must be 13.";
+  return undefined;
+}
+
+/**
+ * Node hands every request that carries an Upgrade header to the 'upgrade' listeners, with the
+ * HTTP parser already detached from its socket. A GET or HEAD (no body to read) is passed back to
+ * the server's 'request' handler on a response bound to that socket, which is closed after the
+ * answer (it has no parser for a next request). ServerResponse#assignSocket is what Node's own
+ * server uses to bind a response; it is not in the documented API, so the upgrade test checks it.
+ */
+function answerAsHttp(server: Server, req: IncomingMessage, socket: Duplex): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.on("finish", () => {
+    res.detachSocket(socket as Socket);
+    socket.end();
+  });
+  // The answer is bounded by the routes' own limits; a peer that never reads it is cut.
+  setTimeout(() => socket.destroy(), 30_000).unref();
+  server.emit("request", req, res);
+}
+
 export interface LiveServer {
   connections(): number;
   close(): Promise<void>;
@@ -127,9 +162,21 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // First of all: a peer that resets now or later must not become an unhandled 'error' event.
     socket.on("error", () => socket.destroy());
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    // No URL parsing here: a target Node accepts but WHATWG URL rejects (`//[`) threw out of this
+    // listener and ended the process.
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    const path = q < 0 ? target : target.slice(0, q);
+    if (path !== "/ws") {
+      // An Upgrade offered on any other path (h2c from `curl --http2`, …) is ignored, as RFC 9110
+      // lets a server do: the request is answered as plain HTTP.
+      if (path.startsWith("/") && (req.method === "GET" || req.method === "HEAD")) return answerAsHttp(server, req, socket);
+      return refuse(socket, "NOT_FOUND", `No WebSocket endpoint at ${JSON.stringify(path.slice(0, 200))}; use /ws.`);
+    }
     if (closing) return refuse(socket, "SERVICE_UNAVAILABLE", "The server is shutting down.");
-    if (path !== "/ws") return refuse(socket, "NOT_FOUND", `No WebSocket endpoint at ${path.slice(0, 200)}; use /ws.`);
+    if (q >= 0 && q < target.length - 1) return refuse(socket, "VALIDATION_ERROR", "/ws takes no query parameters.");
+    const handshake = handshakeProblem(req);
+    if (handshake) return refuse(socket, "VALIDATION_ERROR", handshake);
     const ip = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"] as string | undefined, deps.trustProxy);
     const count = perIp.get(ip) ?? 0;
     if (count >= limits.maxConnectionsPerIp) {
@@ -307,20 +354,19 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
         subscription = `s${next++}`;
         subs.set(subscription, topic.name);
         pendingSubscribes.count -= 1;
-        let result;
+        const mine = subscription;
+        let answer;
         try {
-          result = await deps.hub.subscribe(peer, topic, subscription);
+          // Closed or unsubscribed while the answer was computed: the hub does not add it.
+          answer = await deps.hub.subscribe(peer, topic, mine, () => !closed && subs.get(mine) === topic.name);
         } catch (err) {
           subs.delete(subscription);
           if (err instanceof AppError) return fail(id, rpcErrorOf(err));
           throw err;
         }
-        // Closed (or unsubscribed) while the answer was computed: the hub must not keep it.
-        if (closed || subs.get(subscription) !== topic.name) {
-          deps.hub.unsubscribe(peer, topic.name);
-          return;
-        }
-        return reply(id, { subscription, topic: topic.name, block: deps.hub.head, result });
+        // Every request gets an answer, a cancelled subscribe too.
+        if (!answer.added) return fail(id, { code: RPC.INVALID_PARAMS, message: `Subscription ${mine} was unsubscribed before it was answered.` });
+        return reply(id, { subscription, topic: topic.name, block: deps.hub.head, result: answer.value });
       } finally {
         if (subscription === undefined) pendingSubscribes.count -= 1;
       }

@@ -11,12 +11,12 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
-import { connect, refused, type Client } from "../support/ws.js";
+import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
 const SECRET = "ws-abuse-secret-ws-abuse-secret-ws-abuse!";
 const RATE_LIMIT = 60;
@@ -244,5 +244,87 @@ describe("/ws under abuse", () => {
     const sub = await c.call("subscribe", { topic: `pool.pair:KSM/${USDT}` });
     expect(sub.result.result).toEqual(body);
     expect(server.cache.hits).toBe(hits + 1);
+  });
+  /** Writes `lines` on a raw socket and reads until the server closes it (or 3 s). */
+  function raw(lines: string[]): Promise<string> {
+    return new Promise((resolve) => {
+      let text = "";
+      const socket = net.connect(port, "127.0.0.1", () => socket.write(lines.join("\r\n") + "\r\n\r\n"));
+      socket.on("data", (d) => (text += d.toString()));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(text));
+      setTimeout(() => socket.destroy(), 3_000);
+    });
+  }
+  const upgradeHeaders = (from: string) => ["Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", `X-Forwarded-For: ${from}`];
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+
+  it("a request target that URL parsing rejects, with an Upgrade header, is refused with the error body and the process lives", async () => {
+    const from = ip();
+    for (const target of ["//[", "//[/ws", "http://a:99999/ws", "http://%zz/ws", "http://[::1/ws", "*"]) {
+      const answer = await raw([`GET ${target} HTTP/1.1`, ...upgradeHeaders(from)]);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 (400|404) /);
+      expect(bodyOf(answer).success, target).toBe(false);
+    }
+    expect((await fetch(`${base}/health`, { headers: { "x-forwarded-for": ip() } })).status).toBe(200);
+  });
+
+  it("an Upgrade offered on a REST path (h2c, …) is ignored: the route answers as plain HTTP", async () => {
+    const from = ip();
+    const plain: any = await (await fetch(`${base}/pool/stats`, { headers: { "x-forwarded-for": from } })).json();
+    const answer = await raw(["GET /pool/stats HTTP/1.1", "Host: 127.0.0.1", "Connection: Upgrade, HTTP2-Settings", "Upgrade: h2c", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA", `X-Forwarded-For: ${from}`]);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.toLowerCase()).toContain("connection: close");
+    expect(bodyOf(answer)).toEqual(plain);
+    // With a body it cannot be read off a detached socket: refused, with the error body.
+    const post = await raw(["POST /auth/login HTTP/1.1", "Host: 127.0.0.1", "Connection: Upgrade", "Upgrade: h2c", "Content-Type: application/json", "Content-Length: 2", `X-Forwarded-For: ${from}`]);
+    expect(post).toMatch(/^HTTP\/1\.1 404 /);
+    expect(bodyOf(post).error.code).toBe("NOT_FOUND");
+  });
+
+  it("a handshake ws would refuse, or a query on /ws, is a 400 with the error body", async () => {
+    const from = ip();
+    const cases: string[][] = [
+      ["GET /ws HTTP/1.1", "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: short", `X-Forwarded-For: ${from}`],
+      ["GET /ws HTTP/1.1", "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 7", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", `X-Forwarded-For: ${from}`],
+      ["GET /ws HTTP/1.1", "Host: 127.0.0.1", "Upgrade: foo", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", `X-Forwarded-For: ${from}`],
+      ["GET /ws?x=1 HTTP/1.1", ...upgradeHeaders(from)],
+    ];
+    for (const lines of cases) {
+      const answer = await raw(lines);
+      expect(answer, lines.join(" | ")).toMatch(/^HTTP\/1\.1 400 /);
+      expect(bodyOf(answer).error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+
+  it("subscribe, unsubscribe, subscribe again in one burst while computing: every request is answered and the live subscription gets pushes", async () => {
+    const c = await open(ip());
+    server.cache.clear(); // a cold cache: the first subscribe computes
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holding = handle.db.transaction(async () => gate);
+    const topic = `oracle.value:${KSM}`;
+    c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 501, method: "subscribe", params: { topic } }));
+    await c.call("frobnicate"); // answered without the database: the subscribe is computing
+    c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 502, method: "unsubscribe", params: { subscription: "s1" } }));
+    await until("the unsubscribe's answer", () => c.messages.some((m) => m.id === 502), 5_000);
+    c.ws.send(JSON.stringify({ jsonrpc: "2.0", id: 503, method: "subscribe", params: { topic } }));
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await holding;
+    await until("both subscribes answered", () => c.messages.some((m) => m.id === 501) && c.messages.some((m) => m.id === 503), 5_000);
+    expect(c.messages.find((m) => m.id === 501).error.message).toContain("unsubscribed before it was answered");
+    expect(c.messages.find((m) => m.id === 503).result.subscription).toBe("s2");
+    // A new price of KSM in a new block reaches s2.
+    const number = HEAD_BLOCK + 50;
+    await handle.db.transaction(async (tx) => {
+      const t = tx as unknown as typeof handle.db;
+      const block = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + 50 * 12 };
+      await insertBlocks(t, [block]);
+      await insertPrices(t, [{ tokenId: KSM, blockNumber: number, priceUsd: "13.75" }]);
+      await announceBlocks(t, [{ ...block, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
+    });
+    await until("a push to s2", () => notificationsFor(c, "s2").length > 0, 5_000);
+    expect(notificationsFor(c, "s2")[0].params.result.valueUsd).toBe("13.75");
   });
 });
