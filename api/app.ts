@@ -24,6 +24,7 @@ import { poolRoutes } from "./routes/pool.js";
 import { responseCache, type ResponseCache } from "./middleware/cache.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
+import { decoyHash } from "./auth/password.js";
 import { routePath } from "hono/route";
 import type { ApiMetrics } from "../shared/metrics.js";
 
@@ -58,6 +59,8 @@ const DASHBOARD = readFileSync(new URL("./dashboard/index.html", import.meta.url
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
   const tokens = createTokenIssuer(deps.jwtSecret, now);
+  // The decoy hash of unknown-email logins, ready before the first one (kept once computed).
+  decoyHash().catch(() => {});
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.target, result.error);

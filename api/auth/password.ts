@@ -71,8 +71,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 let decoy: Promise<string> | undefined;
-/** A hash to verify against when the email is unknown, so both failures cost the same time. */
+/**
+ * A hash to verify against when the email is unknown, so both failures cost the same time. A
+ * computation refused by the bound (a login storm) is not kept: a kept rejection answered every
+ * later unknown email 503 at once while known emails took a full hash — telling them apart.
+ */
 export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString("hex"));
+  if (!decoy) {
+    const attempt = hashPassword(randomBytes(16).toString("hex"));
+    decoy = attempt;
+    attempt.catch(() => {
+      if (decoy === attempt) decoy = undefined;
+    });
+  }
   return decoy;
 }

@@ -2,13 +2,28 @@ import type { MiddlewareHandler } from "hono";
 import { AppError } from "../../shared/errors.js";
 import { CONTROL_CHARS } from "./strict-input.js";
 
-/** The first string (key or value) in `value` that holds a control character, by its path. */
-function controlCharAt(value: unknown, path: string): string | undefined {
-  if (typeof value === "string") return CONTROL_CHARS.test(value) ? path : undefined;
-  if (typeof value !== "object" || value === null) return undefined;
-  for (const [key, v] of Object.entries(value)) {
-    const at = CONTROL_CHARS.test(key) ? path : controlCharAt(v, path ? `${path}.${key}` : key);
-    if (at !== undefined) return at;
+/** Nesting deeper than this is refused: no body of this API nests more than two levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The first string (key or value) in `value` that holds a control character, by its path; or
+ * "too deep". Walked with an explicit stack: recursion overflowed the call stack on an array
+ * nested 8,000 deep, which fits in 16 KiB (a 500).
+ */
+function controlCharAt(value: unknown): string | undefined | { tooDeep: true } {
+  const stack: [unknown, string, number][] = [[value, "", 0]];
+  while (stack.length > 0) {
+    const [v, path, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      if (CONTROL_CHARS.test(v)) return path;
+      continue;
+    }
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return { tooDeep: true };
+    for (const [key, child] of Object.entries(v)) {
+      if (CONTROL_CHARS.test(key)) return path;
+      stack.push([child, path ? `${path}.${key}` : key, depth + 1]);
+    }
   }
   return undefined;
 }
@@ -29,7 +44,8 @@ export function requireJsonBody(): MiddlewareHandler {
       throw new AppError("VALIDATION_ERROR", "The request body is not valid JSON.");
     }
     // The body is at most MAX_BODY_BYTES, so this walk is bounded.
-    const at = controlCharAt(body, "");
+    const at = controlCharAt(body);
+    if (typeof at === "object") throw new AppError("VALIDATION_ERROR", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
     if (at !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid body field "${at.slice(0, 64) || "(root)"}": control characters are not allowed.`);
     return next();
   };

@@ -59,6 +59,16 @@ describeDb("hostile input", (ctx) => {
     expect((await t.post("/auth/register", { email: "ok@example.com", password: "pässwörd ünïcödé", name: "Zoë 🚀" })).status).toBe(200);
   });
 
+  it("a body nested 8,000 deep (it fits in 16 KiB) is a 400, not a stack overflow", async () => {
+    const t = buildApp(ctx.db);
+    for (const path of ["/auth/register", "/auth/login"]) {
+      for (const body of ["[".repeat(8_000) + "]".repeat(8_000), '{"a":'.repeat(2_000) + "1" + "}".repeat(2_000)]) {
+        const res = await t.request(path, { method: "POST", body, headers: { "Content-Type": "application/json" } });
+        expect(await expectError(res, 400, "VALIDATION_ERROR")).toMatch(/nests deeper than 32 levels/);
+      }
+    }
+  });
+
   it("unknown or repeated query parameters are 400 on every route, and never reach the response cache", async () => {
     await seedMarket(ctx.db);
     const cache = new ResponseCache();
