@@ -53,7 +53,8 @@ export function intQuery(name: string, min: number, max: number, description: st
   const rule = `must be an integer from ${min} to ${max}`;
   return z
     .string()
-    .regex(/^\d{1,16}$/, rule)
+    // One spelling per number (no leading zeros): `limit=050` is not a second cache key for 50.
+    .regex(/^(?:0|[1-9]\d{0,15})$/, rule)
     .refine((s) => Number(s) >= min && Number(s) <= max, rule)
     .transform(Number)
     .optional()

@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { canonicalQuery } from "./strict-input.js";
 import { LRUCache } from "lru-cache";
 import { rawHeader, type AppEnv } from "../env.js";
 
@@ -97,8 +98,12 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
+    // Keyed by the path Hono routes on and the canonical query, so spellings of one request
+    // (`/p%6Fol/stats`, `?&`, reordered parameters) share one entry instead of minting keys.
     const url = c.req.url;
-    const key = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    const q = url.indexOf("?");
+    const query = q < 0 ? "" : canonicalQuery(url.slice(q + 1));
+    const key = query === "" ? c.req.path : `${c.req.path}?${query}`;
     // A hit, or the same answer being computed for another request right now.
     // (No await before the pending entry below is set: concurrent misses must find it.)
     let hit = cache?.get(key);

@@ -7,6 +7,24 @@
  *   `/assets?n=1`, `?n=2`… can never mint new response-cache keys.
  * The declared parameters come from the OpenAPI routes themselves (one source of truth).
  */
+
+/**
+ * The query as the response cache keys it: names and values decoded and re-encoded one way,
+ * empty pairs dropped, sorted. `?&`, `?li%6Dit=5` and `?limit=5` are one key (after strictInput
+ * has refused unknown and repeated names, at most one pair per declared parameter).
+ */
+export function canonicalQuery(rawQuery: string): string {
+  if (rawQuery === "") return "";
+  const pairs: string[] = [];
+  for (const pair of rawQuery.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? "" : pair.slice(eq + 1);
+    pairs.push(`${encodeURIComponent(decode(name))}=${encodeURIComponent(decode(value))}`);
+  }
+  return pairs.sort().join("&");
+}
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../../shared/errors.js";
 
@@ -63,7 +81,10 @@ export function strictInput(definitions: () => readonly Definition[], extra: rea
     }
     if (rawQuery === "") return next();
     const method = c.req.method === "HEAD" ? "GET" : c.req.method;
-    const route = table().find((r) => r.method === method && r.pattern.test(rawPath));
+    // Matched on the path Hono routes on (percent-decoded): on the raw one, `/p%6Fol/stats?x=1`
+    // matched no route here and skipped the check, while the router still ran /pool/stats.
+    const path = escaped ? c.req.path : rawPath;
+    const route = table().find((r) => r.method === method && r.pattern.test(path));
     if (route) {
       const seen = new Set<string>();
       for (const pair of rawQuery.split("&")) {
