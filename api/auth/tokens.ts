@@ -34,7 +34,9 @@ export function createTokenIssuer(secret: string, now: () => number): TokenIssue
       }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: new Date(now()), requiredClaims: ["exp", "iat", "sub"] });
-        if (payload.sub && payload.exp) verified.set(token, { sub: payload.sub, exp: payload.exp });
+        // Only tokens shaped as this issuer makes them: a lifetime of exactly 24 h.
+        if (!payload.sub || !payload.exp || payload.exp - (payload.iat ?? 0) !== TOKEN_LIFETIME_SECONDS) return undefined;
+        verified.set(token, { sub: payload.sub, exp: payload.exp });
         return payload.sub;
       } catch {
         return undefined;

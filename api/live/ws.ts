@@ -19,6 +19,7 @@
 import { ServerResponse, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { decodeJwt } from "jose";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Database } from "../../db/index.js";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../shared/errors.js";
@@ -201,16 +202,45 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
         if (!userId) return refuse(socket, "UNAUTHORIZED", "The access token is invalid or expired.");
       }
       if (socket.destroyed) return;
-      wss.handleUpgrade(req, socket, head, (ws) => connection(ws, ip, userId));
+      const token = userId ? header!.slice("Bearer ".length) : undefined;
+      wss.handleUpgrade(req, socket, head, (ws) => connection(ws, ip, userId, token));
     })().catch((err) => {
       deps.logger.error({ err }, "live: upgrade failed");
       socket.destroy();
     });
   });
 
-  function connection(ws: WebSocket, ip: string, initialUser: string | undefined): void {
+  function connection(ws: WebSocket, ip: string, initialUser: string | undefined, initialToken: string | undefined): void {
     alive.set(ws, true);
-    let userId = initialUser;
+    let userId: string | undefined;
+    let authTimer: NodeJS.Timeout | undefined;
+    /**
+     * The connection's user, for as long as its token lives: at the token's expiry, or after an
+     * `auth` that fails, the topics that need a bearer token are ended with an `unsubscribed`
+     * notification (public ones go on).
+     */
+    const authenticate = (user: string | undefined, token: string | undefined, reason: string) => {
+      clearTimeout(authTimer);
+      userId = user;
+      if (user && token) {
+        const exp = decodeJwt(token).exp ?? 0;
+        authTimer = setTimeout(() => authenticate(undefined, undefined, "the access token expired"), Math.max(0, exp * 1000 - now()));
+        authTimer.unref();
+        return;
+      }
+      for (const [subscription, topic] of [...subs]) {
+        let needsAuth = false;
+        try {
+          needsAuth = parseTopic(topic).needsAuth;
+        } catch {
+          needsAuth = true;
+        }
+        if (!needsAuth) continue;
+        subs.delete(subscription);
+        deps.hub.unsubscribe(peer, topic);
+        peer.send({ jsonrpc: "2.0", method: "unsubscribed", params: { subscription, topic, reason } });
+      }
+    };
     let next = 1;
     let closed = false;
     let inFlight = 0;
@@ -240,8 +270,10 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
     };
 
     ws.on("pong", () => alive.set(ws, true));
+    authenticate(initialUser, initialToken, "");
     ws.on("close", () => {
       closed = true;
+      clearTimeout(authTimer);
       for (const topic of subs.values()) deps.hub.unsubscribe(peer, topic);
       subs.clear();
     });
@@ -306,8 +338,12 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
           const token = p.token;
           const user = typeof token === "string" && token.length <= 4096 ? await deps.tokens.verify(token) : undefined;
           if (closed) return;
-          if (!user) return fail(id, { code: RPC.UNAUTHORIZED, message: "The access token is invalid or expired.", data: { code: "UNAUTHORIZED" } });
-          userId = user;
+          if (!user) {
+            // A failed auth ends the earlier one: the client's credentials are no longer known good.
+            authenticate(undefined, undefined, "a later auth failed");
+            return fail(id, { code: RPC.UNAUTHORIZED, message: "The access token is invalid or expired.", data: { code: "UNAUTHORIZED" } });
+          }
+          authenticate(user, token as string, "");
           return reply(id, { authenticated: true });
         }
         case "subscribe":

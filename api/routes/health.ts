@@ -84,7 +84,7 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; lo
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
-      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null }, db: "down" as const }, 503);
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null }, db: "down" as const }, 503, { "Retry-After": "5" });
     }
   });
 }

@@ -1,5 +1,7 @@
 import { AppError } from "../../shared/errors.js";
 
+export const MAX_RANK = 1_000_000_000_000;
+
 /** Position after the last holder of a page: its balance, its address and its rank. */
 export interface HolderCursor {
   balance: string;
@@ -22,11 +24,14 @@ export function decodeCursor(text: string): HolderCursor {
     Array.isArray(parsed) &&
     parsed.length === 3 &&
     typeof parsed[0] === "string" &&
-    /^\d{1,78}$/.test(parsed[0]) &&
+    /^(?:0|[1-9]\d{0,77})$/.test(parsed[0]) &&
     typeof parsed[1] === "string" &&
     /^[\x21-\x7e]{1,128}$/.test(parsed[1]) &&
     Number.isSafeInteger(parsed[2]) &&
-    parsed[2] >= 0
+    parsed[2] >= 0 &&
+    // No chain has a trillion holders of one token: a larger rank is forged, and its pages would
+    // carry ranks past 2^53 (unsafe integers in the answer).
+    parsed[2] < MAX_RANK
   ) {
     return { balance: parsed[0], account: parsed[1], rank: parsed[2] };
   }

@@ -115,7 +115,7 @@ async function windowOf(db: Database, q: WindowQuery, fallback: Interval) {
   const [seconds, res] = INTERVALS[name];
   const head = await latestBlock(db);
   const to = q.to ?? head?.timestamp ?? Math.floor(Date.now() / 1000);
-  const first = Math.floor((q.from ?? to - (DEFAULT_POINTS - 1) * seconds) / seconds) * seconds;
+  const first = Math.floor((q.from ?? Math.max(0, to - (DEFAULT_POINTS - 1) * seconds)) / seconds) * seconds;
   const lastStart = Math.floor(to / seconds) * seconds;
   if (q.from !== undefined && q.from > to) throw new AppError("VALIDATION_ERROR", `Invalid query parameter "from": it must not be after "to" (${to}).`);
   const count = (lastStart - first) / seconds + 1;

@@ -143,7 +143,8 @@ export async function oracleHistory(db: Database, id: number, q: { from?: number
   const head = await latestBlock(db);
   const to = q.to ?? head?.timestamp ?? Math.floor(Date.now() / 1000);
   const interval = q.interval ?? 3_600;
-  const from = q.from ?? to - 86_400;
+  // The default day ends at "to" and starts no earlier than the epoch (to=0 gave negative times).
+  const from = q.from ?? Math.max(0, to - 86_400);
   if (from >= to) throw new AppError("VALIDATION_ERROR", `Invalid query parameter "from": it must be before "to" (${to}).`);
   const buckets = Math.ceil((to - from) / interval);
   if (buckets > MAX_BUCKETS) {

@@ -113,6 +113,29 @@ describe("GET /ws on a fixture market", () => {
     expect(await refused(url, { authorization: "Bearer nope" })).toEqual({ status: 401, body: { success: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } } });
   });
 
+  it("authorization lasts as long as the token: at its expiry, or after a failed auth, protected topics end with a notification", async () => {
+    // A token of this server's key and shape that expires 1.5 s from now.
+    const { SignJWT } = await import("jose");
+    const userId = (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sub: string }).sub;
+    const iat = Math.floor(Date.now() / 1000) - 86_400 + 2;
+    const short = await new SignJWT({}).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(userId).setIssuedAt(iat).setExpirationTime(iat + 86_400).sign(new TextEncoder().encode(SECRET));
+    const c = await open(url);
+    expect((await c.call("auth", { token: short })).result).toEqual({ authenticated: true });
+    const holders = (await c.call("subscribe", { topic: `assets.holders:${TEN}` })).result.subscription;
+    const stats = (await c.call("subscribe", { topic: "pool.stats" })).result.subscription;
+    await until("the expiry notification", () => c.messages.some((m) => m.method === "unsubscribed"), 5_000);
+    expect(c.messages.filter((m) => m.method === "unsubscribed").map((m) => m.params)).toEqual([{ subscription: holders, topic: `assets.holders:${TEN}`, reason: "the access token expired" }]);
+    expect((await c.call("subscribe", { topic: `assets.holders:${TEN}` })).error).toMatchObject({ code: -32001 });
+    expect((await c.call("unsubscribe", { subscription: stats })).result).toBe(true); // the public one lived on
+
+    // A failed auth after a good one: the good one no longer counts.
+    const d = await open(url, { authorization: `Bearer ${token}` });
+    const meta = (await d.call("subscribe", { topic: `assets.metadata:${USDT}` })).result.subscription;
+    expect((await d.call("auth", { token: "not-a-jwt" })).error).toMatchObject({ code: -32001 });
+    expect(d.messages.find((m) => m.method === "unsubscribed")?.params).toEqual({ subscription: meta, topic: `assets.metadata:${USDT}`, reason: "a later auth failed" });
+    expect((await d.call("subscribe", { topic: `assets.metadata:${USDT}` })).error).toMatchObject({ code: -32001 });
+  });
+
   it("answers bad messages with JSON-RPC errors and keeps the connection", async () => {
     const c = await open(url);
     c.ws.send("{not json");
