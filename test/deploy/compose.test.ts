@@ -78,6 +78,8 @@ describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neithe
       expect(services[name]!.healthcheck?.test.length, name).toBeGreaterThan(0);
     }
     expect(JSON.stringify(services.grafana!.ports)).toContain("3001");
+    // Published on the loopback interface only, unless MONITORING_HOST says otherwise.
+    for (const name of ["prometheus", "grafana"]) expect(JSON.stringify(services[name]!.ports), name).toContain("127.0.0.1");
   });
 
   it("the proxy balances over both replicas and overwrites X-Forwarded-For with the client address", async () => {
