@@ -2,8 +2,6 @@ import type { Hono } from "hono";
 import { AppError } from "../../shared/errors.js";
 import { sendError } from "../errors.js";
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-
 /**
  * For every path the app serves, answers the methods it does not serve with 405 and an Allow
  * header. Call after all routes are registered; Hono matches in registration order.
@@ -18,10 +16,11 @@ export function methodNotAllowed(app: Hono<any>): void {
     byPath.set(r.path, set);
   }
   for (const [path, allowed] of byPath) {
-    const others = METHODS.filter((m) => !allowed.has(m));
     const allow = [...allowed].join(", ");
-    app.on(others, path, (c) =>
-      sendError(c, new AppError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}; use ${allow}.`, { Allow: allow })),
+    // Any other method, not only the common ones (TRACE, PROPFIND, … were 404), registered after
+    // the routes: a method the path serves is answered by its route before this is reached.
+    app.all(path, (c) =>
+      sendError(c, new AppError("METHOD_NOT_ALLOWED", `${c.req.method.slice(0, 32)} is not allowed on ${c.req.path}; use ${allow}.`, { Allow: allow })),
     );
   }
 }

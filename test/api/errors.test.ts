@@ -35,6 +35,12 @@ describeDb("error paths", (ctx) => {
     expect(get.headers.get("allow")).toBe("POST");
     await expectError(get, 405, "METHOD_NOT_ALLOWED");
     await expectError(await t.request("/oracle/value/1", { method: "PUT", body: "{}", headers: { "Content-Type": "application/json" } }), 405, "METHOD_NOT_ALLOWED");
+    // Uncommon methods too (they were 404).
+    for (const method of ["PROPFIND", "PURGE", "LINK"]) {
+      const res = await t.request("/pool/stats", { method });
+      expect(res.headers.get("allow"), method).toBe("GET, HEAD");
+      await expectError(res, 405, "METHOD_NOT_ALLOWED");
+    }
   });
 
   it("bodies: malformed JSON 400, wrong or missing content type 415, over 16 KiB 413 — and nothing is created", async () => {
