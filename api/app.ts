@@ -25,6 +25,7 @@ import { responseCache, type ResponseCache } from "./middleware/cache.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
 import { decoyHash } from "./auth/password.js";
+import { PAGE_HEADERS } from "./page-headers.js";
 import { routePath } from "hono/route";
 import type { ApiMetrics } from "../shared/metrics.js";
 
@@ -114,7 +115,7 @@ export function createApp(deps: AppDeps) {
   });
   docsRoutes(app);
 
-  app.get("/", (c) => c.html(DASHBOARD));
+  app.get("/", (c) => c.html(DASHBOARD, 200, PAGE_HEADERS));
   // GET /ws is answered by the WebSocket server on upgrade (api/live); a plain GET lands here.
   app.get("/ws", (c) => sendError(c, new AppError("VALIDATION_ERROR", "/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).")));
 

@@ -5,6 +5,7 @@
  * so the docs work offline and behind a firewall. (Scalar's page, used before, loads its script
  * from a CDN; its self-hostable bundle needs Node 22 or 276 packages.)
  */
+import { PAGE_HEADERS } from "./page-headers.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -41,7 +42,7 @@ const PAGE = `<!doctype html>
 
 export function docsRoutes(app: Hono<any>): void {
   const cache = new Map<string, Promise<Buffer>>();
-  app.get("/docs", (c) => c.html(PAGE));
+  app.get("/docs", (c) => c.html(PAGE, 200, PAGE_HEADERS));
   for (const [name, type] of Object.entries(ASSETS)) {
     app.get(`/docs/assets/${name}`, async (c) => {
       let file = cache.get(name);

@@ -70,6 +70,10 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    // A resource the page's Content-Security-Policy blocks is reported on the console.
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+    });
     const shot = async (name: string) => {
       await page.waitForTimeout(300); // let the last chart draw
       for (const dir of SCREENSHOT_DIRS) {

@@ -45,6 +45,10 @@ describe.skipIf(skip)(`/docs in chromium${skip ? ` (skipped: ${skip})` : ""}`, (
       return route.abort();
     });
     page.on("pageerror", (e) => errors.push(e.message));
+    // A resource the page's Content-Security-Policy blocks is reported on the console.
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+    });
     await page.goto(`${base}/docs`);
     const spec = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.values(spec.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
