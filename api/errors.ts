@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
 import { AppError, type ErrorCode } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
+import { loggedPath } from "./middleware/request-log.js";
 
 export function errorBody(code: ErrorCode, message: string) {
   return { success: false as const, error: { code, message } };
@@ -45,16 +46,58 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /**
- * Whether `err` (or an error it wraps) says the store is unavailable rather than that the
- * request or the code is wrong: those answer 503 SERVICE_UNAVAILABLE, a retry may succeed.
+ * Whether `err` is the client's own request stream failing because the client went away: Node
+ * destroys an unfinished request with `Error: aborted` (code ECONNRESET, from abortIncoming) when
+ * its connection closes, and @hono/node-server rejects a body read with "Client connection
+ * prematurely closed." A store's own ECONNRESET says "read ECONNRESET" / "write ECONNRESET".
+ */
+function isClientStreamError(e: { code?: unknown; message?: unknown }): boolean {
+  return (e.code === "ECONNRESET" && e.message === "aborted") || e.message === "Client connection prematurely closed.";
+}
+
+/** The errors, `err` first, then each cause it wraps (at most 5). */
+function* chain(err: unknown): Generator<{ code?: unknown; message?: unknown; name?: unknown }> {
+  for (let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as typeof e, depth++) yield e;
+}
+
+/**
+ * Whether `err` says the store is unavailable rather than that the request or the code is
+ * wrong: those answer 503 SERVICE_UNAVAILABLE, a retry may succeed. A client that aborted its own
+ * request (see isClientAbort) is not a store outage, although Node gives it code ECONNRESET.
  */
 export function isUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (const e of chain(err)) if (isClientStreamError(e)) return false;
+  for (const e of chain(err)) {
     const code = typeof e.code === "string" ? e.code : undefined;
     if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true; // 08xxx: connection exception
     if (typeof e.message === "string" && /PGlite is closed|Connection terminated|database system is (starting up|shutting down)/i.test(e.message)) return true;
   }
   return false;
+}
+
+/**
+ * Whether `err` comes from the client abandoning its request (closing the connection while its
+ * body was being read): the error of Node's request stream, or an abort error once the request's
+ * signal says the client is gone.
+ */
+export function isClientAbort(err: unknown, signal?: AbortSignal): boolean {
+  for (const e of chain(err)) {
+    if (isClientStreamError(e)) return true;
+    if (signal?.aborted && (e.name === "AbortError" || e.code === "ABORT_ERR" || e.code === "ERR_STREAM_PREMATURE_CLOSE")) return true;
+  }
+  return false;
+}
+
+/** What a request its client abandoned is answered and counted as (nginx's "client closed request"); nobody reads it. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** The request's abort signal, when it has one (@hono/node-server aborts it when the client leaves). */
+function signalOf(c: Context): AbortSignal | undefined {
+  try {
+    return c.req.raw.signal;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The single onError: every failure leaves as the error body, and no stack trace leaves at all. */
@@ -65,11 +108,16 @@ export function handleError(logger: Logger) {
       const code = STATUS_CODES[err.status];
       if (code) return sendError(c, new AppError(code, code === "VALIDATION_ERROR" ? err.message || undefined : undefined));
     }
+    if (isClientAbort(err, signalOf(c))) {
+      // The client is gone: nothing is wrong here, and no answer will be read.
+      logger.debug({ method: c.req.method, path: loggedPath(c.req.path), code: (err as NodeJS.ErrnoException).code }, "client aborted the request");
+      return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+    }
     if (isUnavailable(err)) {
-      logger.warn({ err, method: c.req.method, path: c.req.path }, "store unavailable");
+      logger.warn({ err, method: c.req.method, path: loggedPath(c.req.path) }, "store unavailable");
       return sendError(c, new AppError("SERVICE_UNAVAILABLE", "The data store is unavailable; retry shortly.", { "Retry-After": "5" }));
     }
-    logger.error({ err, method: c.req.method, path: c.req.path }, "unhandled error");
+    logger.error({ err, method: c.req.method, path: loggedPath(c.req.path) }, "unhandled error");
     return sendError(c, new AppError("INTERNAL_ERROR"));
   };
 }

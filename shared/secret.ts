@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Stats } from "node:fs";
 import { link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "./errors.js";
@@ -11,9 +12,10 @@ export const MIN_SECRET_LENGTH = 32;
  * DATA_DIR/jwt-secret, so tokens stay valid across restarts. The file is written whole or not at
  * all (a temporary file, fsync, then a hard link to the final name, which — unlike a rename —
  * never replaces an existing one; the temporary name is removed), with mode
- * 0600. A file that is there but too short (empty, truncated, hand-edited) or readable by other
- * users refuses the start with its path: a short key could be forged, and silently replacing it
- * would log every user out.
+ * 0600. A file that is there but not a usable secret (not a regular file, not UTF-8 text, too
+ * short or too repetitive — empty, truncated, hand-edited) or readable by other users refuses the
+ * start with its path: a weak key could be forged, and silently replacing it would log every
+ * user out.
  */
 export async function resolveJwtSecret(configured: string | undefined, dataDir: string): Promise<string> {
   if (configured) return configured;
@@ -45,21 +47,65 @@ export async function resolveJwtSecret(configured: string | undefined, dataDir: 
   return (await readSecret(file)) ?? secret;
 }
 
+/** A key with fewer distinct characters than this is a pattern, not a secret ("a" × 40, "ab" × 20). */
+export const MIN_SECRET_DISTINCT = 8;
+
+/** The way out of every refusal: a new secret (logging everyone out), or one configured. */
+const REPLACE = "to have a new one generated (every issued token becomes invalid), or set JWT_SECRET";
+
+/**
+ * The kept secret, or undefined when there is none. Anything else that is not a usable secret
+ * refuses the start with a ConfigError naming the file: not a regular file (a directory, a FIFO,
+ * a device), unreadable, open to other users, not valid UTF-8 (undecodable bytes would all
+ * become U+FFFD, a constant key), or under MIN_SECRET_LENGTH characters or MIN_SECRET_DISTINCT
+ * distinct characters once trimmed.
+ */
 async function readSecret(file: string): Promise<string | undefined> {
+  let info: Stats;
+  try {
+    info = await stat(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new ConfigError(`${file} cannot be read (${code ?? "error"}); a JWT secret must be a readable file. Fix its permissions, delete it ${REPLACE}.`);
+  }
+  // Checked before opening: reading a directory fails with EISDIR, and opening a FIFO blocks.
+  if (!info.isFile()) {
+    throw new ConfigError(`${file} is ${kindOf(info)}, not a regular file; a JWT secret must be a file of at least ${MIN_SECRET_LENGTH} characters. Remove it ${REPLACE}.`);
+  }
+  if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
+    throw new ConfigError(`${file} is readable or writable by other users (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 on it.`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new ConfigError(`${file} cannot be read (${code ?? "error"}); a JWT secret must be a readable file. Fix its permissions, delete it ${REPLACE}.`);
+  }
   let text: string;
   try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConfigError(`${file} is not valid UTF-8 text; a JWT secret must be text of at least ${MIN_SECRET_LENGTH} characters. Delete the file ${REPLACE}.`);
   }
   const kept = text.trim();
-  if (kept.length < MIN_SECRET_LENGTH) {
-    throw new ConfigError(`${file} holds ${kept.length} characters; a JWT secret needs at least ${MIN_SECRET_LENGTH}. Delete the file to have a new one generated (every issued token becomes invalid), or set JWT_SECRET.`);
+  const length = [...kept].length;
+  if (length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`${file} holds ${length} characters; a JWT secret needs at least ${MIN_SECRET_LENGTH}. Delete the file ${REPLACE}.`);
   }
-  const { mode } = await stat(file);
-  if (process.platform !== "win32" && (mode & 0o077) !== 0) {
-    throw new ConfigError(`${file} is readable or writable by other users (mode ${(mode & 0o777).toString(8)}); run chmod 600 on it.`);
+  const distinct = new Set(kept).size;
+  if (distinct < MIN_SECRET_DISTINCT) {
+    throw new ConfigError(`${file} holds only ${distinct} distinct characters; a JWT secret needs at least ${MIN_SECRET_DISTINCT} (a repeated pattern is not a secret). Delete the file ${REPLACE}.`);
   }
   return kept;
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a named pipe";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return "a special file";
 }

@@ -3,18 +3,11 @@ import type { Context } from "hono";
 import ipaddr from "ipaddr.js";
 
 /**
- * The address a client is counted under: an IPv4 address as is (IPv4-mapped IPv6 too), an IPv6
- * address by its /64 — one subscriber's whole prefix, since a single host usually owns a /64
- * and could otherwise rotate through 2^64 addresses to reset every limit. Anything unparsable
- * (a proxy's garbage X-Forwarded-For entry) is counted under itself, truncated.
+ * The key of a parsed address: an IPv4 address as is (IPv4-mapped IPv6 too), an IPv6 address by
+ * its /64 — one subscriber's whole prefix, since a single host usually owns a /64 and could
+ * otherwise rotate through 2^64 addresses to reset every limit.
  */
-export function clientKey(address: string): string {
-  let ip: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    ip = ipaddr.parse(address.includes("%") ? address.slice(0, address.indexOf("%")) : address);
-  } catch {
-    return address.slice(0, 64);
-  }
+function keyOf(ip: ipaddr.IPv4 | ipaddr.IPv6): string {
   if (ip.kind() === "ipv6") {
     const v6 = ip as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
@@ -24,9 +17,56 @@ export function clientKey(address: string): string {
   return ip.toString();
 }
 
+/** An IPv4 or IPv6 address (an IPv6 zone, `%eth0`, dropped), or undefined. */
+function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const bare = text.includes("%") ? text.slice(0, text.indexOf("%")) : text;
+  try {
+    return ipaddr.parse(bare);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A dotted-quad IPv4 address or an IPv6 address (zone dropped): no `127.1`, no `3232235777`. */
+function parseStrict(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
+  const bare = text.includes("%") ? text.slice(0, text.indexOf("%")) : text;
+  return ipaddr.IPv6.isValid(bare) ? ipaddr.IPv6.parse(bare) : undefined;
+}
+
 /**
- * The client's address: the socket's peer, or, behind `trustProxy` proxies, the address the
- * outermost trusted proxy saw (that many entries from the right of X-Forwarded-For).
+ * One X-Forwarded-For entry as an address: `IPv4`, `IPv6`, `IPv4:port`, `[IPv6]` or
+ * `[IPv6]:port` (what proxies that append the peer's port write). Anything else is undefined: it
+ * is never a key.
+ */
+export function parseForwarded(entry: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  if (bracketed) {
+    const ip = parseStrict(bracketed[1]!);
+    return ip?.kind() === "ipv6" ? ip : undefined;
+  }
+  const withPort = /^([\d.]+):(\d{1,5})$/.exec(entry);
+  if (withPort) return ipaddr.IPv4.isValidFourPartDecimal(withPort[1]!) ? ipaddr.IPv4.parse(withPort[1]!) : undefined;
+  return parseStrict(entry);
+}
+
+/**
+ * The key an address is counted under (see keyOf). Anything unparsable is counted under itself,
+ * truncated — only a socket's address comes here, and the kernel writes that; client-supplied
+ * text goes through clientAddress, which never uses an unparsable entry.
+ */
+export function clientKey(address: string): string {
+  const ip = parseIp(address);
+  return ip ? keyOf(ip) : address.slice(0, 64);
+}
+
+/**
+ * The client's key: the socket's peer, or, behind `trustProxy` proxies, the address the outermost
+ * trusted proxy saw (that many entries from the right of X-Forwarded-For). An entry that is not
+ * an address (IPv4, IPv6, `IPv4:port`, `[IPv6]:port`) is never used: the nearest trusted hop to
+ * its right that is one is, else the socket's peer. So a key is always an IPv4 address, an IPv6
+ * /64 (`2001:db8:0:1::/64`) or "unknown", never text a client chose — rate-limit keys cannot
+ * name another counter (`login:…`).
  */
 export function clientAddress(remote: string | undefined, forwardedFor: string | undefined, trustProxy: number): string {
   if (trustProxy > 0) {
@@ -34,13 +74,18 @@ export function clientAddress(remote: string | undefined, forwardedFor: string |
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
-    const ip = chain[Math.max(0, chain.length - trustProxy)];
-    if (ip) return clientKey(ip);
+    // Entries right of the chosen one were written by trusted proxies: moving right only ever
+    // trusts more, never less.
+    for (let i = Math.max(0, chain.length - trustProxy); i < chain.length; i++) {
+      const ip = parseForwarded(chain[i]!);
+      if (ip) return keyOf(ip);
+    }
   }
-  return remote ? clientKey(remote) : "unknown";
+  const ip = remote === undefined ? undefined : parseIp(remote);
+  return ip ? keyOf(ip) : "unknown";
 }
 
-/** The rate-limit key of an HTTP request (see clientAddress). */
+/** The client key of an HTTP request (see clientAddress). */
 export function clientIp(c: Context, trustProxy: number): string {
   let remote: string | undefined;
   try {

@@ -21,6 +21,8 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
     if (opts.max === 0) return next();
     let hit;
     try {
+      // The key is the bare client key (an IPv4 address, an IPv6 /64 or "unknown"; /ws counts its
+      // messages under the same one): never client-chosen text, so never a `login:…` counter.
       hit = await opts.store.hit(clientIp(c, opts.trustProxy), opts.now(), opts.windowMs, opts.max);
     } catch (err) {
       // A counter store outage must not take the API down with it: serve, and say so in the log.

@@ -1,14 +1,52 @@
 import type { MiddlewareHandler } from "hono";
-import type { Logger } from "../../shared/logger.js";
+import { scrub, type Logger } from "../../shared/logger.js";
 import type { AppEnv } from "../env.js";
 
-/** One JSON log line per request: method, path, status, duration. Never headers or bodies. */
+/** The longest path a log line holds (after scrubbing); the rest is cut with "…". */
+export const LOGGED_PATH_MAX = 200;
+/** How much of a path is looked at at all: the scrubbing's cost stays bounded on a 16 KiB URL. */
+const PATH_READ_MAX = 1_024;
+
+/**
+ * A request path as it may be written to a log: what the client put there can be a token, an
+ * email, a password hash or another secret (`/assets/metadata/<JWT>`, `/pool/stats/a@b.c/KSM`),
+ * so it is percent-decoded (`%40` is an `@` too), then every segment goes through the log's own
+ * scrub() (emails, `eyJ…` tokens, `scrypt$…` hashes, bearer tokens, connection URLs) and any run
+ * of 32 or more base64url or hex characters becomes `[blob]`, and the result is cut to
+ * LOGGED_PATH_MAX characters. A password hash is cut from `scrypt$` to the end of the path, since
+ * its base64 may hold a `/`.
+ */
+export function loggedPath(path: string): string {
+  let text = path.length > PATH_READ_MAX ? path.slice(0, PATH_READ_MAX) : path;
+  for (let round = 0; round < 3 && /%[0-9A-Fa-f]{2}/.test(text); round++) {
+    const decoded = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+    if (decoded === text) break;
+    text = decoded;
+  }
+  text = text.replace(/scrypt\$\S*/gi, "[hash]");
+  text = text
+    .split("/")
+    .map((segment) => scrub(segment).replace(/[A-Za-z0-9_+=-]{32,}/g, "[blob]"))
+    .join("/");
+  return text.length > LOGGED_PATH_MAX ? `${text.slice(0, LOGGED_PATH_MAX - 1)}…` : text;
+}
+
+/**
+ * One JSON log line per request: method, path (scrubbed and cut, see loggedPath), status,
+ * duration. Never headers, query strings or bodies.
+ */
 export function requestLog(logger: Logger, now: () => number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const start = performance.now();
     c.set("logger", logger);
     await next();
-    logger.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 }, "request");
+    logger.info({ method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 }, "request");
     void now;
   };
 }

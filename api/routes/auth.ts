@@ -80,7 +80,9 @@ export interface LoginGuard {
  */
 async function reserveAttempt(guard: LoginGuard, ip: string, email: string): Promise<() => Promise<void>> {
   const who = createHash("sha256").update(email).digest("base64url").slice(0, 22);
-  const keys = [`login:${who}:${ip}`, `login:${ip}`];
+  // `ip` is a client key (an IPv4 address, an IPv6 /64 or "unknown", never client-chosen text), so
+  // request-limit keys (bare client keys) never start with "login:", and these two never collide.
+  const keys = [`login:email:${who}:${ip}`, `login:client:${ip}`];
   const maxes = [LOGIN_LIMITS.perEmailAndClient, LOGIN_LIMITS.perClient];
   const counted: [string, string][] = [];
   const undo = async () => {
