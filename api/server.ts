@@ -1,11 +1,12 @@
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { serve, type ServerType } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import { BLOCKS_CHANNEL, createDb, latestBlock, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
+import { errorBody } from "./errors.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ResponseCache } from "./middleware/cache.js";
@@ -34,6 +35,77 @@ function answerClientErrors(server: Server): void {
   });
 }
 
+/** How long shutdown lets requests in flight finish before it cuts their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+const MALFORMED_TARGET = "The request target or the Host header is malformed.";
+
+function jsonError(status: number, message: string, code: "VALIDATION_ERROR" | "INTERNAL_ERROR" = "VALIDATION_ERROR"): Response {
+  return new Response(JSON.stringify(errorBody(code, message)), { status, headers: { "content-type": "application/json" } });
+}
+
+function writeJsonError(res: ServerResponse, status: number, message: string, close: boolean): void {
+  const body = JSON.stringify(errorBody("VALIDATION_ERROR", message));
+  const headers: Record<string, string | number> = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
+  if (close) headers.Connection = "close";
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/**
+ * The request listener: @hono/node-server's, with an error handler so that what it refuses
+ * before the app (a Host or absolute-form target WHATWG URL rejects, a backslash in the path, a
+ * target that is not a path: `OPTIONS *`, `ftp://…`) answers with the error body instead of an
+ * empty 400. The server is created with `requireHostHeader: false` (Node's own answer to an
+ * HTTP/1.1 request without Host is an empty 400), so that check is made here, on the same terms.
+ * While `state.closing`, answers close their connection. Well-formed requests pay two property
+ * checks and a boolean.
+ */
+function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostname: string, logger: Logger, state: { closing: boolean }) {
+  const listener = getRequestListener(fetch, {
+    hostname,
+    errorHandler: (err) => {
+      if (err instanceof RequestError) return jsonError(400, MALFORMED_TARGET);
+      // The app answers its own failures (onError); this is a failure outside it.
+      logger.error({ err }, "api: request failed outside the app");
+      return jsonError(500, "An unexpected error occurred.", "INTERNAL_ERROR");
+    },
+  });
+  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    if (incoming.headers.host === undefined && incoming.httpVersionMajor === 1 && incoming.httpVersionMinor === 1) {
+      return writeJsonError(outgoing, 400, "An HTTP/1.1 request needs a Host header.", true);
+    }
+    if (state.closing) outgoing.shouldKeepAlive = false;
+    void listener(incoming, outgoing);
+  };
+}
+
+/**
+ * Stops the HTTP server so that shutdown always completes: no new connections; idle keep-alive
+ * connections closed at once (and each one that goes idle after its answer); requests in flight
+ * given `graceMs` to finish; then every connection left — a body that never finishes (Node stops
+ * timing requests out once the server is closing), a /ws peer that never answers the close
+ * frame — is cut, in one log line with their count.
+ */
+function closeHttp(server: Server, sockets: Set<Duplex>, graceMs: number, logger: Logger): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => {
+      const open = [...sockets].filter((s) => !s.destroyed);
+      logger.warn({ connections: open.length, graceMs }, `api: shutdown cut ${open.length} connection${open.length === 1 ? "" : "s"} still open after the ${graceMs} ms grace period`);
+      server.closeAllConnections();
+      // Upgraded sockets (/ws, an Upgrade answered as HTTP) are not in Node's list: cut them too.
+      for (const socket of open) socket.destroy();
+    }, graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
 export interface ApiServer {
   port: number;
   /** Subscriptions and block fan-out of this process (GET /ws). */
@@ -57,6 +129,8 @@ export interface ApiServerOptions {
   noMetricsServer?: boolean;
   /** HTTP server timeouts (tests make them small). */
   http?: { headersTimeout?: number; requestTimeout?: number; connectionsCheckingInterval?: number };
+  /** How long close() lets requests in flight finish before cutting them (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -94,13 +168,21 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     trustProxy: config.trustProxy,
     logger,
   });
-  const server = await new Promise<ServerType>((resolve) => {
-    // A client that never finishes its request line and headers (15 s) or its request (30 s) is
-    // cut off; Node checks every second rather than every 30 s.
-    const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: http }, () => resolve(s));
+  const shutdown = { closing: false };
+  // A client that never finishes its request line and headers (15 s) or its request (30 s) is
+  // cut off; Node checks every second rather than every 30 s.
+  const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
+  const server = createServer({ ...http, requireHostHeader: false }, requestListener(app.fetch, config.host, logger, shutdown));
+  answerClientErrors(server);
+  // An Expect other than 100-continue: 417 with the error body (Node's own 417 is empty).
+  server.on("checkExpectation", (_req: IncomingMessage, res: ServerResponse) => writeJsonError(res, 417, 'The only supported expectation is "Expect: 100-continue".', false));
+  // Every connection, upgraded ones included, so that shutdown can cut what is left of them.
+  const sockets = new Set<Duplex>();
+  server.on("connection", (socket: Duplex) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
   });
-  answerClientErrors(server as Server);
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, () => resolve()));
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const hub = new LiveHub(replica?.db ?? handle.db, logger, cache);
   // With a replica, a block is announced (cache cleared, pushes computed) only once the replica
@@ -128,7 +210,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     pending.push(JSON.parse(payload) as BlockAnnouncement);
     if (!announcing) void announce();
   });
-  const live = attachLive(server as Server, {
+  const live = attachLive(server, {
     hub,
     db: replica?.db ?? handle.db,
     tokens: createTokenIssuer(jwtSecret, Date.now),
@@ -153,9 +235,10 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     async close() {
       await metricsServer?.close();
       await unlisten();
-      await live.close();
-      // Stop accepting, let in-flight requests finish, then release the store and counters.
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop accepting, let in-flight requests and /ws peers finish within the grace period (cut
+      // after it), then release the store and counters.
+      shutdown.closing = true;
+      await Promise.all([live.close(), closeHttp(server, sockets, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, logger)]);
       await store.close();
       await replica?.close();
       if (!shared) await handle.close();
