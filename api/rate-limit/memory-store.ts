@@ -7,26 +7,27 @@ import type { RateLimitHit, RateLimitStore } from "./store.js";
  * and idle clients are swept once per window.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly logs = new Map<string, number[]>();
+  /** Each key's log, with the window it is counted in (login counters keep 15 min, requests 1). */
+  private readonly logs = new Map<string, { log: number[]; windowMs: number }>();
   private lastSweep = 0;
   private seq = 0;
 
   async hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit> {
     this.sweep(now, windowMs);
-    const log = this.logs.get(key) ?? [];
+    const log = this.logs.get(key)?.log ?? [];
     const start = now - windowMs;
     let expired = 0;
     while (expired < log.length && (log[expired] as number) <= start) expired++;
     if (expired > 0) log.splice(0, expired);
     const allowed = log.length < max;
     if (allowed) log.push(now);
-    if (log.length > 0) this.logs.set(key, log);
+    if (log.length > 0) this.logs.set(key, { log, windowMs });
     const oldest = log[0];
     return { allowed, count: log.length, resetMs: oldest === undefined ? windowMs : oldest + windowMs - now, entry: allowed ? `${now}:${this.seq++}` : undefined };
   }
 
   async undo(key: string, entry: string): Promise<void> {
-    const log = this.logs.get(key);
+    const log = this.logs.get(key)?.log;
     const at = log?.lastIndexOf(Number(entry.slice(0, entry.indexOf(":")))) ?? -1;
     if (log && at >= 0) log.splice(at, 1);
   }
@@ -34,9 +35,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private sweep(now: number, windowMs: number): void {
     if (now - this.lastSweep < windowMs) return;
     this.lastSweep = now;
-    for (const [key, log] of this.logs) {
+    // Each key by its own window: swept by the caller's (a request's 60 s), the 15-minute login
+    // counters were dropped after a minute, cutting the lockout to 60–120 s.
+    for (const [key, { log, windowMs: own }] of this.logs) {
       const newest = log[log.length - 1];
-      if (newest === undefined || newest <= now - windowMs) this.logs.delete(key);
+      if (newest === undefined || newest <= now - own) this.logs.delete(key);
     }
   }
 

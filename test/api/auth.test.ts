@@ -187,6 +187,20 @@ describeDb("login limits", (ctx) => {
     expect((await login(t, "victim@example.com", password)).status).toBe(200);
   });
 
+  it("the lockout lasts its 15 min on the in-memory counters, whatever requests sweep them in between", async () => {
+    const t = buildApp(ctx.db); // no Redis: MemoryRateLimitStore
+    await t.post("/auth/register", { email: "swept@example.com", password });
+    for (let i = 0; i < 5; i++) await expectError(await login(t, "swept@example.com", "wrong password"), 401, "INVALID_CREDENTIALS");
+    // Requests in the 60 s window sweep idle keys; the login counters' window is 15 min.
+    for (const minutes of [2, 3, 9]) {
+      t.clock.advance(minutes * 60_000); // 2, 5, then 14 min after the failures
+      expect((await t.request("/pool/stats", { ip: "198.51.100.77" })).status).toBe(200);
+      await expectError(await login(t, "swept@example.com", password), 429, "RATE_LIMITED");
+    }
+    t.clock.advance(60_001);
+    expect((await login(t, "swept@example.com", password)).status).toBe(200);
+  });
+
   it("a burst of failed logins in one tick gets no more tries than the limit", async () => {
     const t = buildApp(ctx.db);
     await t.post("/auth/register", { email: "burst@example.com", password });
