@@ -2,6 +2,12 @@ import type { MiddlewareHandler } from "hono";
 import { AppError } from "../../shared/errors.js";
 import { CONTROL_CHARS } from "./strict-input.js";
 
+/**
+ * Half of a UTF-16 surrogate pair on its own: not text. Every one of them becomes U+FFFD when
+ * encoded, so passwords "abcdefgh\ud800" and "abcdefgh\udfff" were the same password.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Nesting deeper than this is refused: no body of this API nests more than two levels. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -15,13 +21,13 @@ function controlCharAt(value: unknown): string | undefined | { tooDeep: true } {
   while (stack.length > 0) {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === "string") {
-      if (CONTROL_CHARS.test(v)) return path;
+      if (CONTROL_CHARS.test(v) || LONE_SURROGATE.test(v)) return path;
       continue;
     }
     if (typeof v !== "object" || v === null) continue;
     if (depth >= MAX_JSON_DEPTH) return { tooDeep: true };
     for (const [key, child] of Object.entries(v)) {
-      if (CONTROL_CHARS.test(key)) return path;
+      if (CONTROL_CHARS.test(key) || LONE_SURROGATE.test(key)) return path;
       stack.push([child, path ? `${path}.${key}` : key, depth + 1]);
     }
   }
@@ -46,7 +52,7 @@ export function requireJsonBody(): MiddlewareHandler {
     // The body is at most MAX_BODY_BYTES, so this walk is bounded.
     const at = controlCharAt(body);
     if (typeof at === "object") throw new AppError("VALIDATION_ERROR", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
-    if (at !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid body field "${at.slice(0, 64) || "(root)"}": control characters are not allowed.`);
+    if (at !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid body field "${at.slice(0, 64) || "(root)"}": control characters and unpaired surrogates are not allowed.`);
     return next();
   };
 }

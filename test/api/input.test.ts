@@ -55,6 +55,12 @@ describeDb("hostile input", (ctx) => {
     }
     expect(await users()).toBe(0);
     await expectError(await t.post("/auth/login", { email: "x@example.com", password: "a\u0007" }), 400, "VALIDATION_ERROR");
+    // Unpaired surrogates (all encoded as U+FFFD, so they were one password): 400, raw JSON escapes.
+    for (const pw of ["abcdefgh\\ud800", "abcdefgh\\udfff", "\\udc00abcdefgh"]) {
+      const res = await t.request("/auth/register", { method: "POST", body: `{"email":"sur@example.com","password":"${pw}"}`, headers: { "Content-Type": "application/json" } });
+      expect(await expectError(res, 400, "VALIDATION_ERROR")).toMatch(/unpaired surrogates/);
+    }
+    expect(await users()).toBe(0);
     // Printable non-ASCII text is fine.
     expect((await t.post("/auth/register", { email: "ok@example.com", password: "pässwörd ünïcödé", name: "Zoë 🚀" })).status).toBe(200);
   });
