@@ -26,7 +26,7 @@ const intervalQuery = z
 const windowQuery = {
   interval: intervalQuery,
   from: intQuery("from", 0, 99_999_999_999, `Start, Unix seconds (default: 200 intervals before "to"); at most ${MAX_POINTS} intervals`),
-  to: intQuery("to", 0, 99_999_999_999, "End, Unix seconds (default: the newest indexed block's time)"),
+  to: intQuery("to", 0, 99_999_999_999, "End, Unix seconds (default, and at most: the newest indexed block's time)"),
 };
 
 // ---- /accounts/{address}
@@ -164,7 +164,7 @@ const ohlcv = createRoute({
   tags: ["pool"],
   summary: "Candles of a pool: price of tokenA in tokenB and in USD, volumes (public)",
   request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }), query: z.object(windowQuery) },
-  responses: { 200: json(Candles, "Candles, oldest first; intervals before the pool's first price are left out"), ...errors(...PAIR_ERRORS) },
+  responses: { 200: json(Candles, "Candles, oldest first; intervals before the pool's first price are left out. Every candle covers its whole interval: the last one, the interval holding \"to\", may include blocks after \"to\" (as a chart's current candle does)"), ...errors(...PAIR_ERRORS) },
 });
 
 // ---- /assets/{id}/history

@@ -33,7 +33,9 @@ export function decodeCursor(text: string): HolderCursor {
     // carry ranks past 2^53 (unsafe integers in the answer).
     parsed[2] < MAX_RANK
   ) {
-    return { balance: parsed[0], account: parsed[1], rank: parsed[2] };
+    const cursor = { balance: parsed[0], account: parsed[1], rank: parsed[2] };
+    // One spelling per position: every other one would be one more response-cache key.
+    if (encodeCursor(cursor) === text) return cursor;
   }
   throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": not a cursor returned by this endpoint (use nextCursor).');
 }

@@ -64,7 +64,10 @@ function decodeTradeCursor(text: string): TradeCursor {
   }
   const ok = (v: unknown, max: number) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
   if (Array.isArray(parsed) && parsed.length === 3 && ok(parsed[0], Number.MAX_SAFE_INTEGER) && ok(parsed[1], 2_147_483_647) && ok(parsed[2], 32_767)) {
-    return { blockNumber: parsed[0], eventIndex: parsed[1], hop: parsed[2] };
+    const cursor = { blockNumber: parsed[0], eventIndex: parsed[1], hop: parsed[2] };
+    // One spelling per position (padding, stray characters, `1e3` or spaces decoded too): each
+    // other spelling would be one more response-cache key.
+    if (encodeTradeCursor(cursor) === text) return cursor;
   }
   throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": not a cursor returned by this endpoint (use nextCursor).');
 }
@@ -114,7 +117,10 @@ async function windowOf(db: Database, q: WindowQuery, fallback: Interval) {
   const name = q.interval ?? fallback;
   const [seconds, res] = INTERVALS[name];
   const head = await latestBlock(db);
-  const to = q.to ?? head?.timestamp ?? Math.floor(Date.now() / 1000);
+  // Nothing is known after the newest indexed block: a later "to" is capped there (it answered
+  // points dated centuries ahead with today's values).
+  const newest = head?.timestamp ?? Math.floor(Date.now() / 1000);
+  const to = Math.min(q.to ?? newest, newest);
   const first = Math.floor((q.from ?? Math.max(0, to - (DEFAULT_POINTS - 1) * seconds)) / seconds) * seconds;
   const lastStart = Math.floor(to / seconds) * seconds;
   if (q.from !== undefined && q.from > to) throw new AppError("VALIDATION_ERROR", `Invalid query parameter "from": it must not be after "to" (${to}).`);

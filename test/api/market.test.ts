@@ -95,6 +95,11 @@ describeDb("wallet and trader routes", (ctx) => {
     const flipped: any = await (await t.get(`/pools/usdt/ksm/swaps`)).json();
     expect(flipped.trades.map((x: any) => x.side)).toEqual(["buy", "buy", "buy"]);
     await expectError(await t.get(`/pools/KSM/${USDT}/swaps?cursor=${Buffer.from('[1,"x",0]').toString("base64url")}`), 400, "VALIDATION_ERROR");
+    // Only the spelling the API gave: other spellings of the same position would be cache keys.
+    const b64 = (text: string) => Buffer.from(text).toString("base64url");
+    for (const other of [`${first.nextCursor}==`, `${first.nextCursor}!!`, b64("[1500.0,2,0]"), b64(" [1500,2,0] "), b64("[15e2,2,0]")]) {
+      await expectError(await t.get(`/pools/KSM/${USDT}/swaps?limit=2&cursor=${encodeURIComponent(other)}`), 400, "VALIDATION_ERROR");
+    }
     await expectError(await t.get(`/pools/KSM/${USDT}/swaps?limit=501`), 400, "VALIDATION_ERROR");
     await expectError(await t.get("/pools/LONE/KSM/swaps"), 404, "POOL_NOT_FOUND");
   });
@@ -130,6 +135,10 @@ describeDb("wallet and trader routes", (ctx) => {
     expect(points[0]).toEqual({ timestamp: expect.any(Number), supply: null, holders: null, blockNumber: null });
     expect(points.at(-1)).toEqual({ timestamp: HEAD_TIME, supply: "1000000000000", holders: 5, blockNumber: HEAD_BLOCK });
     expect(points.find((p) => p.blockNumber === 1_000)).toMatchObject({ supply: "1000000000000" });
+    // Nothing is known after the newest block: a later "to" is capped there.
+    const future: any = await (await t.get(`/assets/${TEN}/history?interval=1d&to=99999999999`, auth)).json();
+    expect(future.to).toBe(HEAD_TIME);
+    expect(future.points.at(-1).timestamp).toBe(HEAD_TIME);
     await expectError(await t.get(`/assets/${TEN}/history`), 401, "UNAUTHORIZED");
     await expectError(await t.get("/assets/999/history", auth), 404, "TOKEN_NOT_FOUND");
   });
