@@ -3,6 +3,8 @@ import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { BLOCKS_CHANNEL, createDb, latestBlock, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
+import { ConfigError } from "../shared/errors.js";
+import { sql } from "drizzle-orm";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
@@ -144,6 +146,15 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   await handle.migrate();
   // A replica follows the primary's schema: it is never migrated from here.
   const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl, statementTimeoutMs: config.apiStatementTimeoutMs }) : undefined;
+  if (replica) {
+    try {
+      await replicaFollows(handle.db, replica.db);
+    } catch (err) {
+      await replica.close().catch(() => {});
+      if (!shared) await handle.close().catch(() => {});
+      throw err;
+    }
+  }
   let store: RateLimitStore;
   if (config.redisUrl) {
     const redis = new RedisRateLimitStore(config.redisUrl, config.redisPrefix);
@@ -244,6 +255,39 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       if (!shared) await handle.close();
     },
   };
+}
+
+/** Migrations applied to a store, by drizzle's own table; 0 when it has none. */
+async function schemaVersion(db: Database): Promise<number> {
+  const result = (await db.execute(sql`select count(*)::int as n from pg_catalog.pg_tables t where t.schemaname = 'drizzle' and t.tablename = '__drizzle_migrations'`)) as unknown;
+  const [present] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  if (!present || Number(present.n) === 0) return 0;
+  const applied = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown;
+  const [row] = (Array.isArray(applied) ? applied : (applied as { rows: unknown[] }).rows) as { n: number }[];
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A read replica is checked at start, not found out per request: it must answer and carry the
+ * primary's schema (it is never migrated from here). One that lags a migration just applied to
+ * the primary is waited for up to 10 s. Otherwise the start fails, saying which.
+ */
+async function replicaFollows(primary: Database, replica: Database): Promise<void> {
+  const want = await schemaVersion(primary);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    let have: number;
+    try {
+      have = await schemaVersion(replica);
+    } catch (err) {
+      throw new ConfigError(`DATABASE_READ_URL does not answer (${(err as Error).message.slice(0, 120)}); it must be a replica of DATABASE_URL`);
+    }
+    if (have >= want) return;
+    if (Date.now() > deadline) {
+      throw new ConfigError(`DATABASE_READ_URL has ${have} of the primary's ${want} migrations: it must be a streaming replica of DATABASE_URL (it is never migrated itself)`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** Waits (polling every 50 ms) until the replica has block `number`; gives up after 60 s, saying so. */

@@ -9,7 +9,8 @@ import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { resolveJwtSecret } from "../../shared/secret.js";
 import { schema } from "../../db/index.js";
-import { dbTargets, type DbTarget } from "../support/db.js";
+import postgres from "postgres";
+import { dbTargets, services, type DbTarget } from "../support/db.js";
 import { seedMarket as seedFixtures, USDT } from "../support/fixtures.js";
 
 const run = promisify(execFile);
@@ -126,6 +127,24 @@ describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgr
     expect(((await holders.json()) as { holders: unknown[] }).holders.length).toBeGreaterThan(0);
     expect(await primary.db.select().from(schema.tokens)).toHaveLength(0);
   });
+
+  it("a replica that does not answer, or lacks the primary's schema, fails the start saying so (it was found per request: 503s and 500s)", async () => {
+    const start = (readUrl: string) => startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: readUrl, JWT_SECRET: "x".repeat(32) }), createLogger("silent"));
+    const admin = postgres(services.databaseUrl!, { max: 1, onnotice: () => {} });
+    const name = `tokenpool_test_empty_${process.pid}_${Date.now()}`;
+    await admin.unsafe(`create database "${name}"`);
+    try {
+      const empty = new URL(primary.url!);
+      empty.pathname = `/${name}`;
+      await expect(start(empty.toString())).rejects.toThrow(/DATABASE_READ_URL has 0 of the primary's \d+ migrations: it must be a streaming replica/);
+      const closed = new URL(primary.url!);
+      closed.port = "1";
+      await expect(start(closed.toString())).rejects.toThrow(/DATABASE_READ_URL does not answer/);
+    } finally {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    }
+  }, 40_000);
 
   it("DATABASE_READ_URL without DATABASE_URL is a configuration error naming both", () => {
     expect(() => loadConfig({ DATABASE_READ_URL: "postgres://127.0.0.1/replica" })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
