@@ -217,10 +217,22 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       announcing = false;
     }
   };
-  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => {
-    pending.push(JSON.parse(payload) as BlockAnnouncement);
-    if (!announcing) void announce();
-  });
+  const unlisten = await handle.listen(
+    BLOCKS_CHANNEL,
+    (payload) => {
+      pending.push(JSON.parse(payload) as BlockAnnouncement);
+      if (!announcing) void announce();
+    },
+    () => {
+      // The notification connection came back: blocks committed meanwhile were never announced,
+      // so what is cached may be older than the store (it was served until the next block).
+      cache.clear();
+      void latestBlock(replica?.db ?? handle.db)
+        .then((head) => hub.refresh(head?.number))
+        .catch(() => hub.refresh(undefined));
+      logger.warn("api: block notifications re-subscribed after a lost connection; cache cleared, topics recomputed");
+    },
+  );
   const live = attachLive(server, {
     hub,
     db: replica?.db ?? handle.db,

@@ -37,7 +37,7 @@ export interface DbHandle {
    * LISTEN on `channel` (of the primary: NOTIFY is not replicated); resolves to the unlisten.
    * Notifications sent inside a transaction arrive when it commits.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onRelisten?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -168,9 +168,14 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
         },
       };
     },
-    listen: async (channel, onPayload) => {
-      // postgres.js keeps one dedicated connection for LISTEN and re-listens after reconnecting.
-      const { unlisten } = await client.listen(channel, onPayload);
+    listen: async (channel, onPayload, onRelisten) => {
+      // postgres.js keeps one dedicated connection for LISTEN and re-listens after reconnecting;
+      // its onlisten runs at the first LISTEN and at each of those (notifications in between are lost).
+      let first = true;
+      const { unlisten } = await client.listen(channel, onPayload, () => {
+        if (first) first = false;
+        else onRelisten?.();
+      });
       return unlisten;
     },
     close: () => client.end({ timeout: 5 }),

@@ -101,6 +101,17 @@ export class LiveHub {
     this.running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => (this.running = undefined));
   }
 
+  /**
+   * Recomputes every topic without a block announcement: after the notification connection was
+   * lost, blocks may have been committed unheard (the cache is cleared alongside). Pushes only
+   * what changed, labelled with `head` (the newest block the store has), if known.
+   */
+  refresh(head: number | undefined): void {
+    if (head !== undefined) this.block = Math.max(this.block ?? 0, head);
+    this.pending = true;
+    this.running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => (this.running = undefined));
+  }
+
   /** Resolves when no recomputation is running or pending (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
