@@ -230,6 +230,13 @@ export async function startMetricsServer(registries: Registry[], port: number, h
   const address = server.address();
   return {
     port: typeof address === "object" && address ? address.port : port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Scrapes are short: idle keep-alive connections close at once, and whatever is left after
+    // 1 s (a scraper that never finishes its request) is cut, so shutdown is never held open.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 1_000).unref();
+      }),
   };
 }

@@ -100,3 +100,20 @@ describe("API metrics", () => {
     }
   });
 });
+
+describe("the metrics server's shutdown", () => {
+  it("is not held open by a scraper that never finishes its request", async () => {
+    const { startMetricsServer } = await import("../../shared/metrics.js");
+    const net = await import("node:net");
+    const metrics = await startMetricsServer([], 0, "127.0.0.1");
+    const socket = net.connect(metrics.port, "127.0.0.1");
+    socket.on("error", () => {});
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"); // headers never end
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await metrics.close();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    socket.destroy();
+  });
+});
