@@ -207,9 +207,20 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     announcing = true;
     try {
       while (pending.length > 0) {
-        if (replica) await replicaReaches(replica.db, pending[pending.length - 1]!.number, logger);
+        // Only the blocks a wait covered are announced: those arriving during the last wait may be
+        // newer than what the replica has (announced too, they labelled older values as theirs).
+        let covered = pending.length;
+        if (replica) {
+          // Blocks that arrive during a wait join it: the wait is made again for the newest (at
+          // most 3 times, so a replica lagging more than a block time still announces).
+          for (let turn = 0; turn < 3; turn++) {
+            covered = pending.length;
+            await replicaReaches(replica.db, pending[covered - 1]!.number, logger);
+            if (pending.length === covered) break;
+          }
+        }
         cache.clear();
-        for (const block of pending.splice(0)) hub.onBlock(block);
+        for (const block of pending.splice(0, covered)) hub.onBlock(block);
       }
     } catch (err) {
       logger.error({ err }, "api: block announcement failed");
