@@ -25,6 +25,9 @@ async function rows<T>(db: Database, q: ReturnType<typeof sql>): Promise<T[]> {
  */
 export async function bruteForceCandles(db: Database, a: Side, b: Side, interval: keyof typeof INTERVAL_SECONDS, from: number, to: number) {
   const seconds = INTERVAL_SECONDS[interval];
+  // As the API: nothing is known after the newest block, so "to" stops there.
+  const [newest] = await rows<{ t: string | null }>(db, sql`select max(timestamp)::text as t from blocks`);
+  if (newest?.t != null) to = Math.min(to, Number(newest.t));
   const first = Math.floor(from / seconds) * seconds;
   const end = Math.floor(to / seconds) * seconds + seconds;
   const [t0, t1] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
