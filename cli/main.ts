@@ -4,7 +4,17 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { countSkippedEvents, createDb, getCheckpoint, latestBlock, latestSkippedEvents, taskProgress, type TaskProgress } from "../db/index.js";
+import {
+  countSkippedEvents,
+  createDb,
+  getCheckpoint,
+  getHeartbeat,
+  HEARTBEAT_STALE_SECONDS,
+  latestBlock,
+  latestSkippedEvents,
+  taskProgress,
+  type TaskProgress,
+} from "../db/index.js";
 import { loadConfig, type Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import { createLogger, type Logger } from "../shared/logger.js";
@@ -207,7 +217,11 @@ withFlags(
       else {
         const checked = Object.entries(report.checked).map(([t, n]) => `${n} ${t}`).join(", ");
         process.stdout.write(`verify at block ${report.block} (${report.hash}): ${checked} checked${opts.sample ? ` (holders: a sample of about ${opts.sample} per side)` : ""}\n`);
-        for (const d of report.drift.slice(0, 50)) process.stdout.write(`  ${d.table} ${d.kind} ${d.key}: store ${JSON.stringify(d.store)}, chain ${JSON.stringify(d.chain)}\n`);
+        for (const d of report.drift.slice(0, 50)) {
+          // holder_counts is checked against the store's own holder rows (which are checked against the chain).
+          const against = d.table === "holder_counts" ? "holder rows" : "chain";
+          process.stdout.write(`  ${d.table} ${d.kind} ${d.key}: store ${JSON.stringify(d.store)}, ${against} ${JSON.stringify(d.chain)}\n`);
+        }
         if (report.drift.length > 50) process.stdout.write(`  … ${total - 50} more\n`);
         const counts = Object.entries(report.counts).map(([k, n]) => `${k} ${n}`).join(", ");
         process.stdout.write(total === 0 ? "no drift\n" : `drift: ${total} (${counts})${opts.repair ? "; repaired" : "; run with --repair to write the chain's values"}\n`);
@@ -234,38 +248,50 @@ withFlags(program.command("migrate").description("apply the database migrations 
   }),
 );
 
-withFlags(program.command("status").description("the indexer's checkpoint, the chain head it saw, the lag, and the backfill queue depth"), [
+withFlags(program.command("status").description("the indexer's checkpoint, the chain head it saw, the lag, its heartbeat, and the backfill queue depth; exit 1 when the heartbeat is stale"), [
   "dataDir",
   "databaseUrl",
   "redisUrl",
 ])
   .option("--json", "print one JSON object")
-  .action((opts: Partial<Record<Flag, string>> & { json?: boolean }) =>
+  .option("--stale-after <seconds>", `heartbeat age from which the indexer counts as stale: exit 1 (0 = never; default INDEXER_STALE_SECONDS, ${HEARTBEAT_STALE_SECONDS})`, integer(0))
+  .action((opts: Partial<Record<Flag, string>> & { json?: boolean; staleAfter?: number }) =>
     runOnce("tokenpool status", async () => {
       const config = configOf(opts);
+      const staleAfter = opts.staleAfter ?? config.indexerStaleSeconds;
       const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       await handle.migrate();
-      const [cp, head, skippedCount, skipped, tasks] = await Promise.all([
+      const [cp, head, skippedCount, skipped, tasks, beat] = await Promise.all([
         getCheckpoint(handle.db),
         latestBlock(handle.db),
         countSkippedEvents(handle.db),
         latestSkippedEvents(handle.db, 5),
         taskProgress(handle.db),
+        getHeartbeat(handle.db),
       ]);
       await handle.close();
       const queue = config.redisUrl ? await (await lazy.jobs()).queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
+      // The head the indexer saw last: at its last commit, or at its last heartbeat when newer.
+      const finalized = cp ? Math.max(cp.chainFinalized, beat?.finalized ?? 0) : (beat?.finalized ?? null);
+      const stale = beat !== undefined && staleAfter > 0 && beat.ageSeconds > staleAfter;
       const status = {
         store: handle.kind,
         block: cp?.blockNumber ?? null,
         blockHash: cp?.blockHash ?? null,
-        finalized: cp?.chainFinalized ?? null,
-        lag: cp ? Math.max(0, cp.chainFinalized - cp.blockNumber) : null,
+        finalized,
+        lag: cp ? Math.max(0, finalized! - cp.blockNumber) : null,
         blockTime: head ? new Date(head.timestamp * 1000).toISOString() : null,
         updatedAt: cp?.updatedAt.toISOString() ?? null,
+        heartbeat: beat ? { at: beat.at.toISOString(), ageSeconds: Math.floor(beat.ageSeconds), finalized: beat.finalized, block: beat.block } : null,
+        stale,
         skippedEvents: { count: skippedCount, latest: skipped },
         ...tasks,
         queue,
       };
+      const age = beat ? Math.floor(beat.ageSeconds) : 0;
+      const heartbeatLine = !beat
+        ? "heartbeat: none on record (no indexer has run on this store yet)\n"
+        : `heartbeat: ${age} s ago${beat.finalized !== null ? ` (chain finalized ${beat.finalized} then)` : ""}${stale ? `, stale (over ${staleAfter} s)` : ""}\n`;
       const progress = taskLines(tasks);
       const depth = queue
         ? `backfill queue: ${queue.waiting} waiting, ${queue.active} active, ${queue.delayed} delayed, ${queue.failed} failed, ${queue.completed} completed\n`
@@ -275,8 +301,15 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
           ? "events not indexed: none\n"
           : `events not indexed: ${skippedCount}${skippedCount >= 10_000 ? "+" : ""} (degraded); latest:\n${skipped.map((e) => `  block ${e.blockNumber} event ${e.eventIndex} ${e.event}: ${e.reason}\n`).join("")}`;
       if (opts.json) process.stdout.write(`${JSON.stringify(status)}\n`);
-      else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n${progress}${depth}`);
-      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${progress}${notIndexed}${depth}`);
+      else if (!cp) process.stdout.write(`no checkpoint yet (${handle.kind}): the indexer has not committed a block\n${heartbeatLine}${progress}${depth}`);
+      else process.stdout.write(`block ${status.block} (${status.blockHash}), chain finalized ${status.finalized}, lag ${status.lag}, block time ${status.blockTime}, written ${status.updatedAt} (${handle.kind})\n${heartbeatLine}${progress}${notIndexed}${depth}`);
+      if (stale) {
+        // A healthcheck's answer: no indexer keeps this store current.
+        process.stderr.write(
+          `tokenpool status: stale: the indexer's heartbeat is ${age} s old (over ${staleAfter} s): no indexer is keeping the store current — it is not running, cannot reach the chain, or is stuck at block ${status.block ?? "(none yet)"}\n`,
+        );
+        process.exitCode = 1;
+      }
     }),
   );
 

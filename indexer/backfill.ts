@@ -34,6 +34,12 @@ export interface BackfillOptions {
   logger: Logger;
   /** Blocks of a chunk fetched ahead (1 = one after the other). Default 32. */
   prefetchBlocks?: number;
+  /**
+   * Aborted to give up a chunk in flight at the next block (the indexer's own history, when the
+   * indexer stops): the blocks done so far are committed, the chunk is not marked done, and a
+   * later run does it again. Unset (`tokenpool backfill`, workers): chunks in flight finish.
+   */
+  signal?: AbortSignal;
 }
 
 /** Attempts of one chunk (RPC errors, dropped sockets), 1 s → 16 s apart. */
@@ -90,6 +96,10 @@ export async function backfillChunk(
   };
   const pipeline = new Pipeline(indexer, options.prefetchBlocks ?? 32, "history");
   for (let n = range.from; n <= range.to; n++) {
+    if (options.signal?.aborted) {
+      await flush();
+      return { blocks: n - range.from, swaps };
+    }
     const r = await indexer.processBlock(n, batch, "history", await pipeline.next(n, range.to));
     if (r.codeUpdated) pipeline.codeUpdated();
     swaps += r.swaps;

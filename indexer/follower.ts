@@ -3,11 +3,13 @@
  * catching up in batches of blocks, one transaction per batch. Any failure — a dropped socket,
  * an RPC error — ends the connection; the loop reconnects with backoff and resumes from the
  * committed checkpoint, so nothing is lost or counted twice. stop() lets the transaction in
- * flight finish.
+ * flight finish: a bootstrap ends after its page in flight, a catch-up commits the blocks it
+ * has, the background history gives up its chunks at their next block. While it makes
+ * progress or stands at the chain's head it keeps a heartbeat in the store (/health, status).
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import { CHAIN_TASK, getTask, resetIndexedData, setTask, type ChainInfo, type Database } from "../db/index.js";
+import { CHAIN_TASK, getTask, HEARTBEAT_TASK, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Database, type HeartbeatState } from "../db/index.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader, isStateDiscarded } from "./chain/reader.js";
 import { HISTORY_TASK, Indexer, type BootstrapTask, type HistoryTask, type IndexerOptions, type TaskName } from "./indexer.js";
@@ -46,6 +48,8 @@ export interface FollowerOptions extends IndexerOptions {
   historyWorkers?: number;
   /** Prometheus metrics (the batch commit time is observed here; the rest read `status`). */
   metrics?: IndexerMetrics;
+  /** How often the heartbeat is written, and the finalized head asked for while idle at it. Default 5 s. */
+  heartbeatMs?: number;
 }
 
 /** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
@@ -86,6 +90,7 @@ export interface FollowerStatus {
 }
 
 const MAX_RETRY_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
 /** Failures in a row at one checkpoint after which the follower logs at error level. */
 const STUCK_AFTER = 3;
 export class Follower {
@@ -96,9 +101,16 @@ export class Follower {
   private history: Promise<void> | undefined;
   /** The block that updated the runtime, until the store is verified after it. */
   private upgradedAt: number | undefined;
-  private readonly historyAbort = new AbortController();
+  /** Aborted by stop(): the bootstrap, the catch-up and the history end early. */
+  private readonly abort = new AbortController();
   /** Resolves each time a batch is committed (tests and the CLI wait on it). */
   onCommit: ((block: number) => void) | undefined;
+  /** Date.now() of the last progress (a page, a commit, the head confirmed) and of the last one written. */
+  private progressAt = 0;
+  private beatAt = 0;
+  private beating: Promise<void> | undefined;
+  /** Bootstrap accounts last reported: a report that moves them is progress, a restart's first is not. */
+  private bootstrapSeen: number | undefined;
 
   constructor(
     private readonly db: Database,
@@ -111,10 +123,49 @@ export class Follower {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.historyAbort.abort();
+    this.abort.abort();
     this.wake?.();
     await this.running;
     await this.history;
+    await this.beating;
+  }
+
+  /** Runs `write` in a transaction fenced by the writer lock (when there is one). */
+  private async fenced(write: (tx: Database) => Promise<void>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      await this.options.fence?.(t);
+      await write(t);
+    });
+  }
+
+  private progressed(): void {
+    this.progressAt = Date.now();
+  }
+
+  /**
+   * Writes the heartbeat when there was progress since the last one (one small upsert every
+   * few seconds at most). A follower that is stuck (a block failing again and again), cannot
+   * reach its node, or is gone, writes none, and /health and `tokenpool status` say stale.
+   */
+  private beat(first = false): void {
+    if (this.beating || (!first && this.progressAt <= this.beatAt)) return;
+    const at = this.progressAt;
+    const state: HeartbeatState = { finalized: this.status.finalized, block: this.status.block };
+    this.beating = this.fenced(async (t) => {
+      // The first, at start, only starts the clock of a store that has none (a new store, or
+      // one from before heartbeats); an existing one keeps its age until this process progresses.
+      if (first && (await getTask(t, HEARTBEAT_TASK)) !== undefined) return;
+      await setTask(t, HEARTBEAT_TASK, state);
+    })
+      .then(
+        () => void (this.beatAt = at),
+        (err) => {
+          if (first) this.beatAt = at;
+          this.options.logger.debug({ err: err instanceof Error ? err.message : String(err) }, "indexer: heartbeat not written");
+        },
+      )
+      .finally(() => (this.beating = undefined));
   }
 
   /** Keeps status.progress in step with a task (the metrics and the CLI's progress read it). */
@@ -127,9 +178,27 @@ export class Follower {
       const h = state as HistoryTask;
       this.status.progress.history = { done: h.done, total: h.to - h.from + 1, finished: h.finished };
     }
+    if (name === "bootstrap") {
+      const b = state as BootstrapTask;
+      if (b.finished || (this.bootstrapSeen !== undefined && b.accounts !== this.bootstrapSeen)) this.progressed();
+      this.bootstrapSeen = b.accounts;
+    }
   };
 
   private async loop(): Promise<void> {
+    this.progressAt = Date.now();
+    this.beat(true);
+    const heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      await this.sessions();
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Connects, runs a session, and reconnects with backoff after a failure, until stopped. */
+  private async sessions(): Promise<void> {
     const log = this.options.logger;
     let retry = this.options.retryMs ?? 1_000;
     // Failures in a row at the same checkpoint: a block that fails every time is not a dropped
@@ -140,6 +209,8 @@ export class Follower {
       let api: ApiPromise | undefined;
       try {
         api = await connect(this.options.wsUrl);
+        // Stopped while it connected: no new session (no "resuming" after a stop).
+        if (this.stopped) break;
         await this.session(api);
         retry = this.options.retryMs ?? 1_000;
       } catch (err) {
@@ -150,6 +221,13 @@ export class Follower {
           this.status.fatal = err.message;
           this.options.onFatal?.(err);
           break;
+        }
+        if (err instanceof WriterLockLost) {
+          // Refused by the fence: nothing was written. The writer's lock check stops this follower
+          // within seconds; until then every attempt is refused the same way.
+          log.warn({ err: err.message }, "indexer: the writer lock is gone; commit refused (stopping and going back to standby)");
+          await this.sleep(retry);
+          continue;
         }
         failures = failedAt === this.status.block ? failures + 1 : 1;
         failedAt = this.status.block;
@@ -168,7 +246,7 @@ export class Follower {
   private async session(api: ApiPromise): Promise<void> {
     const log = this.options.logger;
     const reader = new ChainReader(api, this.options.nativeTokenId);
-    const indexer = new Indexer(this.db, reader, { ...this.options, onTask: this.onTask });
+    const indexer = new Indexer(this.db, reader, { ...this.options, onTask: this.onTask, signal: this.abort.signal });
     let failure: Error | undefined;
     api.on("disconnected", () => {
       failure = new Error("WebSocket disconnected");
@@ -198,7 +276,7 @@ export class Follower {
             );
           }
           log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash, chain: onChain ?? null }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
-          await resetIndexedData(this.db);
+          await this.fenced((t) => resetIndexedData(t));
           checkpoint = await indexer.load();
         }
       }
@@ -214,7 +292,7 @@ export class Follower {
         checkpoint = await indexer.load();
       }
       // What the API needs of the chain to answer in its terms (addresses in its SS58 prefix).
-      await setTask(this.db, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo);
+      await this.fenced((t) => setTask(t, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo));
       await indexer.snapshotLpHolders(head);
       await this.startHistory(reader, checkpoint!.blockNumber, fresh);
       let block = checkpoint!.blockNumber;
@@ -225,7 +303,11 @@ export class Follower {
         if (failure) throw failure;
         const finalized = this.status.finalized ?? block;
         if (block >= finalized) {
-          await new Promise<void>((resolve) => (this.wake = resolve));
+          // At the chain's head: alive. Without a new head within a heartbeat, ask the node for
+          // it: a connection that died without a word then fails (and the heartbeat stops).
+          this.progressed();
+          const woken = await this.sleep(this.options.heartbeatMs ?? HEARTBEAT_MS);
+          if (!woken && !this.stopped && !failure) this.status.finalized = Math.max(this.status.finalized ?? 0, (await reader.finalizedHead()).number);
           continue;
         }
         try {
@@ -294,7 +376,7 @@ export class Follower {
       chunkBlocks: this.options.historyChunkBlocks ?? 500,
       workers: this.options.historyWorkers ?? 2,
       prefetchBlocks: this.options.prefetchBlocks ?? 32,
-      signal: this.historyAbort.signal,
+      signal: this.abort.signal,
       onTask: (t) => this.onTask(HISTORY_TASK, t),
     }).catch((err) => this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, "history: backfill failed; a restart continues it"));
   }
@@ -308,6 +390,8 @@ export class Follower {
     let skipped = 0;
     const end = Math.min(to, from + this.options.batchBlocks);
     for (let n = from + 1; n <= end; n++) {
+      // Stopping: the blocks applied so far are committed (a shorter batch), the rest left.
+      if (this.stopped && batch.size > 0) break;
       // Fetched up to the finalized head ahead, not just to the batch's end: the next batch's
       // blocks are in flight while this one commits.
       let r: Awaited<ReturnType<Indexer["processBlock"]>>;
@@ -329,6 +413,7 @@ export class Follower {
     const timer = this.options.metrics?.commitDuration.startTimer();
     await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) }, this.options.fence);
     timer?.();
+    this.progressed();
     this.status.block = last.number;
     this.status.blockTime = last.timestamp;
     this.status.blocksIndexed += batch.size;
@@ -359,12 +444,13 @@ export class Follower {
     await indexer.load();
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Waits `ms`, or until woken (a new head, a failure, stop); resolves to whether it was woken. */
+  private sleep(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = setTimeout(() => resolve(false), ms);
       this.wake = () => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       };
     });
   }

@@ -74,7 +74,9 @@ export async function runHistory(db: Database, task: HistoryTask, options: Histo
     wsUrl: options.wsUrl,
     chunks,
     workers: options.workers,
-    options: { oracle: options.oracle, nativeTokenId: options.nativeTokenId, batchBlocks: options.batchBlocks, logger: log, prefetchBlocks: options.prefetchBlocks },
+    // On stop, chunks in flight end at their next block too (not after up to 500 blocks): a
+    // restart does them again.
+    options: { oracle: options.oracle, nativeTokenId: options.nativeTokenId, batchBlocks: options.batchBlocks, logger: log, prefetchBlocks: options.prefetchBlocks, signal: options.signal },
     signal: options.signal,
     onBlocks: (n) => {
       state.done += n;

@@ -21,8 +21,13 @@ export interface IndexerOptions {
   /** Blocks per transaction while catching up. */
   batchBlocks: number;
   logger: Logger;
-  /** Checks, inside each commit's transaction, that this process is still the one writer. */
+  /** Checks, inside each commit's transaction (each page of a bootstrap too), that this process is still the one writer. */
   fence?: (tx: Database) => Promise<void>;
+  /**
+   * Aborted when the process stops (SIGTERM, or the writer lock lost): a bootstrap then ends
+   * after the page in flight with BootstrapStopped; its resume point is stored with each page.
+   */
+  signal?: AbortSignal;
   /** Storage entries per page of a bootstrap (default 1,000). */
   bootstrapPageSize?: number;
   /** Called with the state of a long task (bootstrap, history) each time it moves. */
@@ -59,6 +64,11 @@ export interface FetchedBlock {
   events: ChainEvent[];
   plan: BlockPlan;
   reads: BlockReads | undefined;
+}
+
+/** A bootstrap ended early because the process stops; a restart resumes the same snapshot. */
+export class BootstrapStopped extends Error {
+  override name = "BootstrapStopped";
 }
 
 export const BOOTSTRAP_TASK = "bootstrap";
@@ -191,6 +201,7 @@ export class Indexer {
    */
   async bootstrap(head: { number: number; hash: string }, chainFinalized: number): Promise<void> {
     const log = this.options.logger;
+    if (this.options.signal?.aborted) throw new BootstrapStopped("bootstrap not started: stopping");
     const task = await this.bootstrapTask(head);
     const block = await this.reader.blockByHash(task.hash, task.number);
     const batch = new Batch();
@@ -215,9 +226,12 @@ export class Indexer {
         etaSeconds: mapTotal !== null && perSecond ? Math.round((mapTotal - task.mapEntries - page.entries) / perSecond) : null,
       });
       // The page's rows and where the snapshot stands, together: a crash resumes after the
-      // last page whose rows are in, and no page is lost or half written.
+      // last page whose rows are in, and no page is lost or half written. Fenced like every
+      // commit: a process that lost the writer lock (a standby may be resuming this very
+      // snapshot) writes no further page.
       await this.db.transaction(async (tx) => {
         const t = tx as unknown as Database;
+        await this.options.fence?.(t);
         await upsertHolders(t, page.rows.map((b) => ({ ...b, blockNumber: task.number })));
         await setTask(t, BOOTSTRAP_TASK, task);
       });
@@ -225,6 +239,12 @@ export class Indexer {
       if (Date.now() - run.logged >= 5_000 || page.last) {
         run.logged = Date.now();
         log.info({ block: task.number, map: BALANCE_MAPS[task.map], accounts: task.accounts, holders: task.holders, perSecond, etaSeconds: task.etaSeconds }, "bootstrap: reading balances");
+      }
+      // Stopping (SIGTERM, lock lost): after this page, not after the whole snapshot (minutes
+      // on a large chain); the page and the resume point are in, so a restart continues here.
+      if (this.options.signal?.aborted) {
+        log.info({ block: task.number, map: BALANCE_MAPS[task.map], accounts: task.accounts, holders: task.holders }, "bootstrap: stopped; a restart resumes the snapshot here");
+        throw new BootstrapStopped(`bootstrap stopped at ${task.accounts} accounts`);
       }
     }
     const { pools, unusable } = await this.reader.allPools(block.at);

@@ -101,7 +101,9 @@ export function startSingleWriter(config: Config, logger: Logger, handle: DbHand
     async stop() {
       stopped = true;
       wake?.();
-      await running;
+      // The follower stops now (after its page or batch in flight), not once a lock check in
+      // flight has answered; the loop starts no other after `stopped`.
+      await Promise.all([running, follower?.stop()]);
       await follower?.stop();
       await lock?.release();
     },

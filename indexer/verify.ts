@@ -22,6 +22,7 @@ export interface Drift {
   /** Token id, "token0/token1", or "token|account". */
   key: string;
   store: unknown;
+  /** The chain's value; for holder_counts, the number of the store's own holder rows of the token. */
   chain: unknown;
 }
 

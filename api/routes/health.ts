@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { countSkippedEvents, getCheckpoint, taskProgress, type Database } from "../../db/index.js";
+import { countSkippedEvents, getCheckpoint, getHeartbeat, HEARTBEAT_STALE_SECONDS, taskProgress, type Database } from "../../db/index.js";
 import type { Logger } from "../../shared/logger.js";
 import type { AppEnv } from "../env.js";
 import { errorBody } from "../errors.js";
@@ -7,13 +7,16 @@ import { COMMON_ERRORS, ErrorBody, errors, json } from "../schemas.js";
 
 const Health = z
   .object({
-    status: z.enum(["ok", "degraded"]).openapi({
-      description: "ok; degraded while the indexer has events it could not decode or attribute on record (indexer.skippedEvents, `tokenpool status`)",
+    status: z.enum(["ok", "degraded", "stale"]).openapi({
+      description: `ok; degraded while the indexer has events it could not decode or attribute on record (indexer.skippedEvents, \`tokenpool status\`); stale when the indexer's heartbeat is older than a threshold (default ${HEARTBEAT_STALE_SECONDS} s; indexer.heartbeatAge): no indexer is running, or it cannot reach the chain or get past a block, so the data is not kept current (the API still serves it)`,
     }),
-    chain: z.object({ finalized: z.number().int().nullable().openapi({ description: "Chain's finalized head, as last seen by the indexer" }) }),
+    chain: z.object({ finalized: z.number().int().nullable().openapi({ description: "Chain's finalized head, as last seen by the indexer (with its last heartbeat)" }) }),
     indexer: z.object({
       block: z.number().int().nullable(),
       lag: z.number().int().nullable(),
+      heartbeatAge: z.number().int().optional().openapi({
+        description: "Seconds since the indexer last reported progress or stood at the chain's head (written every few seconds while it does); absent until an indexer has run on this store",
+      }),
       skippedEvents: z.number().int().openapi({ description: `Events the indexer handles but could not decode or attribute, counted up to ${10_000}` }),
       bootstrap: z
         .object({
@@ -65,22 +68,28 @@ const route = createRoute({
 
 const PING_TIMEOUT_MS = 2_000;
 
-export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; logger: Logger }) {
+/** `staleAfterSeconds`: heartbeat age past which the answer is "stale" (default HEARTBEAT_STALE_SECONDS). */
+export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; logger: Logger; staleAfterSeconds?: number }) {
+  const staleAfter = deps.staleAfterSeconds ?? HEARTBEAT_STALE_SECONDS;
   return new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
     try {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`store did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
       });
-      const [cp, skippedEvents, tasks] = await Promise.race([
-        deps.ping().then(() => Promise.all([getCheckpoint(deps.db), countSkippedEvents(deps.db), taskProgress(deps.db)])),
+      const [cp, skippedEvents, tasks, heartbeat] = await Promise.race([
+        deps.ping().then(() => Promise.all([getCheckpoint(deps.db), countSkippedEvents(deps.db), taskProgress(deps.db), getHeartbeat(deps.db)])),
         timeout,
       ]).finally(() => clearTimeout(timer));
       const block = cp?.blockNumber ?? null;
-      const finalized = cp?.chainFinalized ?? null;
+      // The head the indexer saw last: at its last commit, or at its last heartbeat when newer.
+      const seen = [cp?.chainFinalized, heartbeat?.finalized].filter((n): n is number => typeof n === "number");
+      const finalized = seen.length > 0 ? Math.max(...seen) : null;
       const lag = block !== null && finalized !== null ? Math.max(0, finalized - block) : null;
-      const status = skippedEvents > 0 ? ("degraded" as const) : ("ok" as const);
-      return c.json({ status, chain: { finalized }, indexer: { block, lag, skippedEvents, ...tasks }, db: "ok" as const }, 200);
+      const stale = staleAfter > 0 && heartbeat !== undefined && heartbeat.ageSeconds > staleAfter;
+      const status = stale ? ("stale" as const) : skippedEvents > 0 ? ("degraded" as const) : ("ok" as const);
+      const beat = heartbeat ? { heartbeatAge: Math.floor(heartbeat.ageSeconds) } : {};
+      return c.json({ status, chain: { finalized }, indexer: { block, lag, ...beat, skippedEvents, ...tasks }, db: "ok" as const }, 200);
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");

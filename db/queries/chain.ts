@@ -175,6 +175,39 @@ export async function deleteTask(db: Database, name: string): Promise<void> {
   await db.delete(indexerTasks).where(eq(indexerTasks.name, name));
 }
 
+/**
+ * The writing indexer's heartbeat (indexer_tasks "heartbeat"): rewritten every few seconds while
+ * it makes progress (pages of a bootstrap, committed blocks) or stands at the chain's finalized
+ * head, with the head it saw. Its age tells /health and `tokenpool status` whether an indexer
+ * is alive; the stored checkpoint alone cannot (it is the last value written).
+ */
+export const HEARTBEAT_TASK = "heartbeat";
+/** Default age (seconds) past which a heartbeat means no indexer keeps the store current. */
+export const HEARTBEAT_STALE_SECONDS = 60;
+
+export interface HeartbeatState {
+  /** The chain's finalized head as the indexer last saw it, and its committed block then. */
+  finalized: number | null;
+  block: number | null;
+}
+
+export interface Heartbeat extends HeartbeatState {
+  at: Date;
+  /** Seconds since it was written, by the database's clock (no skew between hosts). */
+  ageSeconds: number;
+}
+
+export async function getHeartbeat(db: Database): Promise<Heartbeat | undefined> {
+  const [row] = await db
+    .select({ state: indexerTasks.state, at: indexerTasks.updatedAt, age: sql<number>`extract(epoch from (now() - ${indexerTasks.updatedAt}))::float8` })
+    .from(indexerTasks)
+    .where(eq(indexerTasks.name, HEARTBEAT_TASK))
+    .limit(1);
+  if (!row) return undefined;
+  const state = row.state as Partial<HeartbeatState>;
+  return { finalized: state.finalized ?? null, block: state.block ?? null, at: row.at, ageSeconds: Math.max(0, Number(row.age)) };
+}
+
 /** What /health and `tokenpool status` show of the indexer's long tasks. */
 export interface TaskProgress {
   bootstrap: {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { createDb, replaceSkippedEvents, setTask, setCheckpoint } from "../../db/index.js";
 import { loadTestServices } from "../../shared/config.js";
 
@@ -105,7 +106,7 @@ describe("tokenpool CLI", () => {
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, queue: null });
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
   });
 
@@ -123,6 +124,38 @@ describe("tokenpool CLI", () => {
     expect(text.stdout).toContain("history: in progress, blocks 1–5 (24 h), 2/5\n");
     const json = JSON.parse((await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" })).stdout);
     expect(json).toMatchObject({ block: 7, lag: 2, skippedEvents: { count: 1, latest: [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted" }] } });
+  });
+
+  it("status exits 1, saying why, when the indexer's heartbeat is stale (the compose healthcheck); 0 while it is fresh", async () => {
+    // The store of the test before: checkpoint 7, chain finalized 9 at that commit. An indexer
+    // then saw the head at 12, and has not been heard of for 5 minutes (dead, or stuck).
+    const store = await createDb({ dataDir: dir });
+    await setTask(store.db, "heartbeat", { finalized: 12, block: 7 });
+    await store.db.execute(sql`update indexer_tasks set updated_at = now() - interval '300 seconds' where name = 'heartbeat'`);
+    await store.close();
+    const stale = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
+    expect(stale.code).toBe(1);
+    const json = JSON.parse(stale.stdout);
+    expect(json).toMatchObject({ block: 7, finalized: 12, lag: 5, stale: true, heartbeat: { finalized: 12, block: 7 } });
+    expect(json.heartbeat.ageSeconds).toBeGreaterThanOrEqual(300);
+    expect(stale.stderr.trim().split("\n")).toHaveLength(1);
+    expect(stale.stderr).toMatch(/^tokenpool status: stale: the indexer's heartbeat is 3\d\d s old \(over 60 s\): no indexer is keeping the store current/);
+    // One at a time: a PGlite DATA_DIR admits one process.
+    const text = await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" });
+    const off = await tokenpool(["status", "--data-dir", dir, "--stale-after", "0"], { REDIS_URL: "" });
+    const longer = await tokenpool(["status", "--data-dir", dir, "--stale-after", "3600"], { REDIS_URL: "" });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/chain finalized 12, lag 5, .*\nheartbeat: 3\d\d s ago \(chain finalized 12 then\), stale \(over 60 s\)\n/);
+    expect(off.code).toBe(0);
+    expect(longer.code).toBe(0);
+    expect(longer.stdout).not.toContain("stale");
+
+    const fresh = await createDb({ dataDir: dir });
+    await setTask(fresh.db, "heartbeat", { finalized: 13, block: 7 });
+    await fresh.close();
+    const ok = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ finalized: 13, lag: 6, stale: false, heartbeat: { finalized: 13, block: 7 } });
   });
 
   it("api serves on --port and exits 0 on SIGTERM", async () => {

@@ -4,12 +4,15 @@
  * whose next block's state is pruned stops with an error saying what to do, or re-bootstraps
  * with INDEXER_REBOOTSTRAP=auto; the pipelined catch-up writes exactly the sequential path's
  * rows with fewer calls per block; a fresh store's history backfill gives the 24 h figures of
- * a store that followed every block.
+ * a store that followed every block. Stopping (SIGTERM, or the writer lock lost) ends a
+ * bootstrap after the page in flight, and a writer that lost the lock commits no further page;
+ * a running follower keeps a heartbeat, and /health says "stale" when no indexer writes it.
  */
 import { ApiPromise, WsProvider } from "@polkadot/api";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
-import { createDb, getCheckpoint, getTask, INDEXED_TABLES, type Database, type DbHandle } from "../../db/index.js";
+import { createDb, getCheckpoint, getHeartbeat, getTask, INDEXED_TABLES, type Database, type DbHandle, type WriterLock } from "../../db/index.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
@@ -26,12 +29,15 @@ import { startRpcRelay, type RpcRelay } from "../support/rpc-relay.js";
 import { until } from "../support/wait.js";
 import { IndexerMetrics, startMetricsServer } from "../../shared/metrics.js";
 import { parseMetrics } from "../support/metrics.js";
+import { dbTargets, services } from "../support/db.js";
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
 const logger = createLogger("silent");
 const LONG = 240_000;
 const base = { oracle: oracleSettings(config), batchBlocks: 4, logger, nativeTokenId: 0 };
+const pg = dbTargets.find((t) => t.name === "postgres")!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every indexed table's rows in a canonical order, without the columns that hold the wall clock. */
 async function dump(db: Database): Promise<Record<string, unknown[]>> {
@@ -246,6 +252,126 @@ describe("operations on the devnet", () => {
     }
   }, LONG);
 
+  it("stopped mid-bootstrap (SIGTERM), the follower ends after the page in flight; a restart resumes the same snapshot and ends equal to chain storage", async () => {
+    const { db } = await store();
+    const pinned = await head();
+    const total = await entries(pinned.hash);
+    // A node 25 ms away and pages of 4 entries: the whole snapshot takes many seconds.
+    const far = await relay(25);
+    const first = new Follower(db, { ...base, wsUrl: far.url, historyHours: 0, bootstrapPageSize: 4 });
+    first.start();
+    await until("a few pages of the snapshot", () => (first.status.progress.bootstrap?.done ?? 0) >= 12);
+    const asked = Date.now();
+    await first.stop();
+    const stopMs = Date.now() - asked;
+    const stopped = (await getTask<BootstrapTask>(db, "bootstrap"))!;
+    expect(stopped).toMatchObject({ number: pinned.number, finished: false });
+    expect(stopped.accounts).toBeLessThan(total);
+    // One page (two round trips of 50 ms) and a disconnect, not the rest of the snapshot.
+    expect(stopMs).toBeLessThan(2_500);
+    expect(await getCheckpoint(db)).toBeUndefined();
+
+    const second = new Follower(db, { ...base, wsUrl: devnet.wsUrl, historyHours: 0, bootstrapPageSize: 4 });
+    second.start();
+    await until("the restart to finish the snapshot", () => second.status.block !== null);
+    await second.stop();
+    const done = (await getTask<BootstrapTask>(db, "bootstrap"))!;
+    expect(done).toMatchObject({ number: pinned.number, hash: pinned.hash, finished: true, resumed: 1 });
+    // No entry read twice, none skipped.
+    expect(done.accounts).toBe(total);
+    expect((await getCheckpoint(db))!.blockNumber).toBe(pinned.number);
+    expect(await dbSnapshot(db)).toEqual(await chainSnapshot(api, pinned.hash));
+    await holderCountsExact(db);
+  }, LONG);
+
+  it.skipIf(pg.skip)(`a writer whose lock is lost mid-bootstrap commits no further page; the standby resumes the snapshot and ends equal to chain storage${pg.skip ? ` (skipped: ${pg.skip})` : ""}`, async () => {
+    const a = await pg.open();
+    const b = await createDb({ databaseUrl: a.url!, maxConnections: 2 });
+    const admin = postgres(services.databaseUrl!, { max: 1, onnotice: () => {} });
+    let writer: Follower | undefined;
+    try {
+      const pinned = await head();
+      const lock = (await a.tryWriterLock()) as WriterLock;
+      expect(lock).toBeDefined();
+      const far = await relay(25);
+      writer = new Follower(a.db, { ...base, wsUrl: far.url, historyHours: 0, bootstrapPageSize: 4, retryMs: 50, fence: lock.fence });
+      writer.start();
+      const stored = async () => (await getTask<BootstrapTask>(a.db, "bootstrap"))?.accounts ?? 0;
+      await until("a few pages of the snapshot", async () => (await stored()) >= 12);
+
+      // The lock's connection dies (Postgres frees the lock); the writer is not told, and goes on.
+      const [held] = await admin<{ pid: number }[]>`
+        select pid from pg_locks where locktype = 'advisory' and objid = 7262022 and granted and database = (select oid from pg_database where datname = ${new URL(a.url!).pathname.slice(1)})`;
+      await admin`select pg_terminate_backend(${held!.pid})`;
+      await until("the lock's backend to exit", async () => (await admin`select 1 from pg_stat_activity where pid = ${held!.pid} union all select 1 from pg_locks where pid = ${held!.pid}`).length === 0, 10_000);
+      // A page whose fence passed just before may still land; no page checked after may.
+      await sleep(200);
+      const atLoss = await stored();
+      await sleep(2_500);
+      expect(await stored()).toBe(atLoss);
+      expect((await getTask<BootstrapTask>(a.db, "bootstrap"))!.finished).toBe(false);
+      expect(await getCheckpoint(a.db)).toBeUndefined();
+
+      // The standby takes the lock and continues the same snapshot, alone.
+      const next = (await b.tryWriterLock()) as WriterLock;
+      expect(next).toBeDefined();
+      const standby = new Follower(b.db, { ...base, wsUrl: devnet.wsUrl, historyHours: 0, fence: next.fence });
+      standby.start();
+      await until("the standby to finish the snapshot", () => standby.status.block !== null);
+      await standby.stop();
+      await writer.stop();
+      const done = (await getTask<BootstrapTask>(b.db, "bootstrap"))!;
+      expect(done).toMatchObject({ number: pinned.number, finished: true });
+      expect(done.resumed).toBeGreaterThanOrEqual(1);
+      expect(done.accounts).toBe(await entries(pinned.hash));
+      expect(await dbSnapshot(b.db)).toEqual(await chainSnapshot(api, pinned.hash));
+      await holderCountsExact(b.db);
+      await next.release();
+      await lock.release();
+    } finally {
+      await writer?.stop();
+      await b.close();
+      await admin.end();
+      await a.drop();
+    }
+  }, LONG);
+
+  it("a follower keeps a heartbeat while it follows and stops when it cannot reach the node; /health then says stale", async () => {
+    const handle = await store();
+    const near = await relay();
+    const follower = new Follower(handle.db, { ...base, wsUrl: near.url, historyHours: 0, heartbeatMs: 200, retryMs: 50 });
+    const health = async () => (await buildApp(handle.db).get("/health")).json() as Promise<{ status: string; chain: { finalized: number | null }; indexer: { block: number | null; lag: number | null; heartbeatAge?: number } }>;
+    try {
+      follower.start();
+      await until("the follower to follow", () => follower.status.block !== null);
+      await until("a heartbeat", async () => (await getHeartbeat(handle.db))?.block === follower.status.block);
+      const first = (await getHeartbeat(handle.db))!;
+      // Idle at the head it asks the node for the head, and the heartbeat moves on.
+      await until("the heartbeat to be rewritten", async () => (await getHeartbeat(handle.db))!.at > first.at, 10_000);
+      const tip = await newBlock();
+      await until("the new block", () => follower.status.block === tip.number);
+      await until("the heartbeat to see it", async () => (await getHeartbeat(handle.db))!.finalized === tip.number, 10_000);
+      const live = await health();
+      expect(live).toMatchObject({ status: "ok", chain: { finalized: tip.number }, indexer: { block: tip.number, lag: 0 } });
+      expect(live.indexer.heartbeatAge).toBeLessThanOrEqual(2);
+
+      // The node goes away: the follower retries, and writes no heartbeat.
+      await near.close();
+      await sleep(600);
+      const last = (await getHeartbeat(handle.db))!.at;
+      await sleep(1_500);
+      expect((await getHeartbeat(handle.db))!.at).toEqual(last);
+    } finally {
+      await follower.stop();
+    }
+    // Stopped, and the chain goes on: /health still answers 200, but says stale with the age.
+    await newBlock();
+    await handle.db.execute(sql`update indexer_tasks set updated_at = now() - interval '90 seconds' where name = 'heartbeat'`);
+    const answer = await health();
+    expect(answer).toMatchObject({ status: "stale", indexer: { lag: 0 } });
+    expect(answer.indexer.heartbeatAge).toBeGreaterThanOrEqual(90);
+  }, LONG);
+
   describe("catching up and history", () => {
     let market: MarketSummary;
     const followers: { handle: DbHandle; relay: RpcRelay; follower?: Follower }[] = [];
@@ -314,6 +440,31 @@ describe("operations on the devnet", () => {
       const want = await figures(full.db);
       expect(JSON.stringify(want)).toMatch(/"swaps24h":[1-9]/);
       expect(await figures(fresh.db)).toEqual(want);
+    }, LONG);
+
+    it("stopped while it backfills its history, the follower gives up the chunk in flight at its next block; a restart does it again", async () => {
+      const fresh = await store();
+      // One chunk of every block, fetched one after the other from a node 50 ms away: slow.
+      const far = await relay(50);
+      const options = { ...base, historyHours: 24, historyChunkBlocks: 500, prefetchBlocks: 1 };
+      const first = new Follower(fresh.db, { ...options, wsUrl: far.url });
+      first.start();
+      await until("some history", () => (first.status.progress.history?.done ?? 0) >= 4);
+      const asked = Date.now();
+      await first.stop();
+      const stopMs = Date.now() - asked;
+      const progress = first.status.progress.history!;
+      expect(progress.done).toBeLessThan(progress.total!);
+      expect((await getTask<HistoryTask>(fresh.db, "history"))!.finished).toBe(false);
+      expect(await select(fresh.db, sql`select * from backfill_chunks`)).toEqual([]);
+      expect(stopMs).toBeLessThan(3_000);
+
+      const second = new Follower(fresh.db, { ...options, wsUrl: devnet.wsUrl });
+      second.start();
+      await until("the history to finish", async () => (await getTask<HistoryTask>(fresh.db, "history"))?.finished === true);
+      await second.stop();
+      const task = (await getTask<HistoryTask>(fresh.db, "history"))!;
+      expect(task.done).toBe(task.to - task.from + 1);
     }, LONG);
   });
 });
