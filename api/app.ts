@@ -42,6 +42,8 @@ export interface AppDeps {
   loginStore?: RateLimitStore;
   /** Proxy hops whose X-Forwarded-For entries are trusted (0 = none). */
   trustProxy: number;
+  /** Heartbeat age (s) past which /health says "stale" (default 60; 0 = never). */
+  staleAfterSeconds?: number;
   logger: Logger;
   /** Per-block response cache, cleared on each block announcement; unset = ETags only. */
   cache?: ResponseCache;

@@ -177,6 +177,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     jwtSecret,
     rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     trustProxy: config.trustProxy,
+    staleAfterSeconds: config.indexerStaleSeconds,
     logger,
   });
   const shutdown = { closing: false };

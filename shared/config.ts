@@ -38,6 +38,8 @@ export interface Config {
   metricsHost: string;
   /** statement_timeout of the API's Postgres connections (0 = none): no read may hold a connection longer. */
   apiStatementTimeoutMs: number;
+  /** Heartbeat age (s) past which /health says "stale" and `tokenpool status` exits 1 (0 = never). */
+  indexerStaleSeconds: number;
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
   nativeTokenId: number;
   logLevel: LogLevel;
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: int(env, "RATE_LIMIT_MAX", 100, 0, 1_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
     apiStatementTimeoutMs: int(env, "API_STATEMENT_TIMEOUT_MS", 5_000, 0, 3_600_000),
+    indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", 60, 0, 86_400),
     metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
     metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),

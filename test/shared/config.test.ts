@@ -18,6 +18,7 @@ describe("config", () => {
       rateLimitMax: 100,
       rateLimitWindowMs: 60000,
       apiStatementTimeoutMs: 5000,
+      indexerStaleSeconds: 60,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
       nativeTokenId: 0,
