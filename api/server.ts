@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";
-import { BLOCKS_CHANNEL, createDb, latestBlock, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
+import { appliedMigrations, BLOCKS_CHANNEL, createDb, latestBlock, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
-import { sql } from "drizzle-orm";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
@@ -281,28 +280,18 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   };
 }
 
-/** Migrations applied to a store, by drizzle's own table; 0 when it has none. */
-async function schemaVersion(db: Database): Promise<number> {
-  const result = (await db.execute(sql`select count(*)::int as n from pg_catalog.pg_tables t where t.schemaname = 'drizzle' and t.tablename = '__drizzle_migrations'`)) as unknown;
-  const [present] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
-  if (!present || Number(present.n) === 0) return 0;
-  const applied = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown;
-  const [row] = (Array.isArray(applied) ? applied : (applied as { rows: unknown[] }).rows) as { n: number }[];
-  return Number(row?.n ?? 0);
-}
-
 /**
  * A read replica is checked at start, not found out per request: it must answer and carry the
  * primary's schema (it is never migrated from here). One that lags a migration just applied to
  * the primary is waited for up to 10 s. Otherwise the start fails, saying which.
  */
 async function replicaFollows(primary: Database, replica: Database): Promise<void> {
-  const want = await schemaVersion(primary);
+  const want = await appliedMigrations(primary);
   const deadline = Date.now() + 10_000;
   for (;;) {
     let have: number;
     try {
-      have = await schemaVersion(replica);
+      have = await appliedMigrations(replica);
     } catch (err) {
       throw new ConfigError(`DATABASE_READ_URL does not answer (${(err as Error).message.slice(0, 120)}); it must be a replica of DATABASE_URL`);
     }

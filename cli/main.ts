@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import {
   countSkippedEvents,
+  appliedMigrations,
   createDb,
   getCheckpoint,
   getHeartbeat,
@@ -14,6 +15,7 @@ import {
   latestSkippedEvents,
   taskProgress,
   type TaskProgress,
+  SHIPPED_MIGRATIONS,
 } from "../db/index.js";
 import { loadConfig, type Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
@@ -260,7 +262,17 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
       const config = configOf(opts);
       const staleAfter = opts.staleAfter ?? config.indexerStaleSeconds;
       const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-      await handle.migrate();
+      // Status reads, it never migrates: pointed at a mistyped DATABASE_URL it created all the
+      // tables there. A store that is not (fully) migrated is said so, exit 1.
+      const applied = await appliedMigrations(handle.db);
+      if (applied < SHIPPED_MIGRATIONS) {
+        await handle.close();
+        throw new Error(
+          applied === 0
+            ? `no TokenPool store here (${handle.kind === "pglite" ? `DATA_DIR ${config.dataDir}` : "DATABASE_URL"} has no TokenPool tables): check the setting, or run \`tokenpool migrate\` to create one`
+            : `the store has ${applied} of this version's ${SHIPPED_MIGRATIONS} migrations: run \`tokenpool migrate\` (or start the indexer or the API, which migrate)`,
+        );
+      }
       const [cp, head, skippedCount, skipped, tasks, beat] = await Promise.all([
         getCheckpoint(handle.db),
         latestBlock(handle.db),

@@ -8,3 +8,4 @@ export * from "./queries/pools.js";
 export * from "./queries/activity.js";
 export * from "./queries/chain.js";
 export * from "./queries/candles.js";
+export * from "./schema-version.js";

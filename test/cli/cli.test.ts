@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { createDb, replaceSkippedEvents, setTask, setCheckpoint } from "../../db/index.js";
+import { appliedMigrations, createDb, replaceSkippedEvents, setTask, setCheckpoint } from "../../db/index.js";
 import { loadTestServices } from "../../shared/config.js";
 
 const run = promisify(execFile);
@@ -102,6 +102,13 @@ describe("tokenpool CLI", () => {
   });
 
   it("migrate, then status on an empty store", async () => {
+    // Before any migration: status says there is no store, and creates none (it only reads).
+    const none = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^tokenpool status: failed: no TokenPool store here \(DATA_DIR .* has no TokenPool tables\)/);
+    const peek = await createDb({ dataDir: dir });
+    expect(await appliedMigrations(peek.db)).toBe(0);
+    await peek.close();
     const migrate = await tokenpool(["migrate", "--data-dir", dir]);
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
