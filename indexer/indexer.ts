@@ -286,7 +286,10 @@ export class Indexer {
     });
     if (!prior || prior.finished) {
       log.info({ block: head.number }, prior ? "bootstrap: a new snapshot (re-bootstrap)" : "bootstrap: a new snapshot");
-      return fresh(prior ? `re-bootstrap after block ${prior.number}` : null);
+      if (!prior) return fresh(null);
+      // Named by where the store stood (its checkpoint), not by the earlier snapshot's block.
+      const cp = await getCheckpoint(this.db);
+      return fresh(`re-bootstrap at block ${head.number} of a store indexed to block ${cp?.blockNumber ?? prior.number} (its previous snapshot was of block ${prior.number})`);
     }
     if (await this.reader.hasState(prior.hash)) {
       log.info({ block: prior.number, map: BALANCE_MAPS[prior.map], accounts: prior.accounts }, "bootstrap: resuming the snapshot where it stopped");

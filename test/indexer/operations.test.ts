@@ -214,7 +214,10 @@ describe("operations on the devnet", () => {
     await until("the follower to re-bootstrap at the head", () => (auto.status.block ?? 0) >= tip.number);
     await auto.stop();
     expect(auto.status.fatal).toBeNull();
-    expect((await getTask<BootstrapTask>(handle.db, "bootstrap"))!.number).toBe(tip.number);
+    const task = (await getTask<BootstrapTask>(handle.db, "bootstrap"))!;
+    expect(task.number).toBe(tip.number);
+    // The note names where the store stood, not the earlier snapshot's block.
+    expect(task.note).toContain(`re-bootstrap at block ${tip.number} of a store indexed to block ${checkpoint}`);
     expect(await dbSnapshot(handle.db)).toEqual(await chainSnapshot(api, tip.hash));
     await holderCountsExact(handle.db);
   }, LONG);
