@@ -215,6 +215,7 @@ describe("tokenpool CLI", () => {
   it.skipIf(!redisUrl)(`worker waits for jobs and exits 0 on SIGTERM; status shows the queue depth${redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
     const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, WS_URL: "ws://127.0.0.1:1", LOG_LEVEL: "info", DATABASE_URL: "" };
     const dataDir = await mkdtemp(path.join(dir, "worker-"));
+    expect((await tokenpool(["migrate", "--data-dir", dataDir], env)).code).toBe(0); // status only reads a store
     const status = await tokenpool(["status", "--data-dir", dataDir, "--json"], env);
     expect(JSON.parse(status.stdout).queue).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 });
     const child = spawn(process.execPath, [BIN, "worker", "--data-dir", dataDir, "--concurrency", "2"], { env, stdio: ["ignore", "pipe", "ignore"] });
