@@ -60,14 +60,19 @@ const REPLACE = "to have a new one generated (every issued token becomes invalid
  * become U+FFFD, a constant key), or under MIN_SECRET_LENGTH characters or MIN_SECRET_DISTINCT
  * distinct characters once trimmed.
  */
+/** No file (undefined: one is created), or a ConfigError naming why it cannot be read. */
+function unreadable(file: string, err: unknown): undefined {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return undefined;
+  throw new ConfigError(`${file} cannot be read (${code ?? "error"}); a JWT secret must be a readable file. Fix its permissions, delete it ${REPLACE}.`);
+}
+
 async function readSecret(file: string): Promise<string | undefined> {
   let info: Stats;
   try {
     info = await stat(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    throw new ConfigError(`${file} cannot be read (${code ?? "error"}); a JWT secret must be a readable file. Fix its permissions, delete it ${REPLACE}.`);
+    return unreadable(file, err);
   }
   // Checked before opening: reading a directory fails with EISDIR, and opening a FIFO blocks.
   if (!info.isFile()) {
@@ -80,9 +85,7 @@ async function readSecret(file: string): Promise<string | undefined> {
   try {
     bytes = await readFile(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    throw new ConfigError(`${file} cannot be read (${code ?? "error"}); a JWT secret must be a readable file. Fix its permissions, delete it ${REPLACE}.`);
+    return unreadable(file, err);
   }
   let text: string;
   try {

@@ -12,6 +12,9 @@ export const CANDLE_RESOLUTIONS = [60, 900, 3600, 86_400] as const;
 
 const bucketOf = (timestamp: number, res: number) => timestamp - (timestamp % res);
 
+/** The map's values in key order: one row order for every writer, so concurrent backfill chunks never deadlock on the same rows. */
+const inKeyOrder = <T>(rows: Map<string, T>): T[] => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+
 type ReservePoint = { token0Id: number; token1Id: number; blockNumber: number; timestamp: number; reserve0: string; reserve1: string };
 
 /** r1/r0 of `a` compared with that of `b`, exactly (cross-multiplied). */
@@ -48,10 +51,7 @@ export async function addPoolCandles(db: Database, rows: ReservePoint[]): Promis
   }
   if (candles.size === 0) return;
   const s = (v: bigint) => v.toString();
-  // One key order for every writer: concurrent backfill chunks never deadlock on the same rows.
-  const values = [...candles.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, c]) => ({
+  const values = inKeyOrder(candles).map((c) => ({
       token0Id: c.token0Id,
       token1Id: c.token1Id,
       res: c.res,
@@ -116,9 +116,7 @@ export async function addCandleVolumes(db: Database, rows: SwapVolume[]): Promis
     }
   }
   if (candles.size === 0) return;
-  const values = [...candles.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, c]) => ({ token0Id: c.token0Id, token1Id: c.token1Id, res: c.res, bucket: c.bucket, volume0: c.v0.toString(), volume1: c.v1.toString(), volumeUsd: formatFixed(c.usd, USD_SCALE), swaps: c.swaps }));
+  const values = inKeyOrder(candles).map((c) => ({ token0Id: c.token0Id, token1Id: c.token1Id, res: c.res, bucket: c.bucket, volume0: c.v0.toString(), volume1: c.v1.toString(), volumeUsd: formatFixed(c.usd, USD_SCALE), swaps: c.swaps }));
   const t = poolCandles;
   await db
     .insert(t)
@@ -157,9 +155,7 @@ export async function addTokenCandles(db: Database, rows: { tokenId: number; blo
     }
   }
   if (candles.size === 0) return;
-  const values = [...candles.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, c]) => ({ tokenId: c.tokenId, res: c.res, bucket: c.bucket, openBlock: c.open.block, open: c.open.price, closeBlock: c.close.block, close: c.close.price, high: c.high.price, low: c.low.price }));
+  const values = inKeyOrder(candles).map((c) => ({ tokenId: c.tokenId, res: c.res, bucket: c.bucket, openBlock: c.open.block, open: c.open.price, closeBlock: c.close.block, close: c.close.price, high: c.high.price, low: c.low.price }));
   const t = tokenCandles;
   await db
     .insert(t)

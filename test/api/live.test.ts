@@ -6,10 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { announceBlocks, createDb, insertBlocks, insertPrices, upsertHolders, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } from "../support/fixtures.js";
+import { ALICE, HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
@@ -134,6 +134,25 @@ describe("GET /ws on a fixture market", () => {
     expect((await d.call("auth", { token: "not-a-jwt" })).error).toMatchObject({ code: -32001 });
     expect(d.messages.find((m) => m.method === "unsubscribed")?.params).toEqual({ subscription: meta, topic: `assets.metadata:${USDT}`, reason: "a later auth failed" });
     expect((await d.call("subscribe", { topic: `assets.metadata:${USDT}` })).error).toMatchObject({ code: -32001 });
+  });
+
+  it("accounts:{address} pushes the portfolio when a committed block changes the account's balances", async () => {
+    const c = await open(url, { authorization: `Bearer ${token}` });
+    const sub = await c.call("subscribe", { topic: `accounts:${ALICE}` });
+    const ten = (p: any) => p.tokens.find((x: any) => x.tokenId === TEN)?.balance;
+    expect(ten(sub.result.result)).toBe("300000000000");
+    const number = HEAD_BLOCK + 40;
+    await handle.db.transaction(async (tx) => {
+      const t = tx as unknown as typeof handle.db;
+      const block = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + 40 * 12 };
+      await insertBlocks(t, [block]);
+      await upsertHolders(t, [{ tokenId: TEN, account: ALICE, balance: "300000000001", blockNumber: number }]);
+      await announceBlocks(t, [{ ...block, counts: { swaps: 0, liquidityEvents: 0, prices: 0, reserves: 0, holders: 1, tokens: 0 } }]);
+    });
+    await until("the portfolio push", () => notificationsFor(c, sub.result.subscription).length > 0, 10_000);
+    const [push] = notificationsFor(c, sub.result.subscription);
+    expect(push.params).toMatchObject({ topic: `accounts:${ALICE}`, block: number });
+    expect(ten(push.params.result)).toBe("300000000001");
   });
 
   it("answers bad messages with JSON-RPC errors and keeps the connection", async () => {

@@ -5,14 +5,13 @@
  * error body, and nothing secret or personal reaches the log on any of these paths.
  */
 import net from "node:net";
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureLog } from "../support/log.js";
 import { isUnavailable } from "../../api/errors.js";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
-import { createLogger } from "../../shared/logger.js";
 import { dbTargets } from "../support/db.js";
 import { seedMarket, USDT } from "../support/fixtures.js";
 import { startRelay, type Relay } from "../support/proxy.js";
@@ -21,17 +20,7 @@ const pg = dbTargets.find((t) => t.name === "postgres")!;
 const EMAIL = "outage.victim@example.com";
 const PASSWORD = "outage horse battery staple";
 
-/** Every log line the server writes, as text. */
-function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { lines, logger: createLogger("debug", "api", stream) };
-}
+const capture = captureLog;
 
 /** Sends raw bytes and returns the raw answer (until the server closes). */
 function raw(port: number, bytes: string): Promise<string> {

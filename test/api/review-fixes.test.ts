@@ -7,10 +7,10 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import net from "node:net";
-import { Writable } from "node:stream";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureLog } from "../support/log.js";
 import { createApp } from "../../api/app.js";
 import { CLIENT_CLOSED_REQUEST, handleError, isClientAbort, isUnavailable } from "../../api/errors.js";
 import { clientAddress, clientKey, parseForwarded } from "../../api/middleware/client-ip.js";
@@ -19,7 +19,6 @@ import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
 import type { RateLimitStore } from "../../api/rate-limit/store.js";
 import { createDb, type DbHandle } from "../../db/index.js";
-import { createLogger } from "../../shared/logger.js";
 import { ApiMetrics } from "../../shared/metrics.js";
 import { authHeader, buildApp, expectError, TEST_SECRET } from "../support/app.js";
 import { services } from "../support/db.js";
@@ -34,22 +33,7 @@ async function db() {
 }
 afterAll(() => handle?.close());
 
-/** Every log line written, as text and parsed. */
-function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return {
-    lines,
-    text: () => lines.join(""),
-    records: () => lines.flatMap((l) => l.split("\n").filter(Boolean)).map((l) => JSON.parse(l) as Record<string, any>),
-    logger: createLogger("debug", "api", stream),
-  };
-}
+const capture = captureLog;
 
 describe("request log: paths are scrubbed and cut", () => {
   it("never writes a token, an email, a password hash or a long secret from the path", async () => {

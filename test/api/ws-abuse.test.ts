@@ -14,7 +14,7 @@ import { startApiServer, type ApiServer } from "../../api/server.js";
 import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, TREASURY, USDT, WETH, ZERO } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
@@ -180,6 +180,22 @@ describe("/ws under abuse", () => {
       expect((await c.call("subscribe", { topic })).error).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
     }
     expect((await c.call("subscribe", { topic: "blocks" })).result.topic).toBe("blocks");
+  });
+
+  it("accounts topics: need the token; every spelling of one address is one topic, named in the chain's prefix; hostile addresses are validation errors", async () => {
+    const anonymous = await open(ip());
+    expect((await anonymous.call("subscribe", { topic: `accounts:${TREASURY}` })).error).toMatchObject({ code: -32001, data: { code: "UNAUTHORIZED" } });
+    const c = await open(ip(), { authorization: `Bearer ${token}` });
+    const first = await c.call("subscribe", { topic: "accounts:5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY" }); // generic prefix 42
+    expect(first.result.topic).toBe(`accounts:${TREASURY}`);
+    expect(first.result.result.address).toBe(TREASURY);
+    for (const spelling of [TREASURY, "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d", "0xD43593C715FDD31C61141ABD04A99FD6822C8558854CCDE39A5684E7A56DA27D"]) {
+      expect((await c.call("subscribe", { topic: `accounts:${spelling}` })).error.message, spelling).toContain("Already subscribed");
+    }
+    for (const bad of ["accounts:", "accounts:nope", "accounts:0x1234", `accounts:${TREASURY}\u0000`, `accounts:${"1".repeat(150)}`, "accounts:0x" + "zz".repeat(32)]) {
+      expect((await c.call("subscribe", { topic: bad })).error, bad).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
+    }
+    expect(server.hub.topicCount).toBe(1);
   });
 
   it("a campaign of oversized frames, silent peers, slow readers and floods: the server stays up, and every connection and topic goes with its client", async () => {

@@ -58,6 +58,9 @@ describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neithe
       expect(api.depends_on).toMatchObject({ postgres: { condition: "service_healthy" }, redis: { condition: "service_healthy" } });
     }
     for (const name of ["indexer", "worker"]) expect(services[name]!.environment).toMatchObject({ REDIS_URL: "redis://redis:6379", WS_URL: "ws://devnet:9944" });
+    // The indexer's health includes its heartbeat (status exits 1 when stale); the worker's does not.
+    expect(services.indexer!.healthcheck!.test).toEqual(["CMD", "node", "bin/tokenpool.mjs", "status"]);
+    expect(services.worker!.healthcheck!.test).toEqual(["CMD", "node", "bin/tokenpool.mjs", "status", "--stale-after", "0"]);
     // One published port, on the proxy in front of both replicas; the replicas publish none.
     const published = Object.entries(services).filter(([, s]) => (s.ports ?? []).length > 0);
     expect(published.map(([n]) => n)).toEqual(["proxy"]);

@@ -76,6 +76,8 @@ describe("decoding on today's runtimes", () => {
     expect([...changes.pools]).toEqual(["0/1984"]);
     const { rows, skipped } = swapRows(changes.swaps, pools, valuation(pah, { 0: "5", 1984: "1" }, { 0: 10, 1984: 6 }), { number: 7, timestamp: 1 });
     expect(skipped).toEqual([]);
+    // The trades list's extrinsic position and hop count, from today's event record.
+    expect(rows[0]).toMatchObject({ extrinsicIndex: 1, hops: 1, hop: 0 });
     // 10 DOT at 5 USD; the fee is 0.3 % of the amount in (LPFee u32 3 = 3000 ppm).
     expect(rows).toEqual([
       expect.objectContaining({ hop: 0, tokenIn: 0, tokenOut: 1984, amountIn: "100000000000", amountOut: "49850000", fee: "300000000", volumeUsd: "50", feeUsd: "0.15", account: ss58(pah, ALICE) }),
@@ -175,6 +177,10 @@ describe("decoding on today's runtimes", () => {
         eventRecord(rt, "assetConversion", "LiquidityAdded", { who: ALICE, mintTo: ALICE, poolId, amount1Provided: 10n, amount2Provided: 20n, lpToken: 7, lpTokenMinted: 14n }),
         eventRecord(rt, "assetConversion", "LiquidityRemoved", { who: ALICE, withdrawTo: BOB, poolId, amount1: 1n, amount2: 2n, lpToken: 7, lpTokenBurned: 1n, withdrawalFee: 0 }),
         eventRecord(rt, "assetTxPayment", "AssetTxFeePaid", { who: BOB, actualFee: 3n, tip: 0n, assetId: LOCATIONS.asset(1984) }),
+        // LP positions: the accounts PoolAssets events name are the LP balances to read again.
+        eventRecord(rt, "poolAssets", "Issued", { assetId: 7, owner: ALICE, amount: 14n }),
+        eventRecord(rt, "poolAssets", "Transferred", { assetId: 7, from: ALICE, to: BOB, amount: 2n }),
+        eventRecord(rt, "poolAssets", "Burned", { assetId: 7, owner: ALICE, balance: 1n }),
       ];
       const pools = new Map<string, PoolRef>();
       const changes = collectChanges(decodeEvents(records, rt.ss58), { nativeTokenId: 0, pools });
@@ -185,6 +191,7 @@ describe("decoding on today's runtimes", () => {
         ["remove", "0/1984", "1", "2", "1"],
       ]);
       expect(changes.balances.get(1984)?.has(ss58(rt, BOB))).toBe(true);
+      expect([...(changes.lpBalances.get(7) ?? [])].sort()).toEqual([ss58(rt, ALICE), ss58(rt, BOB)].sort());
     }
   });
 });

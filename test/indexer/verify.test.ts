@@ -133,6 +133,8 @@ describe("tokenpool verify on the devnet", () => {
     const out = await cli();
     expect(out.code).toBe(1);
     expect(out.stdout).toContain(`holders ghost 1984|${ghostAccount}`);
+    // The counts are checked against the store's own holder rows, and the line says so.
+    expect(out.stdout).toMatch(/holder_counts wrong 0: store \d+, holder rows \d+/);
     expect(out.stdout).toMatch(/drift: 7 \(.*holders\.wrong 1.*\); run with --repair/);
 
     const repaired = await cli("--repair");
