@@ -5,11 +5,11 @@ import { cors } from "hono/cors";
 import type { Database } from "../db/index.js";
 import { AppError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
-import { createTokenIssuer } from "./auth/tokens.js";
+import { createTokenIssuer, type TokenIssuer } from "./auth/tokens.js";
 import { docsRoutes, DOCS_ASSET_PATHS } from "./docs.js";
 import { rawHeader, type AppEnv } from "./env.js";
 import { handleError, sendError, validationError } from "./errors.js";
-import { bearerAuth } from "./middleware/auth.js";
+import { bearerAuth, requiresToken } from "./middleware/auth.js";
 import { requireJsonBody } from "./middleware/json-body.js";
 import { methodNotAllowed } from "./middleware/method-not-allowed.js";
 import { rateLimit } from "./middleware/rate-limit.js";
@@ -21,7 +21,8 @@ import { authRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
-import { responseCache, type ResponseCache } from "./middleware/cache.js";
+import { CACHEABLE, responseCache, type ResponseCache } from "./middleware/cache.js";
+import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
 import { decoyHash } from "./auth/password.js";
@@ -37,6 +38,8 @@ export interface AppDeps {
   /** Resolves when the store answers (for /health). */
   ping: () => Promise<void>;
   jwtSecret: string;
+  /** The issuer of `jwtSecret` (shared with the fast path, so both remember the same verified tokens); default: a new one. */
+  tokens?: TokenIssuer;
   rateLimit: { store: RateLimitStore; max: number; windowMs: number };
   /** Counters of failed logins; default: the rate-limit store (Redis or memory). */
   loginStore?: RateLimitStore;
@@ -61,7 +64,7 @@ const DASHBOARD = readFileSync(new URL("./dashboard/index.html", import.meta.url
 /** Builds the whole REST API; listening is main.ts's business. */
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
-  const tokens = createTokenIssuer(deps.jwtSecret, now);
+  const tokens = deps.tokens ?? createTokenIssuer(deps.jwtSecret, now);
   // The decoy hash of unknown-email logins, ready before the first one (kept once computed).
   decoyHash().catch(() => {});
   const app = new OpenAPIHono<AppEnv>({
@@ -93,12 +96,17 @@ export function createApp(deps: AppDeps) {
   // Reading c.req.raw.body makes @hono/node-server build a full fetch Request (with an
   // AbortController) for every request; reads never carry a body, so they skip the check.
   app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
-  app.use(bearerAuth(tokens, (path) => path.startsWith("/assets/") || path.startsWith("/accounts/")));
+  app.use(bearerAuth(tokens, requiresToken));
   app.use(responseCache(deps.cache));
+  // Reads of indexed data see one block: every query of an answer runs in one snapshot. (Only
+  // these routes: /health pings the store outside any transaction, which on PGlite's single
+  // connection would wait for this one.)
+  const snapshot = snapshots(deps.readDb ?? deps.db);
+  app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) ? snapshot.run(next) : next()));
   app.use("/auth/*", requireJsonBody());
 
   app.route("/", authRoutes({ db: deps.db, tokens, guard: deps.rateLimit.max === 0 && !deps.loginStore ? undefined : { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
-  const reads = { ...deps, db: deps.readDb ?? deps.db };
+  const reads = { ...deps, db: snapshot.db };
   app.route("/", oracleRoutes(reads));
   app.route("/", assetRoutes(reads));
   app.route("/", poolRoutes(reads));

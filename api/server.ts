@@ -11,6 +11,8 @@ import { errorBody } from "./errors.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ResponseCache } from "./middleware/cache.js";
+import { createFastPath } from "./fast-path.js";
+import { snapshots } from "./snapshot.js";
 import { LiveHub } from "./live/hub.js";
 import { attachLive, type LiveLimits } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
@@ -62,7 +64,7 @@ function writeJsonError(res: ServerResponse, status: number, message: string, cl
  * While `state.closing`, answers close their connection. Well-formed requests pay two property
  * checks and a boolean.
  */
-function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostname: string, logger: Logger, state: { closing: boolean }) {
+function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostname: string, logger: Logger, state: { closing: boolean }, fast: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined) {
   const listener = getRequestListener(fetch, {
     hostname,
     errorHandler: (err) => {
@@ -77,6 +79,7 @@ function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostna
       return writeJsonError(outgoing, 400, "An HTTP/1.1 request needs a Host header.", true);
     }
     if (state.closing) outgoing.shouldKeepAlive = false;
+    if (fast?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   };
 }
@@ -111,8 +114,8 @@ export interface ApiServer {
   port: number;
   /** Subscriptions and block fan-out of this process (GET /ws). */
   hub: LiveHub;
-  /** The per-block response cache (REST reads and /ws answers share it). */
-  cache: ResponseCache;
+  /** The per-block response cache (REST reads and /ws answers share it); unset with RESPONSE_CACHE_MB=0. */
+  cache: ResponseCache | undefined;
   /** The WebSocket endpoint (its open connections). */
   live: { connections(): number };
   /** Prometheus metrics of this server, and the port /metrics is served on (METRICS_PORT). */
@@ -163,9 +166,12 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     store = new MemoryRateLimitStore();
   }
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const cache = new ResponseCache();
+  const cache = config.responseCacheMb > 0 ? new ResponseCache(config.responseCacheMb * 1024 * 1024) : undefined;
   const metrics = new ApiMetrics();
+  const tokens = createTokenIssuer(jwtSecret, Date.now);
+  const rateLimit = { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs };
   const app = createApp({
+    tokens,
     metrics,
     db: handle.db,
     readDb: replica?.db,
@@ -174,7 +180,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       await Promise.all([handle.ping(), replica?.ping()]);
     },
     jwtSecret,
-    rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    rateLimit,
     trustProxy: config.trustProxy,
     staleAfterSeconds: config.indexerStaleSeconds,
     logger,
@@ -183,7 +189,8 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   // A client that never finishes its request line and headers (15 s) or its request (30 s) is
   // cut off; Node checks every second rather than every 30 s.
   const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
-  const server = createServer({ ...http, requireHostHeader: false }, requestListener(app.fetch, config.host, logger, shutdown));
+  const fast = cache && createFastPath({ cache, tokens, rateLimit, trustProxy: config.trustProxy, logger, metrics });
+  const server = createServer({ ...http, requireHostHeader: false }, requestListener(app.fetch, config.host, logger, shutdown, fast));
   answerClientErrors(server);
   // An Expect other than 100-continue: 417 with the error body (Node's own 417 is empty).
   server.on("checkExpectation", (_req: IncomingMessage, res: ServerResponse) => writeJsonError(res, 417, 'The only supported expectation is "Expect: 100-continue".', false));
@@ -195,7 +202,8 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, () => resolve()));
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
-  const hub = new LiveHub(replica?.db ?? handle.db, logger, cache);
+  const reads = snapshots(replica?.db ?? handle.db);
+  const hub = new LiveHub(reads.db, logger, cache, reads.run);
   // With a replica, a block is announced (cache cleared, pushes computed) only once the replica
   // has it: NOTIFY comes from the primary at commit, the replica applies it later, and an answer
   // computed in between would be the older block's, cached or pushed as the new one.
@@ -219,7 +227,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
             if (pending.length === covered) break;
           }
         }
-        cache.clear();
+        cache?.clear();
         for (const block of pending.splice(0, covered)) hub.onBlock(block);
       }
     } catch (err) {
@@ -237,7 +245,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     () => {
       // The notification connection came back: blocks committed meanwhile were never announced,
       // so what is cached may be older than the store (it was served until the next block).
-      cache.clear();
+      cache?.clear();
       void latestBlock(replica?.db ?? handle.db)
         .then((head) => hub.refresh(head?.number))
         .catch(() => hub.refresh(undefined));
@@ -247,7 +255,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const live = attachLive(server, {
     hub,
     db: replica?.db ?? handle.db,
-    tokens: createTokenIssuer(jwtSecret, Date.now),
+    tokens,
     trustProxy: config.trustProxy,
     logger,
     rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },

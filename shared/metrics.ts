@@ -22,7 +22,7 @@ export const rpcDuration = new Histogram({
 });
 
 export interface ApiMetricSources {
-  cache: { hits: number; misses: number };
+  cache: { hits: number; misses: number; fastHits: number } | undefined;
   live: { connections(): number };
   hub: { topicCount: number };
 }
@@ -55,6 +55,15 @@ export class ApiMetrics {
           this.inc({ result: "hit" }, c.hits);
           this.inc({ result: "miss" }, c.misses);
         }
+      },
+    });
+    new Counter({
+      name: "tokenpool_cache_prebuilt_answers_total",
+      help: "Cache hits answered before the router from pre-built responses (also counted as hit above)",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(self.sources?.cache?.fastHits ?? 0);
       },
     });
     new Gauge({

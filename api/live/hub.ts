@@ -47,11 +47,13 @@ export class LiveHub {
     private readonly logger: Logger,
     /** The REST response cache: a subscribe or push costs what a cached REST read does. */
     private readonly cache?: ResponseCache,
+    /** Runs a computation in one read snapshot (api/snapshot.ts), so a push never mixes two blocks. */
+    private readonly snapshot: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn(),
   ) {}
 
   /** A topic's current answer as JSON text (the REST body). */
   private async json(topic: Topic & { compute: NonNullable<Topic["compute"]> }): Promise<string> {
-    const compute = () => topic.compute(this.db);
+    const compute = () => this.snapshot(() => topic.compute(this.db));
     return this.cache && topic.path ? this.cache.through(topic.path, compute) : JSON.stringify(await compute());
   }
 

@@ -3,7 +3,12 @@ import { AppError } from "../../shared/errors.js";
 import type { TokenIssuer } from "../auth/tokens.js";
 import type { AppEnv } from "../env.js";
 
-const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i;
+export const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i;
+
+/** Paths that answer only with a valid token (api/app.ts and api/fast-path.ts apply it). */
+export function requiresToken(path: string): boolean {
+  return path.startsWith("/assets/") || path.startsWith("/accounts/");
+}
 
 /**
  * Checks `Authorization: Bearer <jwt>` wherever one is sent, and requires it where `required`

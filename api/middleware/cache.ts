@@ -10,17 +10,30 @@
  */
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import { canonicalQuery } from "./strict-input.js";
 import { LRUCache } from "lru-cache";
 import { rawHeader, type AppEnv } from "../env.js";
 
-interface Entry {
+/** A kept answer, pre-built for api/fast-path.ts: its bytes and the head of its 200 answer. */
+export interface Entry {
   body: string;
   etag: string;
+  bytes: Buffer;
+  /** `Content-Type`, `Content-Length` and `ETag`, as a flat header list for writeHead. */
+  head: (string | number)[];
+  /** The pattern of the route that computed it (a metric label); unset for /ws computations. */
+  route?: string;
+}
+
+function entryOf(body: string, route?: string): Entry {
+  const bytes = Buffer.from(body);
+  const etag = etagOf(body);
+  return { body, etag, bytes, head: ["Content-Type", "application/json", "Content-Length", bytes.length, "ETag", etag], route };
 }
 
 /** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */
-const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools)(\/|$)/;
+export const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools)(\/|$)/;
 
 export class ResponseCache {
   private generation = 0;
@@ -29,10 +42,12 @@ export class ResponseCache {
   private readonly lru: LRUCache<string, Entry>;
   hits = 0;
   misses = 0;
+  /** Hits answered before the router (api/fast-path.ts); also counted in `hits`. */
+  fastHits = 0;
 
   /** `maxBytes` bounds the bodies kept (deep holder pages and many pairs can add up). */
   constructor(maxBytes = 64 * 1024 * 1024) {
-    this.lru = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length + 64 });
+    this.lru = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length + e.bytes.length + 128 });
   }
 
   /** A block was committed: every answer may have changed. */
@@ -50,6 +65,13 @@ export class ResponseCache {
     const e = this.lru.get(key);
     if (e) this.hits += 1;
     else this.misses += 1;
+    return e;
+  }
+
+  /** The entry under `key` for the fast path: a found one counts as a hit, a missing one as nothing (the app's lookup counts it). */
+  peek(key: string): Entry | undefined {
+    const e = this.lru.get(key);
+    if (e) this.hits += 1;
     return e;
   }
 
@@ -73,7 +95,7 @@ export class ResponseCache {
     let entry: Entry | undefined;
     try {
       const body = JSON.stringify(await compute());
-      entry = { body, etag: etagOf(body) };
+      entry = entryOf(body);
       this.set(key, entry, generation);
       return body;
     } finally {
@@ -87,7 +109,7 @@ export function etagOf(body: string): string {
   return `"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+export function ifNoneMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(",").some((t) => {
     const v = t.trim();
@@ -111,7 +133,7 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     if (inFlight) hit = await inFlight;
     if (hit) {
       c.header("ETag", hit.etag);
-      if (matches(rawHeader(c, "if-none-match"), hit.etag)) return c.body(null, 304);
+      if (ifNoneMatches(rawHeader(c, "if-none-match"), hit.etag)) return c.body(null, 304);
       return c.body(hit.body, 200, { "Content-Type": "application/json" });
     }
     const generation = cache?.current ?? 0;
@@ -123,14 +145,14 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
       await next();
       if (c.res.status !== 200 || !c.res.headers.get("content-type")?.startsWith("application/json")) return;
       const body = await c.res.clone().text();
-      entry = { body, etag: etagOf(body) };
+      entry = entryOf(body, routePath(c, -1) || undefined);
       cache?.set(key, entry, generation);
     } finally {
       // Waiters on a failed or non-200 computation compute for themselves.
       settle(entry);
       if (cache?.pending.get(key) === flight) cache.pending.delete(key);
     }
-    if (matches(rawHeader(c, "if-none-match"), entry.etag)) {
+    if (ifNoneMatches(rawHeader(c, "if-none-match"), entry.etag)) {
       c.res = new Response(null, { status: 304, headers: { ETag: entry.etag } });
       return;
     }

@@ -255,11 +255,11 @@ describe("/ws under abuse", () => {
     const from = ip();
     const rest = await fetch(`${base}/pool/stats/${KSM}/${USDT}`, { headers: { "x-forwarded-for": from } });
     const body = await rest.json();
-    const hits = server.cache.hits;
+    const hits = server.cache!.hits;
     const c = await open(from);
     const sub = await c.call("subscribe", { topic: `pool.pair:KSM/${USDT}` });
     expect(sub.result.result).toEqual(body);
-    expect(server.cache.hits).toBe(hits + 1);
+    expect(server.cache!.hits).toBe(hits + 1);
   });
   /** Writes `lines` on a raw socket and reads until the server closes it (or 3 s). */
   function raw(lines: string[]): Promise<string> {
@@ -315,7 +315,7 @@ describe("/ws under abuse", () => {
 
   it("subscribe, unsubscribe, subscribe again in one burst while computing: every request is answered and the live subscription gets pushes", async () => {
     const c = await open(ip());
-    server.cache.clear(); // a cold cache: the first subscribe computes
+    server.cache!.clear(); // a cold cache: the first subscribe computes
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const holding = handle.db.transaction(async () => gate);

@@ -1,0 +1,35 @@
+/**
+ * One snapshot per read. A route answers from several queries (run concurrently), and the
+ * indexer may commit a block between them: without a snapshot, an answer could mix two blocks
+ * (a holder page of block N with the count of block N + 1). Each read therefore runs in one
+ * `REPEATABLE READ READ ONLY` transaction, and the services keep taking a plain Database: the one
+ * they are given is a proxy that sends every call to the transaction of the read in progress
+ * (AsyncLocalStorage), or to the store itself outside one.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Database } from "../db/index.js";
+
+export interface Snapshots {
+  /** The store as the services see it: inside `run`, the snapshot's transaction. */
+  db: Database;
+  /** Runs `fn` with every query of `db` in one read-only snapshot (nested calls join the outer one). */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export function snapshots(store: Database): Snapshots {
+  const current = new AsyncLocalStorage<Database>();
+  const db = new Proxy(store, {
+    get(target, prop) {
+      const active = current.getStore() ?? target;
+      const value = Reflect.get(active, prop, active) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(active) : value;
+    },
+  });
+  return {
+    db,
+    run(fn) {
+      if (current.getStore()) return fn();
+      return store.transaction((tx) => current.run(tx as unknown as Database, fn), { isolationLevel: "repeatable read", accessMode: "read only" });
+    },
+  };
+}

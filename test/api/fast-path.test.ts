@@ -1,0 +1,177 @@
+/**
+ * Cache hits answered before the router (api/fast-path.ts), over real HTTP: the same answer the
+ * app gives, with the rate limit, bearer auth and conditional GETs still applied, and everything
+ * the fast path must not take left to the app.
+ */
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "../../api/server.js";
+import { createDb, type DbHandle } from "../../db/index.js";
+import { loadConfig } from "../../shared/config.js";
+import { seedMarket, KSM, USDT } from "../support/fixtures.js";
+import { captureLog } from "../support/log.js";
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request with exactly the headers given (fetch adds its own, and cannot send some). */
+function raw(port: number, target: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path: target, method, headers: { host: `127.0.0.1:${port}`, ...headers }, setHost: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The headers a client sees, without the ones that differ per response by nature. */
+function comparable(headers: Raw["headers"]): Record<string, unknown> {
+  const { date: _date, "ratelimit-remaining": _remaining, "ratelimit-reset": _reset, "keep-alive": _ka, connection: _conn, ...rest } = headers;
+  return rest;
+}
+
+describe("cache hits before the router", () => {
+  let handle: DbHandle;
+  let server: ApiServer;
+  let token: string;
+  const logs = captureLog();
+
+  async function start(env: Record<string, string> = {}) {
+    await server?.close();
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f".repeat(32), ...env }), logs.logger, { shared: handle });
+    const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `fast${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
+    token = ((await reg.json()) as { data: { token: string } }).data.token;
+  }
+
+  beforeAll(async () => {
+    handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    await seedMarket(handle.db);
+    await start({ RATE_LIMIT_MAX: "1000" });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await handle?.close();
+  });
+
+  it("answers a repeated read from the pre-built entry: same status, body and headers as the app's answer", async () => {
+    const port = server.port;
+    for (const target of [`/oracle/value/${KSM}`, "/pool/stats", `/pool/stats/${KSM}/${USDT}`, "/pools?limit=5", "/assets?sort=marketCap&limit=3"]) {
+      const before = server.cache!.fastHits;
+      const first = await raw(port, target); // a miss: the app computes and keeps it
+      expect(first.status, target).toBe(200);
+      expect(server.cache!.fastHits, target).toBe(before);
+      const second = await raw(port, target);
+      expect(server.cache!.fastHits, `${target} taken by the fast path`).toBe(before + 1);
+      expect(second.status).toBe(200);
+      expect(second.body).toBe(first.body);
+      expect(comparable(second.headers)).toEqual(comparable(first.headers));
+      expect(Number(second.headers["ratelimit-remaining"])).toBe(Number(first.headers["ratelimit-remaining"]) - 1);
+    }
+  });
+
+  it("keys the query canonically: another order or empty pairs hit the same entry", async () => {
+    const first = await raw(server.port, "/assets?limit=3&sort=holders");
+    const before = server.cache!.fastHits;
+    const second = await raw(server.port, "/assets?&sort=holders&&limit=3");
+    expect(server.cache!.fastHits).toBe(before + 1);
+    expect(second.body).toBe(first.body);
+  });
+
+  it("applies bearer auth on /assets/* hits: no token and a bad token are 401, a good token is served", async () => {
+    const target = `/assets/metadata/${USDT}`;
+    const good = await raw(server.port, target, { authorization: `Bearer ${token}` });
+    expect(good.status).toBe(200);
+    const before = server.cache!.fastHits;
+    const none = await raw(server.port, target);
+    expect(none.status).toBe(401);
+    expect(JSON.parse(none.body)).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "Missing access token: send Authorization: Bearer <token>." } });
+    const [h, p] = token.split(".");
+    const forged = await raw(server.port, target, { authorization: `Bearer ${h}.${p}.AAAA` });
+    expect(forged.status).toBe(401);
+    expect(JSON.parse(forged.body).error.message).toBe("The access token is invalid or expired.");
+    // A bad header on a public path is a 401 as well, hit or not.
+    await raw(server.port, "/pool/stats");
+    expect((await raw(server.port, "/pool/stats", { authorization: "Bearer nope" })).status).toBe(401);
+    const again = await raw(server.port, target, { authorization: `Bearer ${token}` });
+    expect(again.status).toBe(200);
+    expect(again.body).toBe(good.body);
+    expect(server.cache!.fastHits).toBe(before + 5);
+  });
+
+  it("answers If-None-Match with a bodiless 304 carrying the ETag", async () => {
+    const first = await raw(server.port, "/pool/stats");
+    const etag = first.headers.etag as string;
+    const cond = await raw(server.port, "/pool/stats", { "if-none-match": `"other", W/${etag}` });
+    expect(cond.status).toBe(304);
+    expect(cond.body).toBe("");
+    expect(cond.headers.etag).toBe(etag);
+    expect(cond.headers["ratelimit-limit"]).toBe("1000");
+  });
+
+  it("leaves to the app what it must not take: HEAD, Origin (CORS), percent-escapes, odd Hosts, unknown parameters", async () => {
+    await raw(server.port, "/pool/stats");
+    const before = server.cache!.fastHits;
+    const cors = await raw(server.port, "/pool/stats", { origin: "https://wallet.example" });
+    expect(cors.headers["access-control-allow-origin"]).toBe("*");
+    expect((await raw(server.port, "/pool/stats", {}, "HEAD")).status).toBe(200);
+    expect((await raw(server.port, "/p%6Fol/stats")).status).toBe(200);
+    expect((await raw(server.port, "/pool/stats", { host: "a b" })).status).toBe(400);
+    expect((await raw(server.port, "/pool/stats?x=1")).status).toBe(400);
+    expect((await raw(server.port, "/assets?limit=%zz")).status).toBe(400);
+    expect(server.cache!.fastHits).toBe(before);
+  });
+
+  it("counts hits in the rate limit: the request past the limit is 429 with Retry-After, hit or not", async () => {
+    await start({ RATE_LIMIT_MAX: "3" }); // the register in start() is the first of the 3
+    try {
+      const answers = [];
+      for (let i = 0; i < 5; i++) answers.push(await raw(server.port, "/pool/stats"));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 429, 429, 429]);
+      expect(server.cache!.fastHits).toBe(4); // one 200 and three 429s taken before the router
+      expect(JSON.parse(answers[2]!.body).error.code).toBe("RATE_LIMITED");
+      expect(Number(answers[2]!.headers["retry-after"])).toBeGreaterThan(0);
+      expect(answers[2]!.headers["ratelimit-remaining"]).toBe("0");
+    } finally {
+      await start({ RATE_LIMIT_MAX: "1000" });
+    }
+  });
+
+  it("logs and counts its answers like the app's, under the route's pattern", async () => {
+    await raw(server.port, `/pool/stats/${KSM}/${USDT}`);
+    logs.lines.length = 0;
+    await raw(server.port, `/pool/stats/${KSM}/${USDT}`);
+    expect(logs.records().some((l) => l.msg === "request" && l.path === `/pool/stats/${KSM}/${USDT}` && l.status === 200)).toBe(true);
+    const text = await server.metrics.registry.metrics();
+    expect(text).toMatch(/tokenpool_http_requests_total\{method="GET",route="\/pool\/stats\/:tokenA\/:tokenB",status="200"\} \d+/);
+    expect(text).toMatch(/tokenpool_cache_prebuilt_answers_total [1-9]/);
+  });
+
+  it("a block announcement ends the entries: the next request computes again", async () => {
+    await raw(server.port, "/pool/stats");
+    server.cache!.clear();
+    const before = server.cache!.fastHits;
+    expect((await raw(server.port, "/pool/stats")).status).toBe(200);
+    expect(server.cache!.fastHits).toBe(before);
+  });
+
+  it("with RESPONSE_CACHE_MB=0 there is no cache and nothing is taken before the router", async () => {
+    await start({ RESPONSE_CACHE_MB: "0" });
+    try {
+      expect(server.cache).toBeUndefined();
+      const a = await raw(server.port, "/pool/stats");
+      const b = await raw(server.port, "/pool/stats", { "if-none-match": a.headers.etag as string });
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(304);
+    } finally {
+      await start({ RATE_LIMIT_MAX: "1000" });
+    }
+  });
+});
