@@ -56,9 +56,12 @@ export async function tokenHolders(db: Database, id: number, q: HolderQuery) {
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
   const token = await requireToken(db, id);
   const firstRank = after ? after.rank + 1 : ((q.page ?? 1) - 1) * q.limit + 1;
+  // A deep page needs the count first: past the middle its anchor is found from the far end.
+  const deep = !after && firstRank > 1;
+  const counted = deep ? await countHolders(db, id) : undefined;
   const [total, rows] = await Promise.all([
-    countHolders(db, id),
-    after ? holdersAfter(db, id, after, q.limit + 1) : holdersByOffset(db, id, firstRank - 1, q.limit + 1),
+    counted ?? countHolders(db, id),
+    after ? holdersAfter(db, id, after, q.limit + 1) : holdersByOffset(db, id, firstRank - 1, q.limit + 1, counted),
   ]);
   const page = rows.slice(0, q.limit);
   const supply = BigInt(token.supply);

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { holderCounts, holders, lpHolders } from "../schema/index.js";
 
@@ -70,21 +70,29 @@ export async function getBalance(db: Database, tokenId: number, account: string)
 // `desc` means NULLS FIRST, which the planner cannot serve from that index, and every page
 // became a sort of all the token's holders.
 const rankOrder = [sql`${holders.balance} desc nulls last`, asc(holders.account)] as const;
+/** rankOrder backwards: holders_rank_idx read from its other end. */
+const reverseRankOrder = [sql`${holders.balance} asc nulls first`, desc(holders.account)] as const;
 
 /**
  * Holders in rank order (balance desc, then address), `offset` rows in. The row at the offset
  * is found first on the index alone (balance and account are in holders_rank_idx, so deep
  * offsets are an index-only walk, no heap reads), then the page is read from there by keyset.
+ * With the token's exact holder count, an anchor past the middle is found from the far end.
  */
-export async function holdersByOffset(db: Database, tokenId: number, offset: number, limit: number): Promise<Holder[]> {
+export async function holdersByOffset(db: Database, tokenId: number, offset: number, limit: number, total?: number): Promise<Holder[]> {
   if (offset === 0) return db.select().from(holders).where(eq(holders.tokenId, tokenId)).orderBy(...rankOrder).limit(limit);
+  if (total !== undefined && offset >= total) return [];
+  // Past the middle, the same anchor row is nearer the other end: walk the index backwards
+  // (balance asc, account desc) total - 1 - offset rows instead of offset rows forwards. `total`
+  // must be the token's exact row count (holder_counts, kept in the statements that write holders).
+  const reverse = total !== undefined && offset > total - 1 - offset;
   const [anchor] = await db
     .select({ balance: holders.balance, account: holders.account })
     .from(holders)
     .where(eq(holders.tokenId, tokenId))
-    .orderBy(...rankOrder)
+    .orderBy(...(reverse ? reverseRankOrder : rankOrder))
     .limit(1)
-    .offset(offset);
+    .offset(reverse ? total - 1 - offset : offset);
   return anchor ? fromPosition(db, tokenId, anchor, limit, true) : [];
 }
 
