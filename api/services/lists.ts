@@ -10,13 +10,14 @@ import {
   latestPrices,
   listPools,
   priceBuckets,
-  swapTotalsByPool,
+  exactSwapTotalsByPool,
   type Database,
+  type ExactTotals,
   type Token,
 } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
-import { tvl, window } from "./pools.js";
+import { parsedPrices, tvlAt, window } from "./pools.js";
 import { tokenIdentity } from "./identity.js";
 import { requireToken } from "./tokens.js";
 
@@ -88,13 +89,15 @@ export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)
 }
 
 export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS)[number]>) {
-  const [pools, w] = await Promise.all([listPools(db), window(db)]);
-  const ids = [...new Set(pools.flatMap((p) => [p.token0Id, p.token1Id]))];
-  const [tokenRows, prices, totals] = await Promise.all([allTokens(db), latestPrices(db, ids), w ? swapTotalsByPool(db, w.range) : Promise.resolve(new Map())]);
+  // The window first (one seek), then everything at once; the prices are read whole (each pool's
+  // tokens are looked up in them, so the answer is the same as reading only theirs).
+  const w = await window(db);
+  const [pools, tokenRows, prices, totals] = await Promise.all([listPools(db), allTokens(db), latestPrices(db), w ? exactSwapTotalsByPool(db, w.range) : Promise.resolve(new Map<string, ExactTotals>())]);
   const tokens = new Map(tokenRows.map((t) => [t.id, t]));
+  const price = parsedPrices(prices);
   const rows = pools.map((p, i) => {
     const t = totals.get(`${p.token0Id}/${p.token1Id}`);
-    return { pool: p, i, tvl: tvl(p, tokens, prices), volume: parseFixed(t?.volumeUsd ?? "0", USD_SCALE), fees: parseFixed(t?.feeUsd ?? "0", USD_SCALE), swaps: t?.swaps ?? 0 };
+    return { pool: p, i, tvl: tvlAt(p, tokens, price), volume: t?.volume ?? 0n, fees: t?.fee ?? 0n, swaps: t?.swaps ?? 0 };
   });
   const keys = {
     tvl: (r: (typeof rows)[number]) => r.tvl,

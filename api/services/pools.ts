@@ -1,8 +1,8 @@
 import {
+  allTokens,
   findPool,
   findTokensBySymbol,
   getToken,
-  getTokens,
   latestBlock,
   latestPrices,
   listPools,
@@ -28,12 +28,24 @@ function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefine
 }
 
 export function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
+  return tvlAt(pool, tokens, (id) => priceOf(prices, id));
+}
+
+/** Every price of `prices` parsed once (fixed USD_SCALE): a list of many pools values each token once. */
+export function parsedPrices(prices: Map<number, PricePoint>): (id: number) => bigint | undefined {
+  const parsed = new Map<number, bigint>();
+  for (const [id, p] of prices) parsed.set(id, parseFixed(p.priceUsd, USD_SCALE));
+  return (id) => parsed.get(id);
+}
+
+/** tvl with the prices already parsed. */
+export function tvlAt(pool: Pool, tokens: Map<number, Token>, price: (id: number) => bigint | undefined): bigint {
   const t0 = tokens.get(pool.token0Id);
   const t1 = tokens.get(pool.token1Id);
   if (!t0 || !t1) return 0n;
   return poolTvlUsd(
-    { reserve: BigInt(pool.reserve0), decimals: t0.decimals, priceUsd: priceOf(prices, t0.id) },
-    { reserve: BigInt(pool.reserve1), decimals: t1.decimals, priceUsd: priceOf(prices, t1.id) },
+    { reserve: BigInt(pool.reserve0), decimals: t0.decimals, priceUsd: price(t0.id) },
+    { reserve: BigInt(pool.reserve1), decimals: t1.decimals, priceUsd: price(t1.id) },
   );
 }
 
@@ -44,15 +56,18 @@ export async function window(db: Database) {
 }
 
 export async function aggregatePoolStats(db: Database) {
-  const [pools, w] = await Promise.all([listPools(db), window(db)]);
-  const ids = [...new Set(pools.flatMap((p) => [p.token0Id, p.token1Id]))];
-  const [tokenRows, prices, totals] = await Promise.all([
-    getTokens(db, ids),
-    latestPrices(db, ids),
+  // The window first (one seek), then everything at once: the tokens and prices of every pool
+  // are read whole (a pool's tokens are looked up in them, so the answer is the same).
+  const w = await window(db);
+  const [pools, tokenRows, prices, totals] = await Promise.all([
+    listPools(db),
+    allTokens(db),
+    latestPrices(db),
     w ? swapTotals(db, w.range) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),
   ]);
   const tokens = new Map(tokenRows.map((t) => [t.id, t]));
-  const totalValueLocked = pools.reduce((sum, p) => sum + tvl(p, tokens, prices), 0n);
+  const price = parsedPrices(prices);
+  const totalValueLocked = pools.reduce((sum, p) => sum + tvlAt(p, tokens, price), 0n);
   return {
     totalPools: pools.length,
     totalValueLocked: usd(totalValueLocked),

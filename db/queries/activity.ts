@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, or, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import type { Database } from "../client.js";
 import { addCandleVolumes } from "./candles.js";
@@ -96,103 +96,145 @@ export async function swapTotals(
   window: { from: number; to: number },
   pool?: { token0Id: number; token1Id: number },
 ): Promise<SwapTotals> {
-  const byPool = await swapTotalsByPool(db, window, pool ?? "all");
+  const byPool = await exactSwapTotalsByPool(db, window, pool ?? "all");
   let volume = 0n;
   let fee = 0n;
   let count = 0;
   for (const t of byPool.values()) {
-    volume += parseFixed(t.volumeUsd, USD_SCALE);
-    fee += parseFixed(t.feeUsd, USD_SCALE);
+    volume += t.volume;
+    fee += t.fee;
     count += t.swaps;
   }
   return { volumeUsd: formatFixed(volume, USD_SCALE), feeUsd: formatFixed(fee, USD_SCALE), swaps: count };
 }
 
-type Totals = { volume: bigint; fee: bigint; swaps: number };
-type Part = { token0Id: number; token1Id: number; volumeUsd: string; feeUsd: string; swaps: number };
+type Span = [from: number, to: number, sign: 1 | -1];
 
 /**
- * Splits the seconds [lo, hi) into whole buckets of each level, coarse to fine, and what is left
- * at the edges, which is read from the swaps themselves. For 24 h: ≤ 24 hours, ≤ 118 minutes and
- * ≤ 2 partial minutes.
+ * Splits the seconds [lo, hi) into whole buckets of each level and what is left at the edges,
+ * which is read from the swaps themselves; each part added (sign 1) or taken away (-1). A
+ * partial hour at either end is either its minutes (and seconds) added, or the whole hour added
+ * and the minutes (and seconds) outside the range taken away, whichever reads fewer minutes: for
+ * 24 h ≤ 25 hours, ≤ 60 minutes and ≤ 2 partial minutes.
  */
-function plan(lo: number, hi: number): { buckets: { level: Level; from: number; to: number }[]; raw: [number, number][] } {
-  const buckets: { level: Level; from: number; to: number }[] = [];
-  let ranges: [number, number][] = [[lo, hi]];
-  for (const level of LEVELS) {
-    const rest: [number, number][] = [];
-    for (const [a, b] of ranges) {
-      const first = Math.ceil(a / level.seconds) * level.seconds;
-      const last = Math.floor(b / level.seconds) * level.seconds;
-      if (first >= last) {
-        rest.push([a, b]);
-        continue;
-      }
-      buckets.push({ level, from: first, to: last });
-      if (a < first) rest.push([a, first]);
-      if (last < b) rest.push([last, b]);
-    }
-    ranges = rest;
+function plan(lo: number, hi: number): { main: Span | undefined; hours: Span[]; minutes: Span[]; raw: Span[] } {
+  const H = HOUR;
+  const M = 60;
+  const hours: Span[] = [];
+  const minutes: Span[] = [];
+  const raw: Span[] = [];
+  const add = (list: Span[], a: number, b: number, sign: 1 | -1) => {
+    if (a < b) list.push([a, b, sign]);
+  };
+  /** [a, b) within one hour, by its minutes and seconds. */
+  const bySmall = (a: number, b: number, sign: 1 | -1) => {
+    const m0 = Math.ceil(a / M) * M;
+    const m1 = Math.floor(b / M) * M;
+    if (m0 >= m1) return add(raw, a, b, sign);
+    add(minutes, m0, m1, sign);
+    add(raw, a, m0, sign);
+    add(raw, m1, b, sign);
+  };
+  const firstHour = Math.ceil(lo / H) * H;
+  const lastHour = Math.floor(hi / H) * H;
+  if (firstHour > lastHour) {
+    bySmall(lo, hi, 1); // inside one hour
+    return { main: undefined, hours, minutes, raw };
   }
-  return { buckets, raw: ranges };
+  const main: Span | undefined = firstHour < lastHour ? [firstHour, lastHour, 1] : undefined;
+  if (lo < firstHour) {
+    const start = firstHour - H;
+    // Minutes read adding [lo, firstHour), or taking [start, lo) from the hour.
+    if ((Math.floor(lo / M) * M - start) / M < (firstHour - Math.ceil(lo / M) * M) / M) {
+      add(hours, start, firstHour, 1);
+      bySmall(start, lo, -1);
+    } else bySmall(lo, firstHour, 1);
+  }
+  if (lastHour < hi) {
+    const end = lastHour + H;
+    if ((end - Math.ceil(hi / M) * M) / M < (Math.floor(hi / M) * M - lastHour) / M) {
+      add(hours, lastHour, end, 1);
+      bySmall(hi, end, -1);
+    } else bySmall(lastHour, hi, 1);
+  }
+  return { main, hours, minutes, raw };
 }
+
+const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+
+/** Swap totals as exact fixed-point bigints (USD_SCALE). */
+export interface ExactTotals {
+  volume: bigint;
+  fee: bigint;
+  swaps: number;
+}
+
+const SCALE = `1${"0".repeat(USD_SCALE)}`;
 
 /**
  * swapTotals of every pool that had swaps in (from, to] — or of `pool`, or with `allPools` of
- * all pools together (key "-1/-1") — keyed "token0/token1". Exact: whole buckets plus the raw
- * swaps of the partial minutes at the edges; flat in the number of swaps.
+ * all pools together (key "-1/-1") — keyed "token0/token1". Exact: whole buckets plus or minus
+ * the raw swaps of the partial minutes at the edges; flat in the number of swaps.
  */
 export async function swapTotalsByPool(
   db: Database,
   window: { from: number; to: number },
   pool?: { token0Id: number; token1Id: number } | "all",
 ): Promise<Map<string, SwapTotals>> {
-  const { buckets, raw } = plan(window.from + 1, window.to + 1);
+  const exact = await exactSwapTotalsByPool(db, window, pool);
+  return new Map([...exact].map(([k, t]) => [k, { volumeUsd: formatFixed(t.volume, USD_SCALE), feeUsd: formatFixed(t.fee, USD_SCALE), swaps: t.swaps }]));
+}
+
+/**
+ * swapTotalsByPool as bigints. Two statements at once: the whole hours inside the window, and
+ * its two edges (a part taken away and the bucket it is taken from are always read in the same
+ * statement, so in one snapshot). Sums are taken in SQL (numeric, exact) and come back scaled
+ * to integers, truncated as parseFixed truncates (bucket and swap values have at most
+ * USD_SCALE decimals, so nothing is cut).
+ */
+export async function exactSwapTotalsByPool(
+  db: Database,
+  window: { from: number; to: number },
+  pool?: { token0Id: number; token1Id: number } | "all",
+): Promise<Map<string, ExactTotals>> {
+  const { main, hours, minutes, raw } = plan(window.from + 1, window.to + 1);
   const only = pool === "all" ? { token0Id: ALL_POOLS, token1Id: ALL_POOLS } : pool;
-  const reads: Promise<Part[]>[] = buckets.map(({ level, from, to }) => {
-    const t = level.table;
-    const which = only ? and(eq(t.token0Id, only.token0Id), eq(t.token1Id, only.token1Id)) : gte(t.token0Id, 0);
-    return db
-      .select({
-        token0Id: t.token0Id,
-        token1Id: t.token1Id,
-        volumeUsd: sql<string>`sum(${t.volumeUsd})::text`,
-        feeUsd: sql<string>`sum(${t.feeUsd})::text`,
-        swaps: sql<number>`sum(${t.swaps})::integer`,
-      })
-      .from(t)
-      .where(and(gte(level.start, from), lt(level.start, to), which))
-      .groupBy(t.token0Id, t.token1Id);
-  });
-  if (raw.length > 0) {
-    const inRaw = or(...raw.map(([a, b]) => and(gte(swaps.timestamp, a), lt(swaps.timestamp, b))));
-    const swapPool = only && only.token0Id !== ALL_POOLS ? and(eq(swaps.token0Id, only.token0Id), eq(swaps.token1Id, only.token1Id)) : undefined;
-    const all = only?.token0Id === ALL_POOLS;
-    reads.push(
-      db
-        .select({
-          token0Id: all ? sql<number>`-1` : swaps.token0Id,
-          token1Id: all ? sql<number>`-1` : swaps.token1Id,
-          volumeUsd: sql<string>`sum(${swaps.volumeUsd})::text`,
-          feeUsd: sql<string>`sum(${swaps.feeUsd})::text`,
-          swaps: sql<number>`count(*)::integer`,
-        })
-        .from(swaps)
-        .where(and(inRaw, swapPool))
-        .groupBy(...(all ? [] : [swaps.token0Id, swaps.token1Id]))
-        .then((rows) => rows.filter((r) => r.swaps > 0)),
+  const which = only ? sql`token0_id = ${only.token0Id}::bigint and token1_id = ${only.token1Id}::bigint` : sql`token0_id >= 0`;
+  const signed = (sign: 1 | -1, column: string) => sql.raw(sign === 1 ? column : `-${column}`);
+  const bucketParts = (spans: Span[], table: string, start: string) =>
+    spans.map(
+      ([a, b, sign]) => sql`select token0_id, token1_id, ${signed(sign, "volume_usd")} as v, ${signed(sign, "fee_usd")} as f, ${signed(sign, "swaps")} as n
+        from ${sql.raw(table)} where ${sql.raw(start)} >= ${a}::bigint and ${sql.raw(start)} < ${b}::bigint and ${which}`,
     );
+  const all = only?.token0Id === ALL_POOLS;
+  const swapPool = only && !all ? sql` and token0_id = ${only.token0Id}::bigint and token1_id = ${only.token1Id}::bigint` : sql``;
+  const rawParts = raw.map(
+    ([a, b, sign]) => sql`select ${sql.raw(all ? "-1::bigint as token0_id, -1::bigint as token1_id" : "token0_id, token1_id")}, ${signed(sign, "volume_usd")} as v, ${signed(sign, "fee_usd")} as f, ${sql.raw(String(sign))} as n
+      from swaps where timestamp >= ${a}::bigint and timestamp < ${b}::bigint${swapPool}`,
+  );
+  type Row = { token0_id: string | number; token1_id: string | number; v: string; f: string; n: string | number };
+  const sum = async (parts: SQL[]) =>
+    parts.length === 0
+      ? []
+      : rowsOf<Row>(
+          await db.execute(sql`select token0_id, token1_id, trunc(sum(v) * ${sql.raw(SCALE)})::text as v, trunc(sum(f) * ${sql.raw(SCALE)})::text as f, sum(n)::integer as n
+            from (${sql.join(parts, sql` union all `)}) p group by token0_id, token1_id`),
+        );
+  const edges = [...bucketParts(hours, "pool_volume_hourly", "hour"), ...bucketParts(minutes, "pool_volume_minutely", "minute"), ...rawParts];
+  const results = await Promise.all([sum(main ? bucketParts([main], "pool_volume_hourly", "hour") : []), sum(edges)]);
+  const totals = new Map<string, ExactTotals>();
+  for (const r of results.flat()) {
+    const key = `${Number(r.token0_id)}/${Number(r.token1_id)}`;
+    const t = totals.get(key);
+    if (t) {
+      t.volume += BigInt(r.v);
+      t.fee += BigInt(r.f);
+      t.swaps += Number(r.n);
+    } else totals.set(key, { volume: BigInt(r.v), fee: BigInt(r.f), swaps: Number(r.n) });
   }
-  const totals = new Map<string, Totals>();
-  for (const r of (await Promise.all(reads)).flat()) {
-    const key = `${Number(r.token0Id)}/${Number(r.token1Id)}`;
-    const t = totals.get(key) ?? { volume: 0n, fee: 0n, swaps: 0 };
-    t.volume += parseFixed(r.volumeUsd, USD_SCALE);
-    t.fee += parseFixed(r.feeUsd, USD_SCALE);
-    t.swaps += Number(r.swaps);
-    totals.set(key, t);
-  }
-  return new Map([...totals].map(([k, t]) => [k, { volumeUsd: formatFixed(t.volume, USD_SCALE), feeUsd: formatFixed(t.fee, USD_SCALE), swaps: t.swaps }]));
+  // A pool is listed when it had swaps in the window (an edge taken away can leave a pool at 0).
+  for (const [key, t] of totals) if (t.swaps <= 0) totals.delete(key);
+  return totals;
 }
 
 export type Swap = typeof swaps.$inferSelect;

@@ -1,6 +1,7 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { foreignLocations, holderCounts, holders, tokens } from "../schema/index.js";
+import { idArray } from "./prices.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Token = typeof tokens.$inferSelect;
@@ -35,7 +36,7 @@ export async function getToken(db: Database, id: number): Promise<Token | undefi
 
 export async function getTokens(db: Database, ids: number[]): Promise<Token[]> {
   if (ids.length === 0) return [];
-  return db.select().from(tokens).where(inArray(tokens.id, ids));
+  return db.select().from(tokens).where(sql`${tokens.id} = any(${idArray(ids)}::bigint[])`);
 }
 
 /** Tokens whose symbol equals `symbol`, ignoring case (several assets may share one). */

@@ -109,7 +109,12 @@ export const poolVolumeHourly = pgTable(
   (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.hour] }), index("pool_volume_hourly_hour_idx").on(t.hour)],
 );
 
-/** The same per minute: the partial hours at both ends of a 24 h window read ≤ 118 of these. */
+/**
+ * The same per minute: the partial hours at both ends of a 24 h window read ≤ 60 of these. The
+ * minute index carries every column, so the edge minutes of all pools are one index-only range
+ * (the rows of one minute lie on as many heap pages as pools when the table was not written in
+ * time order).
+ */
 export const poolVolumeMinutely = pgTable(
   "pool_volume_minutely",
   {
@@ -121,7 +126,7 @@ export const poolVolumeMinutely = pgTable(
     feeUsd: numeric().notNull(),
     swaps: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.minute] }), index("pool_volume_minutely_minute_idx").on(t.minute)],
+  (t) => [primaryKey({ columns: [t.token0Id, t.token1Id, t.minute] }), index("pool_volume_minutely_minute_covering_idx").on(t.minute, t.token0Id, t.token1Id, t.volumeUsd, t.feeUsd, t.swaps)],
 );
 
 /**

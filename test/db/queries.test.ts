@@ -17,6 +17,8 @@ import {
   insertPrices,
   priceBuckets,
   swapTotals,
+  swapTotalsByPool,
+  holdersByOffset,
   upsertHolders,
   upsertTokens,
   findTokensBySymbol,
@@ -124,6 +126,78 @@ describeDb("db layer", (ctx) => {
     for (const w of windows) {
       expect(await swapTotals(ctx.db, w), JSON.stringify(w)).toEqual(scan(w));
       expect(await swapTotals(ctx.db, w, { token0Id: 0, token1Id: TEN }), JSON.stringify(w)).toEqual(scan(w, TEN));
+    }
+  });
+
+  it("totals per pool and of all pools, partial hours added or taken from their whole hour, equal a scan for random windows", async () => {
+    // 1,200 swaps over 3 pools, one every ~9 s for 3 h: every minute has swaps, so each way of
+    // reading a partial hour (its minutes added, or the whole hour less the rest) is exercised.
+    const start = HEAD_TIME - 3 * 3_600;
+    const pools = [USDT, TEN, 18];
+    const rows = Array.from({ length: 1_200 }, (_, i) => ({
+      blockNumber: 20_000 + i,
+      eventIndex: 0,
+      hop: 0,
+      token0Id: 0,
+      token1Id: pools[(i * 7) % 3]!,
+      tokenIn: 0,
+      tokenOut: pools[(i * 7) % 3]!,
+      amountIn: "1000",
+      amountOut: "990",
+      fee: "3",
+      volumeUsd: `${(i * 7919) % 1000}.${String((i * 104729) % 1e6).padStart(6, "0")}000000000001`,
+      feeUsd: `0.${String((i * 31) % 1000).padStart(3, "0")}000000000000001`,
+      account: ALICE,
+      timestamp: start + i * 9 + (i % 5),
+    }));
+    await ctx.db.transaction((tx) => insertSwaps(tx as never, rows));
+    const scan = (w: { from: number; to: number }) => {
+      const out = new Map<string, { volume: bigint; fee: bigint; swaps: number }>();
+      for (const r of rows) {
+        if (r.timestamp <= w.from || r.timestamp > w.to) continue;
+        for (const key of [`0/${r.token1Id}`, "all"]) {
+          const t = out.get(key) ?? { volume: 0n, fee: 0n, swaps: 0 };
+          t.volume += parseFixed(r.volumeUsd, USD_SCALE);
+          t.fee += parseFixed(r.feeUsd, USD_SCALE);
+          t.swaps += 1;
+          out.set(key, t);
+        }
+      }
+      return new Map([...out].map(([k, t]) => [k, { volumeUsd: formatFixed(t.volume, USD_SCALE), feeUsd: formatFixed(t.fee, USD_SCALE), swaps: t.swaps }]));
+    };
+    let seed = 12_345;
+    const next = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const windows = [
+      { from: start + 401, to: start + 3 * 3_600 - 1 }, // leading partial hour from its hour, trailing by minutes
+      { from: start + 3_000, to: start + 2 * 3_600 + 3_000 }, // leading by minutes, trailing from its hour
+      { from: start + 61, to: start + 119 }, // inside one minute
+      { from: start + 600, to: start + 3_000 }, // inside one hour
+      ...Array.from({ length: 30 }, () => {
+        const from = start - 100 + next(3 * 3_600);
+        return { from, to: from + 1 + next(3 * 3_600) };
+      }),
+    ];
+    for (const w of windows) {
+      const expected = scan(w);
+      const all = expected.get("all");
+      expected.delete("all");
+      expect(await swapTotalsByPool(ctx.db, w), JSON.stringify(w)).toEqual(expected);
+      expect(await swapTotalsByPool(ctx.db, w, "all"), JSON.stringify(w)).toEqual(all ? new Map([["-1/-1", all]]) : new Map());
+      expect(await swapTotals(ctx.db, w, { token0Id: 0, token1Id: TEN }), JSON.stringify(w)).toEqual(expected.get(`0/${TEN}`) ?? { volumeUsd: "0", feeUsd: "0", swaps: 0 });
+    }
+  });
+
+  it("a deep holders page found from the far end of the rank index is the page found from the front, ties included", async () => {
+    // 201 holders, balances from 7 values (long runs of ties broken by address).
+    const rows = Array.from({ length: 201 }, (_, i) => ({ tokenId: 7, account: `acct${String((i * 37) % 201).padStart(4, "0")}`, balance: String(1 + ((i * 13) % 7) * 1_000), blockNumber: 1 }));
+    await upsertHolders(ctx.db, rows);
+    const total = await countHolders(ctx.db, 7);
+    expect(total).toBe(201);
+    for (const offset of [1, 50, 99, 100, 101, 102, 150, 190, 195, 199, 200, 201, 250]) {
+      for (const limit of [1, 6, 51]) {
+        const forward = await holdersByOffset(ctx.db, 7, offset, limit);
+        expect(await holdersByOffset(ctx.db, 7, offset, limit, total), `offset ${offset}, limit ${limit}`).toEqual(forward);
+      }
     }
   });
 

@@ -1,0 +1,2 @@
+DROP INDEX "pool_volume_minutely_minute_idx";--> statement-breakpoint
+CREATE INDEX "pool_volume_minutely_minute_covering_idx" ON "pool_volume_minutely" USING btree ("minute","token0_id","token1_id","volume_usd","fee_usd","swaps");
