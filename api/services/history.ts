@@ -6,16 +6,14 @@
 import {
   findPool,
   latestBlock,
-  poolCandleRows,
+  poolCandleFolds,
   poolSwaps,
   priceBefore,
   reservesBefore,
   statsBuckets,
-  tokenCandleRows,
+  tokenCandleFolds,
   type Database,
-  type PoolCandle,
   type Token,
-  type TokenCandle,
 } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -134,62 +132,6 @@ async function windowOf(db: Database, q: WindowQuery, fallback: Interval) {
 // ---- candles
 
 type Reserves = { r0: bigint; r1: bigint };
-type Ohlc<T> = { open: T; high: T; low: T; close: T };
-
-/** Folds stored rows of one candle (oldest first) into reserves OHLC, token1-per-token0 order; undefined without a price. */
-function foldPool(rows: PoolCandle[]): (Ohlc<Reserves> & { volume0: bigint; volume1: bigint; volumeUsd: bigint; swaps: number }) | { volume0: bigint; volume1: bigint; volumeUsd: bigint; swaps: number; open?: undefined } {
-  let out: (Ohlc<Reserves> & { openBlock: number; closeBlock: number }) | undefined;
-  let volume0 = 0n;
-  let volume1 = 0n;
-  let volumeUsd = 0n;
-  let swaps = 0;
-  const cmp = (x: Reserves, y: Reserves) => x.r1 * y.r0 - y.r1 * x.r0;
-  for (const r of rows) {
-    volume0 += BigInt(r.volume0);
-    volume1 += BigInt(r.volume1);
-    volumeUsd += parseFixed(r.volumeUsd, USD_SCALE);
-    swaps += r.swaps;
-    if (r.openBlock === null || r.closeBlock === null) continue;
-    const rs = (x: string | null, y: string | null) => ({ r0: BigInt(x!), r1: BigInt(y!) });
-    const c = { open: rs(r.openReserve0, r.openReserve1), close: rs(r.closeReserve0, r.closeReserve1), high: rs(r.highReserve0, r.highReserve1), low: rs(r.lowReserve0, r.lowReserve1), openBlock: r.openBlock, closeBlock: r.closeBlock };
-    if (!out) {
-      out = c;
-      continue;
-    }
-    if (c.openBlock < out.openBlock) Object.assign(out, { open: c.open, openBlock: c.openBlock });
-    if (c.closeBlock > out.closeBlock) Object.assign(out, { close: c.close, closeBlock: c.closeBlock });
-    if (cmp(c.high, out.high) > 0n) out.high = c.high;
-    if (cmp(c.low, out.low) < 0n) out.low = c.low;
-  }
-  return out ? { open: out.open, high: out.high, low: out.low, close: out.close, volume0, volume1, volumeUsd, swaps } : { volume0, volume1, volumeUsd, swaps };
-}
-
-function foldUsd(rows: TokenCandle[]): Ohlc<bigint> | undefined {
-  let out: (Ohlc<bigint> & { openBlock: number; closeBlock: number }) | undefined;
-  for (const r of rows) {
-    const c = { open: parseFixed(r.open, USD_SCALE), close: parseFixed(r.close, USD_SCALE), high: parseFixed(r.high, USD_SCALE), low: parseFixed(r.low, USD_SCALE), openBlock: r.openBlock, closeBlock: r.closeBlock };
-    if (!out) {
-      out = c;
-      continue;
-    }
-    if (c.openBlock < out.openBlock) Object.assign(out, { open: c.open, openBlock: c.openBlock });
-    if (c.closeBlock > out.closeBlock) Object.assign(out, { close: c.close, closeBlock: c.closeBlock });
-    if (c.high > out.high) out.high = c.high;
-    if (c.low < out.low) out.low = c.low;
-  }
-  return out;
-}
-
-function groupBy<T extends { bucket: number }>(rows: T[], first: number, seconds: number): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const r of rows) {
-    const i = Math.floor((r.bucket - first) / seconds);
-    const list = out.get(i);
-    if (list) list.push(r);
-    else out.set(i, [r]);
-  }
-  return out;
-}
 
 /**
  * Candles of the price of A in B (from the pool's reserves after each block) and of A in USD
@@ -200,41 +142,42 @@ export async function poolOhlcv(db: Database, refA: string, refB: string, q: Win
   const { a, b, pool, aIs0 } = await pairPool(db, refA, refB);
   const w = await windowOf(db, q, "1h");
   const end = w.first + w.count * w.seconds;
-  const [poolRows, usdRows, priorReserves, priorUsd] = await Promise.all([
-    poolCandleRows(db, pool, w.res, w.first, end),
-    tokenCandleRows(db, a.id, w.res, w.first, end),
+  const span = { res: w.res, first: w.first, seconds: w.seconds, end };
+  // Each candle is folded in SQL from its stored rows (≤ 5), prices already as the API writes
+  // them (exact: see poolCandleFolds); here only the carrying of closes through empty intervals.
+  const [poolFolds, usdFolds, priorReserves, priorUsd] = await Promise.all([
+    poolCandleFolds(db, pool, span, { aIs0, decimalsA: a.decimals, decimalsB: b.decimals }),
+    tokenCandleFolds(db, a.id, span),
     reservesBefore(db, pool, w.first),
     priceBefore(db, a.id, w.first),
   ]);
-  const poolGroups = groupBy(poolRows, w.first, w.seconds);
-  const usdGroups = groupBy(usdRows, w.first, w.seconds);
+  const poolAt = new Map(poolFolds.map((f) => [f.i, f]));
+  const usdAt = new Map(usdFolds.map((f) => [f.i, f]));
   // A in B from reserves in the pool's order: token1 per token0 is r1/r0, its inverse for A = token1.
   const priceAB = (r: Reserves) => (aIs0 ? spotPrice(r.r0, a.decimals, r.r1, b.decimals) : spotPrice(r.r1, a.decimals, r.r0, b.decimals));
-  let last: Reserves | undefined = priorReserves ? { r0: BigInt(priorReserves.reserve0), r1: BigInt(priorReserves.reserve1) } : undefined;
-  let lastUsd: bigint | undefined = priorUsd === undefined ? undefined : parseFixed(priorUsd, USD_SCALE);
+  let last: string | undefined = priorReserves ? usd(priceAB({ r0: BigInt(priorReserves.reserve0), r1: BigInt(priorReserves.reserve1) })) : undefined;
+  let lastUsd: string | undefined = priorUsd === undefined ? undefined : usd(parseFixed(priorUsd, USD_SCALE));
   const candles = [];
   for (let i = 0; i < w.count; i++) {
-    const p = foldPool(poolGroups.get(i) ?? []);
-    const u = foldUsd(usdGroups.get(i) ?? []);
-    const empty = p.open === undefined;
+    const p = poolAt.get(i);
+    const u = usdAt.get(i);
+    const empty = p?.open == null;
     if (empty && last === undefined) continue;
-    const ohlc: Ohlc<Reserves> = p.open ? p : { open: last!, high: last!, low: last!, close: last! };
-    // High of A in B is the high of r1/r0 when A is token0, its low when A is token1.
-    const [hi, lo] = aIs0 ? [ohlc.high, ohlc.low] : [ohlc.low, ohlc.high];
+    const ohlc = empty ? { open: last!, high: last!, low: last!, close: last! } : { open: p!.open!, high: p!.high!, low: p!.low!, close: p!.close! };
     last = ohlc.close;
     const usdOhlc = u ?? (lastUsd === undefined ? undefined : { open: lastUsd, high: lastUsd, low: lastUsd, close: lastUsd });
     if (usdOhlc) lastUsd = usdOhlc.close;
     candles.push({
       timestamp: w.first + i * w.seconds,
-      open: usd(priceAB(ohlc.open)),
-      high: usd(priceAB(hi)),
-      low: usd(priceAB(lo)),
-      close: usd(priceAB(ohlc.close)),
-      usd: usdOhlc ? { open: usd(usdOhlc.open), high: usd(usdOhlc.high), low: usd(usdOhlc.low), close: usd(usdOhlc.close) } : null,
-      volumeA: (aIs0 ? p.volume0 : p.volume1).toString(),
-      volumeB: (aIs0 ? p.volume1 : p.volume0).toString(),
-      volumeUsd: usd(p.volumeUsd),
-      swaps: p.swaps,
+      open: ohlc.open,
+      high: ohlc.high,
+      low: ohlc.low,
+      close: ohlc.close,
+      usd: usdOhlc ? { open: usdOhlc.open, high: usdOhlc.high, low: usdOhlc.low, close: usdOhlc.close } : null,
+      volumeA: p?.volumeA ?? "0",
+      volumeB: p?.volumeB ?? "0",
+      volumeUsd: p?.volumeUsd ?? "0",
+      swaps: p?.swaps ?? 0,
       empty,
     });
   }

@@ -2,7 +2,7 @@
  * Candles and per-block token figures, kept at ingest so that a chart of any range reads a
  * bounded number of rows (≤ 5 per candle), whatever the number of swaps or price points.
  */
-import { and, asc, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import type { Database } from "../client.js";
 import { blocks, poolCandles, poolReserves, tokenCandles, tokenPrices, tokenStats } from "../schema/index.js";
@@ -266,4 +266,91 @@ export async function statsBuckets(db: Database, tokenId: number, q: { from: num
 /** Stats rows of a token in a block range (tests, verify). */
 export function tokenStatsRows(db: Database, tokenId: number) {
   return db.select().from(tokenStats).where(eq(tokenStats.tokenId, tokenId)).orderBy(asc(tokenStats.blockNumber));
+}
+
+const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+
+/** 10^n as a numeric literal. */
+const tenTo = (n: number) => sql.raw(`1${"0".repeat(n)}::numeric`);
+/** A fixed-point USD value (an integer scaled by 10^18, or a numeric) as the API writes it: at most 18 decimals, truncated, no trailing zeros. */
+const usdText = (v: SQL) => sql`trim_scale(trunc((${v})::numeric, 18))::text`;
+
+/** One candle of a pool, folded from its stored rows, its prices already written as the API answers them. */
+export interface PoolCandleFold {
+  /** Index of the candle from the window's start. */
+  i: number;
+  /** null when no row of the candle has a price (volumes only, or none). */
+  open: string | null;
+  high: string | null;
+  low: string | null;
+  close: string | null;
+  volumeA: string;
+  volumeB: string;
+  volumeUsd: string;
+  swaps: number;
+}
+
+/**
+ * A pool's candles of `seconds` (a whole number of stored buckets of resolution `res`) from
+ * `first` to `end`, folded in SQL: one row per candle that has stored rows. Prices are of whole
+ * A in whole B (spotPrice, exact: numeric integer division truncates as bigint division does).
+ * Open and close are the prices after the candle's first and last priced block; since the price
+ * is non-decreasing in r1/r0 when A is token0 (non-increasing when A is token1), the candle's
+ * high is the largest price of the rows' high (low) reserves and its low the smallest of their
+ * low (high) reserves — exactly what comparing the reserves gives.
+ */
+export async function poolCandleFolds(
+  db: Database,
+  pool: { token0Id: number; token1Id: number },
+  w: { res: number; first: number; seconds: number; end: number },
+  pair: { aIs0: boolean; decimalsA: number; decimalsB: number },
+): Promise<PoolCandleFold[]> {
+  const [a, b] = pair.aIs0 ? ["0", "1"] : ["1", "0"];
+  // spotPrice(reserveA, decA, reserveB, decB) = reserveB·10^decA·10^18 / (reserveA·10^decB), 0 for an empty A side.
+  const price = (kind: string) => {
+    const ra = sql.raw(`${kind}_reserve${a}`);
+    const rb = sql.raw(`${kind}_reserve${b}`);
+    return sql`case when ${ra} = 0 then 0::numeric else div(${rb} * ${tenTo(pair.decimalsA + USD_SCALE)}, ${ra} * ${tenTo(pair.decimalsB)}) end`;
+  };
+  const [hi, lo] = pair.aIs0 ? ["high", "low"] : ["low", "high"];
+  const priced = sql`filter (where open_block is not null and close_block is not null)`;
+  const scaled = (v: SQL) => usdText(sql`(${v}) * 0.000000000000000001`);
+  const rows = rowsOf<{ i: number | string; open: string | null; high: string | null; low: string | null; close: string | null; va: string; vb: string; vu: string; swaps: number | string }>(
+    await db.execute(sql`
+      select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
+        ${scaled(sql`(array_agg(${price("open")} order by open_block) ${priced})[1]`)} as open,
+        ${scaled(sql`max(${price(hi)}) ${priced}`)} as high,
+        ${scaled(sql`min(${price(lo)}) ${priced}`)} as low,
+        ${scaled(sql`(array_agg(${price("close")} order by close_block desc) ${priced})[1]`)} as close,
+        sum(${sql.raw(`volume${a}`)})::text as va, sum(${sql.raw(`volume${b}`)})::text as vb,
+        ${usdText(sql`sum(volume_usd)`)} as vu, sum(swaps)::integer as swaps
+      from pool_candles
+      where token0_id = ${pool.token0Id}::bigint and token1_id = ${pool.token1Id}::bigint and res = ${w.res}::integer
+        and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
+      group by 1 order by 1`),
+  );
+  return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close, volumeA: r.va, volumeB: r.vb, volumeUsd: r.vu, swaps: Number(r.swaps) }));
+}
+
+/** One USD candle of a token, folded from its stored rows, written as the API answers it. */
+export interface UsdCandleFold {
+  i: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}
+
+/** A token's USD candles of `seconds` from `first` to `end`, folded in SQL as poolCandleFolds (values truncated to 18 decimals). */
+export async function tokenCandleFolds(db: Database, tokenId: number, w: { res: number; first: number; seconds: number; end: number }): Promise<UsdCandleFold[]> {
+  const rows = rowsOf<{ i: number | string; open: string; high: string; low: string; close: string }>(
+    await db.execute(sql`
+      select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
+        ${usdText(sql`(array_agg(open order by open_block))[1]`)} as open, ${usdText(sql`max(high)`)} as high,
+        ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close
+      from token_candles
+      where token_id = ${tokenId}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
+      group by 1 order by 1`),
+  );
+  return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close }));
 }
