@@ -7,8 +7,9 @@ import {
   allTokens,
   allHolderCounts,
   latestBlock,
+  getTokens,
   latestPrices,
-  listPools,
+  poolValues,
   priceBuckets,
   exactSwapTotalsByPool,
   type Database,
@@ -17,7 +18,7 @@ import {
 } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
-import { parsedPrices, tvlAt, window } from "./pools.js";
+import { window } from "./pools.js";
 import { tokenIdentity } from "./identity.js";
 import { requireToken } from "./tokens.js";
 
@@ -89,15 +90,18 @@ export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)
 }
 
 export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS)[number]>) {
-  // The window first (one seek), then everything at once; the prices are read whole (each pool's
-  // tokens are looked up in them, so the answer is the same as reading only theirs).
+  // Every pool with its TVL computed in SQL (exactly as poolTvlUsd), the 24 h totals of every
+  // pool when they are the sort key, else of the page's pools only; the tokens and prices of
+  // the page's pools only.
+  const values = poolValues(db); // sent with the window's query (one snapshot's queries are pipelined)
+  values.catch(() => {}); // (awaited below; not an unhandled rejection if the window's query fails first)
   const w = await window(db);
-  const [pools, tokenRows, prices, totals] = await Promise.all([listPools(db), allTokens(db), latestPrices(db), w ? exactSwapTotalsByPool(db, w.range) : Promise.resolve(new Map<string, ExactTotals>())]);
-  const tokens = new Map(tokenRows.map((t) => [t.id, t]));
-  const price = parsedPrices(prices);
+  // Sorted by TVL or id, only the page's pools need their 24 h totals.
+  const everyTotal = q.sort === "volume24h" || q.sort === "swaps24h";
+  const [pools, totals] = await Promise.all([values, w && everyTotal ? exactSwapTotalsByPool(db, w.range) : Promise.resolve(new Map<string, ExactTotals>())]);
   const rows = pools.map((p, i) => {
     const t = totals.get(`${p.token0Id}/${p.token1Id}`);
-    return { pool: p, i, tvl: tvlAt(p, tokens, price), volume: t?.volume ?? 0n, fees: t?.fee ?? 0n, swaps: t?.swaps ?? 0 };
+    return { pool: p, i, tvl: BigInt(p.tvl), volume: t?.volume ?? 0n, fees: t?.fee ?? 0n, swaps: t?.swaps ?? 0 };
   });
   const keys = {
     tvl: (r: (typeof rows)[number]) => r.tvl,
@@ -109,6 +113,17 @@ export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS
     sortRows(rows, keys[q.sort], q.order, (r) => r.i),
     q,
   );
+  const ids = [...new Set(items.flatMap((r) => [r.pool.token0Id, r.pool.token1Id]))];
+  const [tokenRows, prices, pageTotals] = await Promise.all([
+    getTokens(db, ids),
+    latestPrices(db, ids),
+    w && !everyTotal ? exactSwapTotalsByPool(db, w.range, items.map((r) => r.pool)) : Promise.resolve(undefined),
+  ]);
+  for (const r of pageTotals ? items : []) {
+    const t = pageTotals!.get(`${r.pool.token0Id}/${r.pool.token1Id}`);
+    Object.assign(r, { volume: t?.volume ?? 0n, fees: t?.fee ?? 0n, swaps: t?.swaps ?? 0 });
+  }
+  const tokens = new Map(tokenRows.map((t) => [t.id, t]));
   const side = (id: number, reserve: string) => {
     const t = tokens.get(id);
     const p = prices.get(id);

@@ -1,11 +1,10 @@
 import {
-  allTokens,
   findPool,
   findTokensBySymbol,
   getToken,
   latestBlock,
   latestPrices,
-  listPools,
+  poolValueTotal,
   reservesAt,
   swapTotals,
   type Database,
@@ -28,24 +27,12 @@ function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefine
 }
 
 export function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
-  return tvlAt(pool, tokens, (id) => priceOf(prices, id));
-}
-
-/** Every price of `prices` parsed once (fixed USD_SCALE): a list of many pools values each token once. */
-export function parsedPrices(prices: Map<number, PricePoint>): (id: number) => bigint | undefined {
-  const parsed = new Map<number, bigint>();
-  for (const [id, p] of prices) parsed.set(id, parseFixed(p.priceUsd, USD_SCALE));
-  return (id) => parsed.get(id);
-}
-
-/** tvl with the prices already parsed. */
-export function tvlAt(pool: Pool, tokens: Map<number, Token>, price: (id: number) => bigint | undefined): bigint {
   const t0 = tokens.get(pool.token0Id);
   const t1 = tokens.get(pool.token1Id);
   if (!t0 || !t1) return 0n;
   return poolTvlUsd(
-    { reserve: BigInt(pool.reserve0), decimals: t0.decimals, priceUsd: price(t0.id) },
-    { reserve: BigInt(pool.reserve1), decimals: t1.decimals, priceUsd: price(t1.id) },
+    { reserve: BigInt(pool.reserve0), decimals: t0.decimals, priceUsd: priceOf(prices, t0.id) },
+    { reserve: BigInt(pool.reserve1), decimals: t1.decimals, priceUsd: priceOf(prices, t1.id) },
   );
 }
 
@@ -56,20 +43,18 @@ export async function window(db: Database) {
 }
 
 export async function aggregatePoolStats(db: Database) {
-  // The window first (one seek), then everything at once: the tokens and prices of every pool
-  // are read whole (a pool's tokens are looked up in them, so the answer is the same).
+  // The window first (one seek), then the pool count and TVL (summed in SQL exactly as tvl()
+  // adds up bigints) and the 24 h totals.
+  const total = poolValueTotal(db); // sent with the window's query
+  total.catch(() => {}); // (awaited below)
   const w = await window(db);
-  const [pools, tokenRows, prices, totals] = await Promise.all([
-    listPools(db),
-    allTokens(db),
-    latestPrices(db),
+  const [values, totals] = await Promise.all([
+    total,
     w ? swapTotals(db, w.range) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),
   ]);
-  const tokens = new Map(tokenRows.map((t) => [t.id, t]));
-  const price = parsedPrices(prices);
-  const totalValueLocked = pools.reduce((sum, p) => sum + tvlAt(p, tokens, price), 0n);
+  const totalValueLocked = BigInt(values.tvl);
   return {
-    totalPools: pools.length,
+    totalPools: values.pools,
     totalValueLocked: usd(totalValueLocked),
     volume24h: usd(parseFixed(totals.volumeUsd, USD_SCALE)),
     fees24h: usd(parseFixed(totals.feeUsd, USD_SCALE)),

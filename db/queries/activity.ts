@@ -111,53 +111,47 @@ export async function swapTotals(
 type Span = [from: number, to: number, sign: 1 | -1];
 
 /**
- * Splits the seconds [lo, hi) into whole buckets of each level and what is left at the edges,
- * which is read from the swaps themselves; each part added (sign 1) or taken away (-1). A
- * partial hour at either end is either its minutes (and seconds) added, or the whole hour added
- * and the minutes (and seconds) outside the range taken away, whichever reads fewer minutes: for
- * 24 h ≤ 25 hours, ≤ 60 minutes and ≤ 2 partial minutes.
+ * Splits the seconds [lo, hi) into whole hours, whole minutes and single seconds (read from the
+ * swaps themselves), each part added (sign 1) or taken away (-1). A partial unit at either end
+ * is either covered by finer parts, or the whole unit is added and the finer parts outside the
+ * range taken away, whichever is shorter: for 24 h ≤ 25 hours, ≤ 60 minutes and ≤ 60 seconds,
+ * and a window ending at the newest block takes away seconds after it, where no swap is yet.
+ * `main` is the run of whole hours inside the range.
  */
 function plan(lo: number, hi: number): { main: Span | undefined; hours: Span[]; minutes: Span[]; raw: Span[] } {
-  const H = HOUR;
-  const M = 60;
-  const hours: Span[] = [];
-  const minutes: Span[] = [];
-  const raw: Span[] = [];
-  const add = (list: Span[], a: number, b: number, sign: 1 | -1) => {
-    if (a < b) list.push([a, b, sign]);
+  const levels = [
+    { size: HOUR, spans: [] as Span[] },
+    { size: 60, spans: [] as Span[] },
+    { size: 1, spans: [] as Span[] },
+  ];
+  let main: Span | undefined;
+  const cover = (a: number, b: number, sign: 1 | -1, level: number, top: boolean) => {
+    if (a >= b) return;
+    const { size, spans } = levels[level]!;
+    if (size === 1) return void spans.push([a, b, sign]);
+    const first = Math.ceil(a / size) * size;
+    const last = Math.floor(b / size) * size;
+    if (first > last) return cover(a, b, sign, level + 1, false); // inside one unit
+    if (first < last) {
+      if (top) main = [first, last, sign];
+      else spans.push([first, last, sign]);
+    }
+    const flip = (sign === 1 ? -1 : 1) as 1 | -1;
+    if (a < first) {
+      if (a - (first - size) < first - a) {
+        spans.push([first - size, first, sign]);
+        cover(first - size, a, flip, level + 1, false);
+      } else cover(a, first, sign, level + 1, false);
+    }
+    if (last < b) {
+      if (last + size - b < b - last) {
+        spans.push([last, last + size, sign]);
+        cover(b, last + size, flip, level + 1, false);
+      } else cover(last, b, sign, level + 1, false);
+    }
   };
-  /** [a, b) within one hour, by its minutes and seconds. */
-  const bySmall = (a: number, b: number, sign: 1 | -1) => {
-    const m0 = Math.ceil(a / M) * M;
-    const m1 = Math.floor(b / M) * M;
-    if (m0 >= m1) return add(raw, a, b, sign);
-    add(minutes, m0, m1, sign);
-    add(raw, a, m0, sign);
-    add(raw, m1, b, sign);
-  };
-  const firstHour = Math.ceil(lo / H) * H;
-  const lastHour = Math.floor(hi / H) * H;
-  if (firstHour > lastHour) {
-    bySmall(lo, hi, 1); // inside one hour
-    return { main: undefined, hours, minutes, raw };
-  }
-  const main: Span | undefined = firstHour < lastHour ? [firstHour, lastHour, 1] : undefined;
-  if (lo < firstHour) {
-    const start = firstHour - H;
-    // Minutes read adding [lo, firstHour), or taking [start, lo) from the hour.
-    if ((Math.floor(lo / M) * M - start) / M < (firstHour - Math.ceil(lo / M) * M) / M) {
-      add(hours, start, firstHour, 1);
-      bySmall(start, lo, -1);
-    } else bySmall(lo, firstHour, 1);
-  }
-  if (lastHour < hi) {
-    const end = lastHour + H;
-    if ((end - Math.ceil(hi / M) * M) / M < (Math.floor(hi / M) * M - lastHour) / M) {
-      add(hours, lastHour, end, 1);
-      bySmall(hi, end, -1);
-    } else bySmall(lastHour, hi, 1);
-  }
-  return { main, hours, minutes, raw };
+  cover(lo, hi, 1, 0, true);
+  return { main, hours: levels[0]!.spans, minutes: levels[1]!.spans, raw: levels[2]!.spans };
 }
 
 const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
@@ -186,7 +180,7 @@ export async function swapTotalsByPool(
 }
 
 /**
- * swapTotalsByPool as bigints. Two statements at once: the whole hours inside the window, and
+ * swapTotalsByPool as bigints (also of a list of pools). Two statements at once: the whole hours inside the window, and
  * its two edges (a part taken away and the bucket it is taken from are always read in the same
  * statement, so in one snapshot). Sums are taken in SQL (numeric, exact) and come back scaled
  * to integers, truncated as parseFixed truncates (bucket and swap values have at most
@@ -195,11 +189,14 @@ export async function swapTotalsByPool(
 export async function exactSwapTotalsByPool(
   db: Database,
   window: { from: number; to: number },
-  pool?: { token0Id: number; token1Id: number } | "all",
+  pool?: { token0Id: number; token1Id: number } | "all" | { token0Id: number; token1Id: number }[],
 ): Promise<Map<string, ExactTotals>> {
+  if (Array.isArray(pool) && pool.length === 0) return new Map();
   const { main, hours, minutes, raw } = plan(window.from + 1, window.to + 1);
-  const only = pool === "all" ? { token0Id: ALL_POOLS, token1Id: ALL_POOLS } : pool;
-  const which = only ? sql`token0_id = ${only.token0Id}::bigint and token1_id = ${only.token1Id}::bigint` : sql`token0_id >= 0`;
+  const only = pool === "all" ? { token0Id: ALL_POOLS, token1Id: ALL_POOLS } : Array.isArray(pool) ? undefined : pool;
+  // Several pools (a page of a list): their pairs, each read on the key.
+  const pairs = Array.isArray(pool) ? sql`(token0_id, token1_id) in (${sql.join(pool.map((p) => sql`(${p.token0Id}::bigint, ${p.token1Id}::bigint)`), sql`, `)})` : undefined;
+  const which = only ? sql`token0_id = ${only.token0Id}::bigint and token1_id = ${only.token1Id}::bigint` : pairs ?? sql`token0_id >= 0`;
   const signed = (sign: 1 | -1, column: string) => sql.raw(sign === 1 ? column : `-${column}`);
   const bucketParts = (spans: Span[], table: string, start: string) =>
     spans.map(
@@ -207,7 +204,7 @@ export async function exactSwapTotalsByPool(
         from ${sql.raw(table)} where ${sql.raw(start)} >= ${a}::bigint and ${sql.raw(start)} < ${b}::bigint and ${which}`,
     );
   const all = only?.token0Id === ALL_POOLS;
-  const swapPool = only && !all ? sql` and token0_id = ${only.token0Id}::bigint and token1_id = ${only.token1Id}::bigint` : sql``;
+  const swapPool = only && !all ? sql` and token0_id = ${only.token0Id}::bigint and token1_id = ${only.token1Id}::bigint` : pairs ? sql` and ${pairs}` : sql``;
   const rawParts = raw.map(
     ([a, b, sign]) => sql`select ${sql.raw(all ? "-1::bigint as token0_id, -1::bigint as token1_id" : "token0_id, token1_id")}, ${signed(sign, "volume_usd")} as v, ${signed(sign, "fee_usd")} as f, ${sql.raw(String(sign))} as n
       from swaps where timestamp >= ${a}::bigint and timestamp < ${b}::bigint${swapPool}`,

@@ -74,3 +74,55 @@ export async function poolsByLpToken(db: Database, lpTokenIds: number[]): Promis
   if (lpTokenIds.length === 0) return [];
   return db.select().from(pools).where(inArray(pools.lpTokenId, lpTokenIds));
 }
+
+const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+
+/** A pool with its TVL, as the pool list sorts it. */
+export interface PoolValue {
+  token0Id: number;
+  token1Id: number;
+  lpTokenId: number;
+  reserve0: string;
+  reserve1: string;
+  /** USD value locked, fixed-point (USD_SCALE) integer text. */
+  tvl: string;
+}
+
+/**
+ * The USD value locked in each pool, computed in SQL exactly as poolTvlUsd does on bigints: a
+ * side is worth reserve × price / 10^decimals (the price truncated to 18 decimals, the quotient
+ * truncated, numeric integer division as bigint division); both sides priced add, one priced
+ * side counts twice, none counts 0, and a pool with a token missing counts 0.
+ */
+const POOL_VALUES = sql`
+  select p.token0_id, p.token1_id, p.lp_token_id, p.reserve0::text as reserve0, p.reserve1::text as reserve1,
+    case
+      when t0.id is null or t1.id is null then 0::numeric
+      when l0.price_usd is not null and l1.price_usd is not null then v.a + v.b
+      when l0.price_usd is not null then 2 * v.a
+      when l1.price_usd is not null then 2 * v.b
+      else 0::numeric
+    end as tvl
+  from pools p
+  left join tokens t0 on t0.id = p.token0_id
+  left join tokens t1 on t1.id = p.token1_id
+  left join token_latest_prices l0 on l0.token_id = p.token0_id
+  left join token_latest_prices l1 on l1.token_id = p.token1_id
+  cross join lateral (select
+    div(p.reserve0 * trunc(l0.price_usd * 1000000000000000000), power(10::numeric, t0.decimals)) as a,
+    div(p.reserve1 * trunc(l1.price_usd * 1000000000000000000), power(10::numeric, t1.decimals)) as b) v`;
+
+/** Every pool with its TVL, in listPools' order (token0, token1). */
+export async function poolValues(db: Database): Promise<PoolValue[]> {
+  const rows = rowsOf<{ token0_id: string | number; token1_id: string | number; lp_token_id: string | number; reserve0: string; reserve1: string; tvl: string }>(
+    await db.execute(sql`select token0_id, token1_id, lp_token_id, reserve0, reserve1, trunc(tvl)::text as tvl from (${POOL_VALUES}) v order by token0_id, token1_id`),
+  );
+  return rows.map((r) => ({ token0Id: Number(r.token0_id), token1Id: Number(r.token1_id), lpTokenId: Number(r.lp_token_id), reserve0: r.reserve0, reserve1: r.reserve1, tvl: r.tvl }));
+}
+
+/** The number of pools and the sum of their TVLs (fixed-point integer text), in one row. */
+export async function poolValueTotal(db: Database): Promise<{ pools: number; tvl: string }> {
+  const [row] = rowsOf<{ pools: string | number; tvl: string }>(await db.execute(sql`select count(*)::integer as pools, trunc(coalesce(sum(tvl), 0))::text as tvl from (${POOL_VALUES}) v`));
+  return { pools: Number(row?.pools ?? 0), tvl: row?.tvl ?? "0" };
+}
+

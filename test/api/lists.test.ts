@@ -1,6 +1,9 @@
 import { beforeEach, expect, it } from "vitest";
 import { buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
+import { allTokens, insertPrices, latestPrices, listPools, upsertPools } from "../../db/index.js";
+import { formatFixed, USD_SCALE } from "../../shared/decimal.js";
+import { tvl } from "../../api/services/pools.js";
 import { DOG, DUP_A, DUP_B, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, LONELY, PUSDC, PUSDC_LOCATION, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
 
 describeDb("list endpoints and price history", (ctx) => {
@@ -68,6 +71,32 @@ describeDb("list endpoints and price history", (ctx) => {
     });
     const byVolume = (await (await t.get("/pools?sort=volume24h&order=asc")).json()) as { pools: { lpTokenId: number }[] };
     expect(byVolume.pools.map((p) => p.lpTokenId)).toEqual([2, 3, 1]);
+  });
+
+  it("GET /pools: TVL summed in SQL equals tvl() on bigints, and a page's totals equal those of the whole list, whatever the sort", async () => {
+    // More pools: odd decimals and reserves, a price past 18 decimals, a token without a row, one without a price.
+    await insertPrices(ctx.db, [{ tokenId: DOG, blockNumber: HEAD_BLOCK, priceUsd: "0.0000123456789012345678999" }]);
+    await upsertPools(ctx.db, [
+      { token0Id: KSM, token1Id: DOG, lpTokenId: 4, account: "pool-ksm-dog", reserve0: "123456789012345", reserve1: "987654321987654321", lpSupply: "1", lpFeePpm: 3000, createdBlock: 900, blockNumber: HEAD_BLOCK },
+      { token0Id: TEN, token1Id: WETH, lpTokenId: 5, account: "pool-ten-weth", reserve0: "777777777777", reserve1: "333333333333333333", lpSupply: "1", lpFeePpm: 3000, createdBlock: 900, blockNumber: HEAD_BLOCK },
+      { token0Id: KSM, token1Id: 4_242, lpTokenId: 6, account: "pool-ksm-gone", reserve0: "5000000000000", reserve1: "1", lpSupply: "1", lpFeePpm: 3000, createdBlock: 900, blockNumber: HEAD_BLOCK },
+      { token0Id: ZERO, token1Id: LONELY, lpTokenId: 7, account: "pool-unpriced", reserve0: "5", reserve1: "6", lpSupply: "1", lpFeePpm: 3000, createdBlock: 900, blockNumber: HEAD_BLOCK },
+    ]);
+    const pools = await listPools(ctx.db);
+    const tokens = new Map((await allTokens(ctx.db)).map((tk) => [tk.id, tk]));
+    const prices = await latestPrices(ctx.db);
+    const expected = new Map(pools.map((p) => [p.lpTokenId, formatFixed(tvl(p, tokens, prices), USD_SCALE)]));
+    const list = async (query: string) => ((await (await t.get(`/pools?${query}`)).json()) as { pools: Array<Record<string, any>> }).pools;
+    const all = await list("sort=volume24h&limit=500");
+    expect(all).toHaveLength(7);
+    for (const p of all) expect(p.totalValueLocked, `pool ${p.lpTokenId}`).toBe(expected.get(p.lpTokenId));
+    const byId = new Map(all.map((p) => [p.lpTokenId, p]));
+    for (const query of ["sort=tvl", "sort=tvl&order=asc&limit=3&page=2", "sort=id&order=desc&limit=2", "sort=swaps24h", "sort=id&limit=1&page=7"]) {
+      for (const p of await list(query)) expect(p, `${query}: pool ${p.lpTokenId}`).toEqual(byId.get(p.lpTokenId));
+    }
+    const stats = (await (await t.get("/pool/stats")).json()) as { totalValueLocked: string; totalPools: number };
+    expect(stats.totalPools).toBe(7);
+    expect(stats.totalValueLocked).toBe(formatFixed(pools.reduce((sum, p) => sum + tvl(p, tokens, prices), 0n), USD_SCALE));
   });
 
   it("GET /oracle/history/{id}: the last value at the end of each interval, null before the first", async () => {
