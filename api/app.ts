@@ -21,7 +21,7 @@ import { authRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
-import { CACHEABLE, responseCache, type ResponseCache } from "./middleware/cache.js";
+import { CACHEABLE, prewarmOf, responseCache, type ResponseCache } from "./middleware/cache.js";
 import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
@@ -76,6 +76,7 @@ export function createApp(deps: AppDeps) {
   const metrics = deps.metrics;
   if (metrics) {
     app.use(async (c, next) => {
+      if (prewarmOf(c)) return next(); // not a client's request
       const started = performance.now();
       await next();
       // The pattern of the last route the request matched ("/pool/stats/:tokenA/:tokenB"; "/*" when

@@ -92,34 +92,64 @@ export function createFastPath(deps: FastPathDeps): (req: IncomingMessage, res: 
     finish(req, res, path, route, err.status, headers, body, started);
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse, path: string, entry: Entry & { route: string }, started: number): Promise<void> {
-    const limitHeaders: (string | number)[] = [];
-    if (limit.max > 0) {
-      const key = clientAddress(req.socket.remoteAddress, deps.trustProxy > 0 ? headerText(req.headers["x-forwarded-for"]) : undefined, deps.trustProxy);
-      let hit;
-      try {
-        hit = await limit.store.hit(key, now(), limit.windowMs, limit.max);
-      } catch (err) {
-        logger.warn({ err }, "rate-limit store unavailable; request not counted");
-      }
-      if (hit) {
-        const reset = String(Math.max(0, Math.ceil(hit.resetMs / 1000)));
-        limitHeaders.push("RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(hit.allowed ? limit.max - hit.count : 0), "RateLimit-Reset", reset);
-        if (!hit.allowed) return fail(req, res, path, entry.route, new AppError("RATE_LIMITED", undefined, { "Retry-After": reset }), limitHeaders, started);
-      }
-    }
+  type Cached = Entry & { route: string };
+  type Hit = { allowed: boolean; count: number; resetMs: number } | undefined;
+
+  /** The rate-limit headers of a counted request, or the 429 it gets (then answered here). */
+  function limited(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, hit: Hit, started: number): (string | number)[] | undefined {
+    if (!hit) return [];
+    const reset = String(Math.max(0, Math.ceil(hit.resetMs / 1000)));
+    const headers = ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(hit.allowed ? limit.max - hit.count : 0), "RateLimit-Reset", reset];
+    if (hit.allowed) return headers;
+    fail(req, res, path, entry.route, new AppError("RATE_LIMITED", undefined, { "Retry-After": reset }), headers, started);
+    return undefined;
+  }
+
+  /** After the rate limit: bearer auth (a token verified before is checked without a promise), then the answer. */
+  function authorized(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, limitHeaders: (string | number)[], started: number): void | Promise<void> {
     const authorization = req.headers.authorization;
     if (authorization === undefined) {
       if (requiresToken(path)) return fail(req, res, path, entry.route, new AppError("UNAUTHORIZED", "Missing access token: send Authorization: Bearer <token>."), limitHeaders, started);
-    } else {
-      const match = BEARER.exec(authorization);
-      const userId = match?.[1] ? await deps.tokens.verify(match[1]) : undefined;
-      if (!userId) return fail(req, res, path, entry.route, new AppError("UNAUTHORIZED", "The access token is invalid or expired."), limitHeaders, started);
+      return served(req, res, path, entry, limitHeaders, started);
     }
+    const token = BEARER.exec(authorization)?.[1];
+    const known = token === undefined ? false : deps.tokens.known(token);
+    const decide = (userId: string | false | undefined) =>
+      userId ? served(req, res, path, entry, limitHeaders, started) : fail(req, res, path, entry.route, new AppError("UNAUTHORIZED", "The access token is invalid or expired."), limitHeaders, started);
+    if (known !== undefined) return decide(known);
+    return deps.tokens.verify(token!).then(decide);
+  }
+
+  function served(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, limitHeaders: (string | number)[], started: number): void {
     if (ifNoneMatches(headerText(req.headers["if-none-match"]), entry.etag)) {
       return finish(req, res, path, entry.route, 304, ["ETag", entry.etag, ...limitHeaders], undefined, started);
     }
-    finish(req, res, path, entry.route, 200, [...entry.head, ...limitHeaders], entry.bytes, started);
+    finish(req, res, path, entry.route, 200, limitHeaders.length === 0 ? entry.head : [...entry.head, ...limitHeaders], entry.bytes.length < 16_384 ? entry.body : entry.bytes, started);
+  }
+
+  /**
+   * The rate limit, then auth, then the answer: without a promise when the store counts in
+   * memory and the token (if any) was verified before — the common case — else awaiting them.
+   */
+  function answer(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, started: number): void | Promise<void> {
+    if (limit.max === 0) return authorized(req, res, path, entry, [], started);
+    const key = clientAddress(req.socket.remoteAddress, deps.trustProxy > 0 ? headerText(req.headers["x-forwarded-for"]) : undefined, deps.trustProxy);
+    const store = limit.store;
+    if (store.hitSync) {
+      const headers = limited(req, res, path, entry, store.hitSync(key, now(), limit.windowMs, limit.max), started);
+      return headers && authorized(req, res, path, entry, headers, started);
+    }
+    return store.hit(key, now(), limit.windowMs, limit.max).then(
+      (hit) => {
+        const headers = limited(req, res, path, entry, hit, started);
+        return headers && authorized(req, res, path, entry, headers, started);
+      },
+      (err: unknown) => {
+        // A counter store outage must not take the API down with it: serve, and say so in the log.
+        logger.warn({ err }, "rate-limit store unavailable; request not counted");
+        return authorized(req, res, path, entry, [], started);
+      },
+    );
   }
 
   return (req, res) => {
@@ -132,12 +162,17 @@ export function createFastPath(deps: FastPathDeps): (req: IncomingMessage, res: 
     const started = performance.now();
     cache.fastHits += 1;
     const path = key.includes("?") ? key.slice(0, key.indexOf("?")) : key;
-    answer(req, res, path, entry as Entry & { route: string }, started).catch((err: unknown) => {
+    const failed = (err: unknown) => {
       // Nothing above throws on its own; a failure here is a bug, answered as the app would.
       logger.error({ err, method: "GET", path: loggedPath(path) }, "unhandled error");
       if (!res.headersSent) fail(req, res, path, entry.route!, new AppError("INTERNAL_ERROR"), [], started);
       else res.destroy();
-    });
+    };
+    try {
+      answer(req, res, path, entry as Cached, started)?.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
     return true;
   };
 }

@@ -10,7 +10,7 @@ import { createApp } from "./app.js";
 import { errorBody } from "./errors.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
-import { ResponseCache } from "./middleware/cache.js";
+import { ResponseCache, type Entry, type PrewarmEnv } from "./middleware/cache.js";
 import { createFastPath } from "./fast-path.js";
 import { snapshots } from "./snapshot.js";
 import { LiveHub } from "./live/hub.js";
@@ -36,6 +36,36 @@ function answerClientErrors(server: Server): void {
     const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
     socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
+}
+
+/** How many of the most requested answers are computed ahead of each block switch, and how many at once. */
+export const PREWARM_KEYS = 32;
+const PREWARM_CONCURRENCY = 4;
+/** Prewarming stops starting new answers after this long (the rest are computed on demand). */
+const PREWARM_BUDGET_MS = 1_000;
+
+/**
+ * Computes the answers of `keys` (cache keys: path and canonical query) through the app, in
+ * process, each in its own read snapshot, with an env no socket request has (see PrewarmEnv):
+ * no rate limit, auth or request log, and the answer goes to the returned map, not the cache.
+ * A failed or non-200 answer is left out (the next request computes it).
+ */
+async function prewarm(app: { fetch: (req: Request, env: PrewarmEnv) => Response | Promise<Response> }, keys: string[], logger: Logger): Promise<Map<string, Entry>> {
+  const staged = new Map<string, Entry>();
+  const deadline = performance.now() + PREWARM_BUDGET_MS;
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length && performance.now() < deadline) {
+      const key = keys[next++]!;
+      try {
+        await app.fetch(new Request(`http://prewarm${key}`), { prewarm: staged });
+      } catch (err) {
+        logger.warn({ err }, "api: computing an answer ahead of a block failed");
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: PREWARM_CONCURRENCY }, worker));
+  return staged;
 }
 
 /** How long shutdown lets requests in flight finish before it cuts their connections. */
@@ -227,7 +257,9 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
             if (pending.length === covered) break;
           }
         }
-        cache?.clear();
+        // The hot answers of the new block are computed before it is announced (the previous
+        // block's are served meanwhile), so a block does not turn every hot read into a miss.
+        if (cache) cache.renew(await prewarm(app, cache.hotKeys(PREWARM_KEYS), logger));
         for (const block of pending.splice(0, covered)) hub.onBlock(block);
       }
     } catch (err) {

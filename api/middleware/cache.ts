@@ -44,6 +44,10 @@ export class ResponseCache {
   misses = 0;
   /** Hits answered before the router (api/fast-path.ts); also counted in `hits`. */
   fastHits = 0;
+  /** Answers computed ahead of a block switch (see renew()). */
+  prewarmed = 0;
+  /** Requests per key in this generation (for hotKeys); bounded by the keys the LRU holds. */
+  private readonly demand = new Map<string, number>();
 
   /** `maxBytes` bounds the bodies kept (deep holder pages and many pairs can add up). */
   constructor(maxBytes = 64 * 1024 * 1024) {
@@ -55,6 +59,7 @@ export class ResponseCache {
     this.generation += 1;
     this.lru.clear();
     this.pending.clear();
+    this.demand.clear();
   }
 
   get current(): number {
@@ -63,20 +68,49 @@ export class ResponseCache {
 
   get(key: string): Entry | undefined {
     const e = this.lru.get(key);
-    if (e) this.hits += 1;
-    else this.misses += 1;
+    if (e) {
+      this.hits += 1;
+      this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
+    } else this.misses += 1;
     return e;
   }
 
   /** The entry under `key` for the fast path: a found one counts as a hit, a missing one as nothing (the app's lookup counts it). */
   peek(key: string): Entry | undefined {
     const e = this.lru.get(key);
-    if (e) this.hits += 1;
+    if (e) {
+      this.hits += 1;
+      this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
+    }
     return e;
   }
 
+  /** The `n` keys most requested in this generation that are still kept. */
+  hotKeys(n: number): string[] {
+    return [...this.demand]
+      .filter(([key]) => this.lru.has(key))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([key]) => key);
+  }
+
+  /**
+   * The block switch with answers computed ahead: `staged` (the hot keys' answers, computed
+   * after the block was committed, while the previous block's answers were still served)
+   * replace everything kept, in one step. Same as clear() otherwise.
+   */
+  renew(staged: Map<string, Entry>): void {
+    this.clear();
+    for (const [key, entry] of staged) this.lru.set(key, entry);
+    this.prewarmed += staged.size;
+  }
+
   set(key: string, entry: Entry, generation: number): void {
-    if (generation === this.generation) this.lru.set(key, entry);
+    if (generation !== this.generation) return;
+    this.lru.set(key, entry);
+    // Keys minted faster than blocks clear them (distinct holder pages…) cannot grow the tally without bound.
+    if (this.demand.size >= 100_000) this.demand.clear();
+    if (this.lru.has(key)) this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
   }
 
   /**
@@ -117,9 +151,35 @@ export function ifNoneMatches(ifNoneMatch: string | undefined, etag: string): bo
   });
 }
 
+/**
+ * The env of an in-process request that computes an answer ahead of a block switch (api/server.ts
+ * prewarm): requests from sockets always carry @hono/node-server's env, so no client can be one.
+ * Such a request skips the rate limit, auth and the request log, never reads the cache, and
+ * leaves its answer in `staged` instead of the cache.
+ */
+export interface PrewarmEnv {
+  prewarm: Map<string, Entry>;
+}
+
+export function prewarmOf(c: { env: unknown }): Map<string, Entry> | undefined {
+  const env = c.env as Partial<PrewarmEnv> | undefined;
+  return env?.prewarm instanceof Map ? env.prewarm : undefined;
+}
+
 export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
+    const staged = prewarmOf(c);
+    if (staged) {
+      await next();
+      if (c.res.status === 200 && c.res.headers.get("content-type")?.startsWith("application/json")) {
+        const url = c.req.url;
+        const q = url.indexOf("?");
+        const query = q < 0 ? "" : canonicalQuery(url.slice(q + 1));
+        staged.set(query === "" ? c.req.path : `${c.req.path}?${query}`, entryOf(await c.res.clone().text(), routePath(c, -1) || undefined));
+      }
+      return;
+    }
     // Keyed by the path Hono routes on and the canonical query, so spellings of one request
     // (`/p%6Fol/stats`, `?&`, reordered parameters) share one entry instead of minting keys.
     const url = c.req.url;

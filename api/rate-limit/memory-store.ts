@@ -13,6 +13,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private seq = 0;
 
   async hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit> {
+    return this.hitSync(key, now, windowMs, max);
+  }
+
+  hitSync(key: string, now: number, windowMs: number, max: number): RateLimitHit {
     this.sweep(now, windowMs);
     const log = this.logs.get(key)?.log ?? [];
     const start = now - windowMs;

@@ -15,6 +15,8 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit>;
+  /** The same count without a promise, where the store can (in memory): the fast path's. */
+  hitSync?(key: string, now: number, windowMs: number, max: number): RateLimitHit;
   /** Uncounts one allowed hit (a login that succeeded is not a failed attempt). */
   undo(key: string, entry: string): Promise<void>;
   close(): Promise<void>;

@@ -6,9 +6,9 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
-import { seedMarket, KSM, USDT } from "../support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, seedMarket, KSM, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
 
 interface Raw {
@@ -152,6 +152,31 @@ describe("cache hits before the router", () => {
     const text = await server.metrics.registry.metrics();
     expect(text).toMatch(/tokenpool_http_requests_total\{method="GET",route="\/pool\/stats\/:tokenA\/:tokenB",status="200"\} \d+/);
     expect(text).toMatch(/tokenpool_cache_prebuilt_answers_total [1-9]/);
+  });
+
+  it("a block switch computes the hot answers ahead: the first request after the block is a hit with the new block's data", async () => {
+    const port = server.port;
+    const hot = `/oracle/value/${KSM}`;
+    for (let i = 0; i < 3; i++) await raw(port, hot);
+    const oldPrice = JSON.parse((await raw(port, hot)).body).valueUsd as string;
+    const logged = () => logs.records().filter((l) => l.msg === "request").length;
+    const before = { prewarmed: server.cache!.prewarmed, logged: logged() };
+    const block = { number: HEAD_BLOCK + 1, hash: `0x${"77".repeat(32)}`, timestamp: HEAD_TIME + 12 };
+    await handle.db.transaction(async (tx) => {
+      const t = tx as unknown as typeof handle.db;
+      await insertBlocks(t, [block]);
+      await insertPrices(t, [{ tokenId: KSM, blockNumber: block.number, priceUsd: "31.5" }]);
+      await announceBlocks(t, [{ ...block, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
+    });
+    for (let i = 0; i < 100 && server.hub.head !== block.number; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(server.hub.head).toBe(block.number);
+    expect(server.cache!.prewarmed).toBeGreaterThan(before.prewarmed);
+    expect(logged()).toBe(before.logged); // computing ahead is not a client's request
+    const fast = server.cache!.fastHits;
+    const after = JSON.parse((await raw(port, hot)).body) as { valueUsd: string; blockNumber: number };
+    expect(server.cache!.fastHits).toBe(fast + 1); // served from the answer computed ahead
+    expect(oldPrice).not.toBe("31.5");
+    expect(after).toMatchObject({ valueUsd: "31.5", blockNumber: block.number });
   });
 
   it("a block announcement ends the entries: the next request computes again", async () => {
