@@ -294,7 +294,9 @@ export interface PoolCandleFold {
  * A pool's candles of `seconds` (a whole number of stored buckets of resolution `res`) from
  * `first` to `end`, folded in SQL: one row per candle that has stored rows. Prices are of whole
  * A in whole B (spotPrice, exact: numeric integer division truncates as bigint division does).
- * Open and close are the prices after the candle's first and last priced block; since the price
+ * Open and close are the prices after the candle's first and last priced block (with one
+ * stored row per candle, that row's; with several, the reserves of the least and greatest block,
+ * priced once); since the price
  * is non-decreasing in r1/r0 when A is token0 (non-increasing when A is token1), the candle's
  * high is the largest price of the rows' high (low) reserves and its low the smallest of their
  * low (high) reserves — exactly what comparing the reserves gives.
@@ -307,27 +309,35 @@ export async function poolCandleFolds(
 ): Promise<PoolCandleFold[]> {
   const [a, b] = pair.aIs0 ? ["0", "1"] : ["1", "0"];
   // spotPrice(reserveA, decA, reserveB, decB) = reserveB·10^decA·10^18 / (reserveA·10^decB), 0 for an empty A side.
-  const price = (kind: string) => {
-    const ra = sql.raw(`${kind}_reserve${a}`);
-    const rb = sql.raw(`${kind}_reserve${b}`);
-    return sql`case when ${ra} = 0 then 0::numeric else div(${rb} * ${tenTo(pair.decimalsA + USD_SCALE)}, ${ra} * ${tenTo(pair.decimalsB)}) end`;
-  };
+  const priceOf = (ra: SQL, rb: SQL) => sql`case when ${ra} = 0 then 0::numeric else div(${rb} * ${tenTo(pair.decimalsA + USD_SCALE)}, ${ra} * ${tenTo(pair.decimalsB)}) end`;
+  const price = (kind: string) => priceOf(sql.raw(`${kind}_reserve${a}`), sql.raw(`${kind}_reserve${b}`));
   const [hi, lo] = pair.aIs0 ? ["high", "low"] : ["low", "high"];
-  const priced = sql`filter (where open_block is not null and close_block is not null)`;
   const scaled = (v: SQL) => usdText(sql`(${v}) * 0.000000000000000001`);
-  const rows = rowsOf<{ i: number | string; open: string | null; high: string | null; low: string | null; close: string | null; va: string; vb: string; vu: string; swaps: number | string }>(
-    await db.execute(sql`
-      select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
-        ${scaled(sql`(array_agg(${price("open")} order by open_block) ${priced})[1]`)} as open,
-        ${scaled(sql`max(${price(hi)}) ${priced}`)} as high,
-        ${scaled(sql`min(${price(lo)}) ${priced}`)} as low,
-        ${scaled(sql`(array_agg(${price("close")} order by close_block desc) ${priced})[1]`)} as close,
-        sum(${sql.raw(`volume${a}`)})::text as va, sum(${sql.raw(`volume${b}`)})::text as vb,
-        ${usdText(sql`sum(volume_usd)`)} as vu, sum(swaps)::integer as swaps
-      from pool_candles
-      where token0_id = ${pool.token0Id}::bigint and token1_id = ${pool.token1Id}::bigint and res = ${w.res}::integer
-        and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
-      group by 1 order by 1`),
+  const where = sql`token0_id = ${pool.token0Id}::bigint and token1_id = ${pool.token1Id}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint`;
+  type Row = { i: number | string; open: string | null; high: string | null; low: string | null; close: string | null; va: string; vb: string; vu: string; swaps: number | string };
+  const priced = sql`open_block is not null and close_block is not null`;
+  const rows = rowsOf<Row>(
+    w.seconds === w.res
+      ? // One stored row per candle: its prices as they are.
+        await db.execute(sql`
+          select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
+            case when ${priced} then ${scaled(price("open"))} end as open, case when ${priced} then ${scaled(price(hi))} end as high,
+            case when ${priced} then ${scaled(price(lo))} end as low, case when ${priced} then ${scaled(price("close"))} end as close,
+            ${sql.raw(`volume${a}`)}::text as va, ${sql.raw(`volume${b}`)}::text as vb, ${usdText(sql`volume_usd`)} as vu, swaps
+          from pool_candles where ${where} order by bucket`)
+      : // Several: the open and close reserves are those of the least and greatest block (an
+        // array compares element by element, and a block is in one row only), priced once.
+        await db.execute(sql`
+          select i, ${scaled(priceOf(sql.raw(`o[${Number(a) + 2}]`), sql.raw(`o[${Number(b) + 2}]`)))} as open, ${scaled(sql`hi`)} as high, ${scaled(sql`lo`)} as low,
+            ${scaled(priceOf(sql.raw(`c[${Number(a) + 2}]`), sql.raw(`c[${Number(b) + 2}]`)))} as close, va, vb, vu, swaps
+          from (
+            select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
+              min(array[open_block::numeric, open_reserve0, open_reserve1]) filter (where ${priced}) as o,
+              max(${price(hi)}) filter (where ${priced}) as hi, min(${price(lo)}) filter (where ${priced}) as lo,
+              max(array[close_block::numeric, close_reserve0, close_reserve1]) filter (where ${priced}) as c,
+              sum(${sql.raw(`volume${a}`)})::text as va, sum(${sql.raw(`volume${b}`)})::text as vb, ${usdText(sql`sum(volume_usd)`)} as vu, sum(swaps)::integer as swaps
+            from pool_candles where ${where} group by 1) g
+          order by i`),
   );
   return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close, volumeA: r.va, volumeB: r.vb, volumeUsd: r.vu, swaps: Number(r.swaps) }));
 }
