@@ -5,11 +5,11 @@
  * Response, no Hono context, no routing, no zod — after the checks the app would have made on the
  * way to that entry:
  *
- * - the rate limit (the same store, key and counters as api/middleware/rate-limit.ts, counted
- *   once: from here on the request is answered here, never handed to the app);
  * - bearer auth where the app requires it (/assets/*, /accounts/*), and on any request that
- *   carries an Authorization header (a bad one is 401 on public paths too);
+ *   carries an Authorization header: only a token this process verified before, still unexpired;
+ * - the rate limit (the same store, key and counters as api/middleware/rate-limit.ts);
  * - `If-None-Match` → 304.
+ * It answers only 200 and 304: whatever the app would refuse is left to the app (see createFastPath).
  *
  * Everything else goes to the app, which answers it exactly as before: HEAD, anything with an
  * Origin header (CORS answers are built there), a path with `%` or `\`, a Host that is not a plain
@@ -23,17 +23,16 @@
  * and Response objects and Hono's dispatch, which cost ≈ 40 % of a cached answer's time.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { AppError } from "../shared/errors.js";
+import { isIPv6 } from "node:net";
 import type { Logger } from "../shared/logger.js";
 import type { ApiMetrics } from "../shared/metrics.js";
 import type { TokenIssuer } from "./auth/tokens.js";
-import { errorBody } from "./errors.js";
 import { BEARER, requiresToken } from "./middleware/auth.js";
 import { ifNoneMatches, type Entry, type ResponseCache } from "./middleware/cache.js";
 import { clientAddress } from "./middleware/client-ip.js";
 import { loggedPath } from "./middleware/request-log.js";
 import { canonicalQuery } from "./middleware/strict-input.js";
-import type { RateLimitStore } from "./rate-limit/store.js";
+import type { RateLimitHit, RateLimitStore } from "./rate-limit/store.js";
 
 export interface FastPathDeps {
   cache: ResponseCache;
@@ -45,15 +44,22 @@ export interface FastPathDeps {
   now?: () => number;
 }
 
-/** A Host header @hono/node-server accepts as is: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
-const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** A name or IPv4 address, or a bracketed IPv6 address, with an optional port: what @hono/node-server accepts as is. */
+const HOST = /^(?:([A-Za-z0-9.-]+)|\[([0-9A-Fa-f:.]+)\])(?::(\d{1,5}))?$/;
+
+function plainHost(host: string): boolean {
+  const m = HOST.exec(host);
+  if (!m) return false;
+  if (m[2] !== undefined && !isIPv6(m[2])) return false;
+  return m[3] === undefined || Number(m[3]) <= 65_535;
+}
 
 /** The cache key of a request the fast path may answer, or undefined (the app answers it). */
 export function fastKey(req: IncomingMessage): string | undefined {
   const url = req.url;
   if (req.method !== "GET" || url === undefined || url.charCodeAt(0) !== 47 /* / */) return undefined;
   const headers = req.headers;
-  if (headers.origin !== undefined || headers.host === undefined || !PLAIN_HOST.test(headers.host)) return undefined;
+  if (headers.origin !== undefined || headers.host === undefined || !plainHost(headers.host)) return undefined;
   const q = url.indexOf("?");
   const path = q < 0 ? url : url.slice(0, q);
   if (path.includes("%") || path.includes("\\")) return undefined;
@@ -67,112 +73,92 @@ export function fastKey(req: IncomingMessage): string | undefined {
   return query === "" ? path : `${path}?${query}`;
 }
 
+/** Whether the request carries more than one Authorization line (Node keeps the first; the app sees them joined, and refuses). */
+function repeatedAuthorization(req: IncomingMessage): boolean {
+  let n = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization" && ++n > 1) return true;
+  return false;
+}
+
 /**
  * Returns a listener step: `true` when the request was taken (it is answered here, possibly
- * after an await), `false` when the app must answer it.
+ * after an await, or handed to `fallback`), `false` when the app must answer it.
+ *
+ * Only answers the app would give as 200 or 304 are taken: a request that lacks a valid token
+ * (never verified here, expired, missing where required), or that the rate limit refuses, is
+ * left to the app before anything is written, so refusals look the same whether or not the
+ * answer was cached (no telling which addresses other users looked up) — a refused request is
+ * not counted by the limit (the sliding log keeps only allowed ones), so the app's count of it
+ * is its only one.
  */
-export function createFastPath(deps: FastPathDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createFastPath(deps: FastPathDeps, fallback: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => boolean {
   const now = deps.now ?? Date.now;
   const { cache, rateLimit: limit, logger, metrics } = deps;
-  const logRequests = () => logger.isLevelEnabled("info");
 
-  function finish(req: IncomingMessage, res: ServerResponse, path: string, route: string, status: number, headers: (string | number)[], body: Buffer | string | undefined, started: number): void {
-    res.writeHead(status, headers);
-    res.end(body);
-    const seconds = (performance.now() - started) / 1000;
-    metrics?.observe("GET", route, status, seconds);
-    if (logRequests()) logger.info({ method: "GET", path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 }, "request");
-    void req;
-  }
-
-  function fail(req: IncomingMessage, res: ServerResponse, path: string, route: string, err: AppError, extra: (string | number)[], started: number): void {
-    const body = JSON.stringify(errorBody(err.code, err.message));
-    const headers: (string | number)[] = ["Content-Type", "application/json", "Content-Length", Buffer.byteLength(body), ...extra];
-    for (const [name, value] of Object.entries(err.headers)) headers.push(name, value);
-    finish(req, res, path, route, err.status, headers, body, started);
-  }
-
-  type Cached = Entry & { route: string };
-  type Hit = { allowed: boolean; count: number; resetMs: number } | undefined;
-
-  /** The rate-limit headers of a counted request, or the 429 it gets (then answered here). */
-  function limited(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, hit: Hit, started: number): (string | number)[] | undefined {
-    if (!hit) return [];
-    const reset = String(Math.max(0, Math.ceil(hit.resetMs / 1000)));
-    const headers = ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(hit.allowed ? limit.max - hit.count : 0), "RateLimit-Reset", reset];
-    if (hit.allowed) return headers;
-    fail(req, res, path, entry.route, new AppError("RATE_LIMITED", undefined, { "Retry-After": reset }), headers, started);
-    return undefined;
-  }
-
-  /** After the rate limit: bearer auth (a token verified before is checked without a promise), then the answer. */
-  function authorized(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, limitHeaders: (string | number)[], started: number): void | Promise<void> {
-    const authorization = req.headers.authorization;
-    if (authorization === undefined) {
-      if (requiresToken(path)) return fail(req, res, path, entry.route, new AppError("UNAUTHORIZED", "Missing access token: send Authorization: Bearer <token>."), limitHeaders, started);
-      return served(req, res, path, entry, limitHeaders, started);
-    }
-    const token = BEARER.exec(authorization)?.[1];
-    const known = token === undefined ? false : deps.tokens.known(token);
-    const decide = (userId: string | false | undefined) =>
-      userId ? served(req, res, path, entry, limitHeaders, started) : fail(req, res, path, entry.route, new AppError("UNAUTHORIZED", "The access token is invalid or expired."), limitHeaders, started);
-    if (known !== undefined) return decide(known);
-    return deps.tokens.verify(token!).then(decide);
-  }
-
-  function served(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, limitHeaders: (string | number)[], started: number): void {
+  function serve(req: IncomingMessage, res: ServerResponse, key: string, path: string, entry: Entry & { route: string }, limitHeaders: (string | number)[], started: number): void {
+    cache.fastHits += 1;
+    cache.served(key);
+    let status = 200;
     if (ifNoneMatches(headerText(req.headers["if-none-match"]), entry.etag)) {
-      return finish(req, res, path, entry.route, 304, ["ETag", entry.etag, ...limitHeaders], undefined, started);
+      status = 304;
+      res.writeHead(304, ["ETag", entry.etag, ...limitHeaders]);
+      res.end();
+    } else {
+      res.writeHead(200, limitHeaders.length === 0 ? entry.head : [...entry.head, ...limitHeaders]);
+      // Small bodies as text: Node sends them in one write with the head.
+      res.end(entry.bytes.length < 16_384 ? entry.body : entry.bytes);
     }
-    finish(req, res, path, entry.route, 200, limitHeaders.length === 0 ? entry.head : [...entry.head, ...limitHeaders], entry.bytes.length < 16_384 ? entry.body : entry.bytes, started);
+    const seconds = (performance.now() - started) / 1000;
+    metrics?.observe("GET", entry.route, status, seconds);
+    if (logger.isLevelEnabled("info")) logger.info({ method: "GET", path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 }, "request");
   }
 
-  /**
-   * The rate limit, then auth, then the answer: without a promise when the store counts in
-   * memory and the token (if any) was verified before — the common case — else awaiting them.
-   */
-  function answer(req: IncomingMessage, res: ServerResponse, path: string, entry: Cached, started: number): void | Promise<void> {
-    if (limit.max === 0) return authorized(req, res, path, entry, [], started);
-    const key = clientAddress(req.socket.remoteAddress, deps.trustProxy > 0 ? headerText(req.headers["x-forwarded-for"]) : undefined, deps.trustProxy);
-    const store = limit.store;
-    if (store.hitSync) {
-      const headers = limited(req, res, path, entry, store.hitSync(key, now(), limit.windowMs, limit.max), started);
-      return headers && authorized(req, res, path, entry, headers, started);
-    }
-    return store.hit(key, now(), limit.windowMs, limit.max).then(
-      (hit) => {
-        const headers = limited(req, res, path, entry, hit, started);
-        return headers && authorized(req, res, path, entry, headers, started);
-      },
-      (err: unknown) => {
-        // A counter store outage must not take the API down with it: serve, and say so in the log.
-        logger.warn({ err }, "rate-limit store unavailable; request not counted");
-        return authorized(req, res, path, entry, [], started);
-      },
-    );
-  }
+  const limitHeaders = (hit: RateLimitHit): (string | number)[] => ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(limit.max - hit.count), "RateLimit-Reset", String(Math.max(0, Math.ceil(hit.resetMs / 1000)))];
 
   return (req, res) => {
     const key = fastKey(req);
     if (key === undefined) return false;
-    // Taken now, synchronously: the answer is the entry of the block current at arrival, even
-    // if a block announcement clears the cache during the awaits below.
+    // The entry of the block current at arrival, even if a block switch happens during an await below.
     const entry = cache.peek(key);
     if (!entry?.route) return false;
-    const started = performance.now();
-    cache.fastHits += 1;
     const path = key.includes("?") ? key.slice(0, key.indexOf("?")) : key;
-    const failed = (err: unknown) => {
-      // Nothing above throws on its own; a failure here is a bug, answered as the app would.
-      logger.error({ err, method: "GET", path: loggedPath(path) }, "unhandled error");
-      if (!res.headersSent) fail(req, res, path, entry.route!, new AppError("INTERNAL_ERROR"), [], started);
-      else res.destroy();
-    };
-    try {
-      answer(req, res, path, entry as Cached, started)?.catch(failed);
-    } catch (err) {
-      failed(err);
+    const authorization = req.headers.authorization;
+    if (authorization === undefined) {
+      if (requiresToken(path)) return false;
+    } else {
+      const token = BEARER.exec(authorization)?.[1];
+      if (token === undefined || !deps.tokens.known(token) || repeatedAuthorization(req)) return false;
     }
+    const started = performance.now();
+    const cached = entry as Entry & { route: string };
+    if (limit.max === 0) {
+      serve(req, res, key, path, cached, [], started);
+      return true;
+    }
+    const client = clientAddress(req.socket.remoteAddress, deps.trustProxy > 0 ? headerText(req.headers["x-forwarded-for"]) : undefined, deps.trustProxy);
+    const store = limit.store;
+    if (store.hitSync) {
+      const hit = store.hitSync(client, now(), limit.windowMs, limit.max);
+      if (!hit.allowed) return false;
+      serve(req, res, key, path, cached, limitHeaders(hit), started);
+      return true;
+    }
+    store
+      .hit(client, now(), limit.windowMs, limit.max)
+      .then(
+        (hit) => (hit.allowed ? serve(req, res, key, path, cached, limitHeaders(hit), started) : fallback(req, res)),
+        (err: unknown) => {
+          // A counter store outage must not take the API down with it: serve, and say so in the log.
+          logger.warn({ err }, "rate-limit store unavailable; request not counted");
+          serve(req, res, key, path, cached, [], started);
+        },
+      )
+      .catch((err: unknown) => {
+        logger.error({ err, method: "GET", path: loggedPath(path) }, "unhandled error");
+        if (!res.headersSent) fallback(req, res);
+        else res.destroy();
+      });
     return true;
   };
 }

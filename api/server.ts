@@ -41,7 +41,7 @@ function answerClientErrors(server: Server): void {
 /** How many of the most requested answers are computed ahead of each block switch, and how many at once. */
 export const PREWARM_KEYS = 32;
 const PREWARM_CONCURRENCY = 4;
-/** Prewarming stops starting new answers after this long (the rest are computed on demand). */
+/** The longest a block switch waits for answers computed ahead (the rest are computed on demand). */
 const PREWARM_BUDGET_MS = 1_000;
 
 /**
@@ -64,8 +64,12 @@ async function prewarm(app: { fetch: (req: Request, env: PrewarmEnv) => Response
       }
     }
   };
-  await Promise.all(Array.from({ length: PREWARM_CONCURRENCY }, worker));
-  return staged;
+  // Bounded in time as a whole: a computation still running at the deadline (a slow statement)
+  // does not hold the block switch; what it stages after that is not used.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(Array.from({ length: PREWARM_CONCURRENCY }, worker)), new Promise((r) => (timer = setTimeout(r, PREWARM_BUDGET_MS)))]);
+  clearTimeout(timer);
+  return new Map(staged);
 }
 
 /** How long shutdown lets requests in flight finish before it cuts their connections. */
@@ -94,7 +98,7 @@ function writeJsonError(res: ServerResponse, status: number, message: string, cl
  * While `state.closing`, answers close their connection. Well-formed requests pay two property
  * checks and a boolean.
  */
-function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostname: string, logger: Logger, state: { closing: boolean }, fast: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined) {
+function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostname: string, logger: Logger, state: { closing: boolean }) {
   const listener = getRequestListener(fetch, {
     hostname,
     errorHandler: (err) => {
@@ -109,7 +113,6 @@ function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostna
       return writeJsonError(outgoing, 400, "An HTTP/1.1 request needs a Host header.", true);
     }
     if (state.closing) outgoing.shouldKeepAlive = false;
-    if (fast?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   };
 }
@@ -219,8 +222,17 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   // A client that never finishes its request line and headers (15 s) or its request (30 s) is
   // cut off; Node checks every second rather than every 30 s.
   const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
-  const fast = cache && createFastPath({ cache, tokens, rateLimit, trustProxy: config.trustProxy, logger, metrics });
-  const server = createServer({ ...http, requireHostHeader: false }, requestListener(app.fetch, config.host, logger, shutdown, fast));
+  const listener = requestListener(app.fetch, config.host, logger, shutdown);
+  const fast = cache && createFastPath({ cache, tokens, rateLimit, trustProxy: config.trustProxy, logger, metrics }, listener);
+  const server = createServer(
+    { ...http, requireHostHeader: false },
+    fast
+      ? (req, res) => {
+          if (shutdown.closing) res.shouldKeepAlive = false;
+          if (!fast(req, res)) listener(req, res);
+        }
+      : listener,
+  );
   answerClientErrors(server);
   // An Expect other than 100-continue: 417 with the error body (Node's own 417 is empty).
   server.on("checkExpectation", (_req: IncomingMessage, res: ServerResponse) => writeJsonError(res, 417, 'The only supported expectation is "Expect: 100-continue".', false));

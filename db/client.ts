@@ -3,7 +3,8 @@
  * DATABASE_URL is set, PostgreSQL through postgres.js when it is. Both speak the same SQL and
  * share one drizzle schema and one set of migrations.
  */
-import { mkdir } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { access, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -85,6 +86,12 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
     dir = path.resolve(dir, "pglite");
     await mkdir(dir, { recursive: true });
     unlock = await lockDataDir(`${dir}.lock`, dir);
+    try {
+      await initdbApart(dir);
+    } catch (err) {
+      await unlock();
+      throw err;
+    }
   }
   let client: PGlite;
   try {
@@ -111,6 +118,31 @@ async function createPglite(dataDir: string): Promise<DbHandle> {
       }
     },
   };
+}
+
+/**
+ * A new data directory is created (initdb) by a short-lived child process, then opened here.
+ * PGlite runs initdb in a second WASM instance inside the process that creates the directory, and
+ * that process keeps ≈ 430 MB more (RSS 886 MB against 358 MB for opening an existing directory,
+ * measured with PGlite 0.5.16): the embedded default would carry it for its whole life. The child
+ * holds the directory lock's protection through its parent (the lock is taken before).
+ */
+async function initdbApart(dir: string): Promise<void> {
+  try {
+    await access(path.join(dir, "PG_VERSION"));
+    return; // created before
+  } catch {
+    // not created yet
+  }
+  const pglite = import.meta.resolve("@electric-sql/pglite");
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(process.argv[1]); await db.close();`;
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script, dir], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2_000)));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`creating the PGlite data directory ${dir} failed (exit ${code}): ${stderr.trim()}`))));
+  });
 }
 
 function createPostgres(url: string, max: number, statementTimeoutMs?: number): DbHandle {

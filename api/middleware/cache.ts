@@ -75,14 +75,18 @@ export class ResponseCache {
     return e;
   }
 
-  /** The entry under `key` for the fast path: a found one counts as a hit, a missing one as nothing (the app's lookup counts it). */
+  /**
+   * The entry under `key` for the fast path, counting nothing: the request may still be left to
+   * the app (which counts its own lookup), and only answers served count (served()).
+   */
   peek(key: string): Entry | undefined {
-    const e = this.lru.get(key);
-    if (e) {
-      this.hits += 1;
-      this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
-    }
-    return e;
+    return this.lru.get(key);
+  }
+
+  /** The fast path served `key`'s entry: a hit, and demand for prewarming. */
+  served(key: string): void {
+    this.hits += 1;
+    this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
   }
 
   /** The `n` keys most requested in this generation that are still kept. */

@@ -85,14 +85,20 @@ describe("cache hits before the router", () => {
     expect(second.body).toBe(first.body);
   });
 
-  it("applies bearer auth on /assets/* hits: no token and a bad token are 401, a good token is served", async () => {
+  it("serves /assets/* hits only to a valid token, and leaves every refusal to the app: a 401 looks the same cached or not", async () => {
     const target = `/assets/metadata/${USDT}`;
+    const uncachedTarget = `/assets/holders/${USDT}?limit=3`;
     const good = await raw(server.port, target, { authorization: `Bearer ${token}` });
     expect(good.status).toBe(200);
     const before = server.cache!.fastHits;
     const none = await raw(server.port, target);
+    const noneUncached = await raw(server.port, uncachedTarget);
     expect(none.status).toBe(401);
     expect(JSON.parse(none.body)).toEqual({ success: false, error: { code: "UNAUTHORIZED", message: "Missing access token: send Authorization: Bearer <token>." } });
+    // Nothing tells an anonymous client whether someone looked this up in this block.
+    expect(Object.keys(none.headers)).toEqual(Object.keys(noneUncached.headers));
+    expect(comparable(none.headers)).toEqual(comparable(noneUncached.headers));
+    expect(none.body).toBe(noneUncached.body);
     const [h, p] = token.split(".");
     const forged = await raw(server.port, target, { authorization: `Bearer ${h}.${p}.AAAA` });
     expect(forged.status).toBe(401);
@@ -100,10 +106,35 @@ describe("cache hits before the router", () => {
     // A bad header on a public path is a 401 as well, hit or not.
     await raw(server.port, "/pool/stats");
     expect((await raw(server.port, "/pool/stats", { authorization: "Bearer nope" })).status).toBe(401);
+    expect(server.cache!.fastHits).toBe(before + 1); // only /pool/stats without a header was taken
     const again = await raw(server.port, target, { authorization: `Bearer ${token}` });
     expect(again.status).toBe(200);
     expect(again.body).toBe(good.body);
-    expect(server.cache!.fastHits).toBe(before + 5);
+    expect(server.cache!.fastHits).toBe(before + 2);
+  });
+
+  it("leaves odd Hosts and repeated Authorization lines to the app, which refuses them", async () => {
+    await raw(server.port, "/pool/stats");
+    const before = server.cache!.fastHits;
+    for (const host of ["a:99999", "[:::]", "[1::2::3]", "[::1]:70000"]) expect((await raw(server.port, "/pool/stats", { host })).status, host).toBe(400);
+    const twice = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port: server.port, path: `/assets/metadata/${USDT}`, headers: [["Host", `127.0.0.1:${server.port}`], ["Authorization", `Bearer ${token}`], ["Authorization", `Bearer ${token}`]] as unknown as Record<string, string> }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(twice).toBe(401);
+    expect(server.cache!.fastHits).toBe(before);
+  });
+
+  it("prewarms by demand that was served: refused requests do not pick what is computed every block", async () => {
+    const secret = `/assets/holders/${USDT}?limit=2`;
+    await raw(server.port, secret, { authorization: `Bearer ${token}` });
+    for (let i = 0; i < 10; i++) expect((await raw(server.port, secret)).status).toBe(401);
+    for (let i = 0; i < 3; i++) await raw(server.port, `/pool/stats/${KSM}/${USDT}`);
+    expect(server.cache!.hotKeys(1)).toEqual([`/pool/stats/${KSM}/${USDT}`]);
   });
 
   it("answers If-None-Match with a bodiless 304 carrying the ETag", async () => {
@@ -116,7 +147,7 @@ describe("cache hits before the router", () => {
     expect(cond.headers["ratelimit-limit"]).toBe("1000");
   });
 
-  it("leaves to the app what it must not take: HEAD, Origin (CORS), percent-escapes, odd Hosts, unknown parameters", async () => {
+  it("leaves to the app what it must not take: HEAD, Origin (CORS), percent-escapes, a bad Host, unknown parameters", async () => {
     await raw(server.port, "/pool/stats");
     const before = server.cache!.fastHits;
     const cors = await raw(server.port, "/pool/stats", { origin: "https://wallet.example" });
@@ -135,7 +166,7 @@ describe("cache hits before the router", () => {
       const answers = [];
       for (let i = 0; i < 5; i++) answers.push(await raw(server.port, "/pool/stats"));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 429, 429, 429]);
-      expect(server.cache!.fastHits).toBe(4); // one 200 and three 429s taken before the router
+      expect(server.cache!.fastHits).toBe(1); // the second, a hit; the refusals are the app's
       expect(JSON.parse(answers[2]!.body).error.code).toBe("RATE_LIMITED");
       expect(Number(answers[2]!.headers["retry-after"])).toBeGreaterThan(0);
       expect(answers[2]!.headers["ratelimit-remaining"]).toBe("0");
