@@ -17,10 +17,12 @@ export interface Scale {
   /** Pools: KSM/USDt plus KSM/token for the rest. */
   pools: number;
   swaps: number;
+  /** Price history rows of the pool tokens (every pool token, evenly over the 48 h). */
+  prices: number;
 }
 
-export const FULL: Scale = { bigHolders: 600_000, otherHolders: 400_000, pools: 1_000, swaps: 5_000_000 };
-export const SMALL_SWAPS: Scale = { ...FULL, bigHolders: 1_000, otherHolders: 1_000, swaps: 10_000 };
+export const FULL: Scale = { bigHolders: 600_000, otherHolders: 400_000, pools: 1_000, swaps: 5_000_000, prices: 1_000_000 };
+export const SMALL_SWAPS: Scale = { ...FULL, bigHolders: 1_000, otherHolders: 1_000, swaps: 10_000, prices: 10_000 };
 
 export const HEAD_TIME = 1_795_000_000;
 export const BLOCK_SECONDS = 12;
@@ -32,6 +34,8 @@ export const KSM = 0;
 export const WALLET = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
 export const USDT = 1984;
 export const BIG = 1000;
+/** Each block of bench/ingest-load.ts: BIG's top balances moved, new BIG holders, KSM/USDt swaps (5,000 holder changes, 200 swaps). */
+export const INGEST = { UPDATED: 4_900, NEW_PER_BLOCK: 100, SWAPS_PER_BLOCK: 200 };
 /** Pool tokens are FIRST_POOL_TOKEN … FIRST_POOL_TOKEN + pools - 2. */
 export const FIRST_POOL_TOKEN = 2000;
 
@@ -92,6 +96,11 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
   await run(`insert into token_prices (token_id, block_number, price_usd) values (${USDT}, 1, '1'), (${BIG}, ${HEAD}, '0.37')`);
   await run(`insert into token_prices (token_id, block_number, price_usd)
     select ${KSM}, n, (25 + (${h("n")} % 1000) / 1000.0)::numeric from generate_series(1, ${HEAD}, 10) n`);
+  // The price history of the pool tokens, ≈ scale.prices rows: a point every `every` blocks each.
+  const every = Math.max(1, Math.ceil((BLOCKS * (scale.pools - 1)) / Math.max(1, scale.prices)));
+  await run(`insert into token_prices (token_id, block_number, price_usd)
+    select id, n, (1 + (id % 97) / 100.0 + (${h("id * 31 + n")} % 1000) / 100000.0)::numeric
+    from generate_series(${FIRST_POOL_TOKEN}, ${lastPoolToken}) id, generate_series(1, ${HEAD - 1}, ${every}) n`);
   await run(`insert into token_prices (token_id, block_number, price_usd)
     select t1.token1_id, ${HEAD}, (25.0 * t1.reserve0::numeric / 1e12 / (t1.reserve1::numeric / power(10::numeric, t.decimals)))::numeric(40,18)
     from pools t1 join tokens t on t.id = t1.token1_id where t1.token1_id <> ${USDT}`);

@@ -1,0 +1,59 @@
+/**
+ * HTTP load for the bench: autocannon runs, alternated with a reference so that both see the
+ * same machine (a 2-core box whose ceiling moves ±30 % between runs), and the median and spread
+ * of what they give.
+ */
+import autocannon from "autocannon";
+
+export const CONNECTIONS = 64;
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** `rate`: requests per second over all connections (unset: as many as the server answers). */
+export async function load(url: string, seconds: number, headers: Record<string, string> = {}, rate?: number): Promise<LoadResult> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...(rate ? { overallRate: rate } : {}) });
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+}
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
+
+/** `ours, reference, ours, reference …` `runs` times; each pair's ratio ours/reference. */
+export async function alternate(runs: number, ours: () => Promise<LoadResult>, reference: () => Promise<LoadResult>) {
+  const a: LoadResult[] = [];
+  const b: LoadResult[] = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(await ours());
+    b.push(await reference());
+  }
+  return {
+    ours: a,
+    reference: b,
+    ratio: spread(a.map((r, i) => r.rps / Math.max(1, b[i]!.rps))),
+    rps: spread(a.map((r) => r.rps)),
+    referenceRps: spread(b.map((r) => r.rps)),
+    p99: spread(a.map((r) => r.p99)),
+    errors: a.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+/** `84 % (78–88)` for shares, `41.2× (38.0–44.9)` for multiples. */
+export const pct = (s: Spread) => `${(s.median * 100).toFixed(0)} % (${(s.min * 100).toFixed(0)}–${(s.max * 100).toFixed(0)})`;
+export const times = (s: Spread) => `${s.median.toFixed(1)}× (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
+export const range = (s: Spread, unit = "") => `${fmt(s.median)}${unit} (${fmt(s.min)}–${fmt(s.max)})`;
+const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en") : n.toFixed(1));
