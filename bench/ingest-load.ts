@@ -21,8 +21,9 @@ async function main(): Promise<void> {
   const handle = await createDb({ databaseUrl: process.env.DATABASE_URL!, maxConnections: 2 });
   const db = handle.db;
   const head = (await latestBlock(db))!;
-  const rows = (await db.execute(sql`select account, balance::text as balance from holders where token_id = ${BIG} order by balance desc nulls last, account limit ${UPDATED}`)) as unknown as { account: string; balance: string }[];
-  const top = rows.map((r) => ({ account: r.account, floor: BigInt(r.balance) - (BigInt(r.balance) % 1_000_000n) }));
+  const rows = (await db.execute(sql`select account, balance::text as amount from holders where token_id = ${BIG} order by balance desc nulls last, account limit ${UPDATED}`)) as unknown as { account: string; amount: string }[];
+  // (`amount`, not `balance`: an output column named balance would make ORDER BY sort the text.)
+  const top = rows.map((r) => ({ account: r.account, floor: BigInt(r.amount) - (BigInt(r.amount) % 1_000_000n) }));
   let stopping = false;
   process.on("SIGTERM", () => (stopping = true));
   const commits: number[] = [];
