@@ -13,21 +13,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private seq = 0;
 
   async hit(key: string, now: number, windowMs: number, max: number): Promise<RateLimitHit> {
-    return this.hitSync(key, now, windowMs, max);
+    const hit = this.hitSync(key, now, windowMs, max);
+    return hit.allowed ? { ...hit, entry: `${now}:${this.seq++}` } : hit;
   }
 
+  /** The count without a promise and without an undo entry (the fast path's: it never undoes). */
   hitSync(key: string, now: number, windowMs: number, max: number): RateLimitHit {
     this.sweep(now, windowMs);
-    const log = this.logs.get(key)?.log ?? [];
+    let kept = this.logs.get(key);
+    const log = kept?.log ?? [];
     const start = now - windowMs;
     let expired = 0;
     while (expired < log.length && (log[expired] as number) <= start) expired++;
     if (expired > 0) log.splice(0, expired);
     const allowed = log.length < max;
     if (allowed) log.push(now);
-    if (log.length > 0) this.logs.set(key, { log, windowMs });
+    if (log.length > 0) {
+      if (!kept) this.logs.set(key, (kept = { log, windowMs }));
+      else kept.windowMs = windowMs;
+    } else if (kept) this.logs.delete(key);
     const oldest = log[0];
-    return { allowed, count: log.length, resetMs: oldest === undefined ? windowMs : oldest + windowMs - now, entry: allowed ? `${now}:${this.seq++}` : undefined };
+    return { allowed, count: log.length, resetMs: oldest === undefined ? windowMs : oldest + windowMs - now };
   }
 
   async undo(key: string, entry: string): Promise<void> {
