@@ -177,7 +177,7 @@ export interface ApiServerOptions {
  */
 export async function startApiServer(config: Config, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
   const { shared } = options;
-  const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: config.apiStatementTimeoutMs }));
+  const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, statementTimeoutMs: config.apiStatementTimeoutMs }));
   await handle.migrate();
   // A replica follows the primary's schema: it is never migrated from here.
   const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl, statementTimeoutMs: config.apiStatementTimeoutMs }) : undefined;

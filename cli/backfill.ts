@@ -44,7 +44,7 @@ export async function runBackfill(config: Config, options: BackfillOptions, args
   const wsUrl = config.wsUrl;
   if (!wsUrl) throw new ConfigError("WS_URL must be set for a backfill (ws:// or wss:// URL of an archive node), or pass --ws-url");
   if (!config.redisUrl && args.workers < 1) throw new ConfigError("--workers must be at least 1 without REDIS_URL (0 only enqueues jobs for `tokenpool worker`)");
-  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
   try {
     await handle.migrate();
     const api = await connect(wsUrl);

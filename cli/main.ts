@@ -125,7 +125,7 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
 ]).action((opts) =>
   daemon("indexer", opts, async (config, logger) => {
     if (!config.wsUrl) throw new ConfigError("WS_URL must be set for the indexer (ws:// or wss:// URL of the chain's RPC), or pass --ws-url");
-    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
     await handle.migrate();
     const service = await lazy.service();
     const { IndexerMetrics, startMetricsServer } = await import("../shared/metrics.js");
@@ -184,7 +184,7 @@ withFlags(
   daemon("worker", opts, async (config, logger) => {
     const redisUrl = need(config.redisUrl, "REDIS_URL must be set for a worker (redis:// URL of the job queue), or pass --redis-url");
     const wsUrl = need(config.wsUrl, "WS_URL must be set for a worker (ws:// or wss:// URL of an archive node), or pass --ws-url");
-    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
     await handle.migrate();
     const { backfillOptions } = await lazy.backfill();
     const worker = (await lazy.jobs()).startWorker({ redisUrl, prefix: config.redisPrefix, db: handle.db, wsUrl, options: backfillOptions(config, logger), concurrency: opts.concurrency });
@@ -208,7 +208,7 @@ withFlags(
   runOnce("tokenpool verify", async () => {
     const config = configOf(opts);
     const wsUrl = need(config.wsUrl, "WS_URL must be set for verify (the chain the store was built from), or pass --ws-url");
-    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
     await handle.migrate();
     const api = await (await lazy.connect()).connect(wsUrl);
     try {
@@ -243,7 +243,7 @@ withFlags(program.command("devnet").description("a local chopsticks Asset Hub wi
 withFlags(program.command("migrate").description("apply the database migrations and exit"), ["dataDir", "databaseUrl"]).action((opts) =>
   runOnce("tokenpool migrate", async () => {
     const config = configOf(opts);
-    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
     await handle.migrate();
     await handle.close();
     process.stdout.write(`migrations applied (${handle.kind})\n`);
@@ -261,7 +261,7 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
     runOnce("tokenpool status", async () => {
       const config = configOf(opts);
       const staleAfter = opts.staleAfter ?? config.indexerStaleSeconds;
-      const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
       // Status reads, it never migrates: pointed at a mistyped DATABASE_URL it created all the
       // tables there. A store that is not (fully) migrated is said so, exit 1.
       const applied = await appliedMigrations(handle.db);

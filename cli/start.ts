@@ -53,7 +53,7 @@ async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): P
 
 /** Opens the configured store and applies the migrations; closes it again if they fail. */
 async function openStore(config: Config): Promise<DbHandle> {
-  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
   try {
     await handle.migrate();
   } catch (err) {

@@ -36,6 +36,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** Interface of the metrics server (default 127.0.0.1: metrics are not for the public). */
   metricsHost: string;
+  /** PGlite's shared_buffers (MiB) for the embedded store. */
+  pgliteSharedBuffersMb: number;
   /** Bytes of answers the per-block response cache keeps, in MiB (0 = no cache: every read computed). */
   responseCacheMb: number;
   /** statement_timeout of the API's Postgres connections (0 = none): no read may hold a connection longer. */
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: int(env, "RATE_LIMIT_MAX", 100, 0, 1_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),
     responseCacheMb: int(env, "RESPONSE_CACHE_MB", 64, 0, 4_096),
+    pgliteSharedBuffersMb: int(env, "PGLITE_SHARED_BUFFERS_MB", 16, 1, 4_096),
     apiStatementTimeoutMs: int(env, "API_STATEMENT_TIMEOUT_MS", 5_000, 0, 3_600_000),
     indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", 60, 0, 86_400),
     metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
