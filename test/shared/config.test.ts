@@ -17,6 +17,8 @@ describe("config", () => {
       wsUrl: undefined,
       rateLimitMax: 100,
       rateLimitWindowMs: 60000,
+      responseCacheMb: 64,
+      pgliteSharedBuffersMb: 16,
       apiStatementTimeoutMs: 5000,
       indexerStaleSeconds: 60,
       metricsPort: undefined,
