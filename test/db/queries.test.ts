@@ -29,6 +29,26 @@ import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
 
+/** Swap `i` of a KSM pool with hash-spread USD values (18 decimals, so sums are exact only in fixed point). */
+function swapRow(i: number, at: { blockNumber: number; eventIndex: number; pool: number; timestamp: number }) {
+  return {
+    blockNumber: at.blockNumber,
+    eventIndex: at.eventIndex,
+    hop: 0,
+    token0Id: 0,
+    token1Id: at.pool,
+    tokenIn: 0,
+    tokenOut: at.pool,
+    amountIn: "1000",
+    amountOut: "990",
+    fee: "3",
+    volumeUsd: `${(i * 7919) % 1000}.${String((i * 104729) % 1e6).padStart(6, "0")}000000000001`,
+    feeUsd: `0.${String((i * 31) % 1000).padStart(3, "0")}000000000000001`,
+    account: ALICE,
+    timestamp: at.timestamp,
+  };
+}
+
 describeDb("db layer", (ctx) => {
   it("latest block wins: an older read never overwrites a newer one", async () => {
     await upsertHolders(ctx.db, [{ tokenId: 1, account: ALICE, balance: "500", blockNumber: 10 }]);
@@ -92,22 +112,7 @@ describeDb("db layer", (ctx) => {
   it("24 h totals from hourly buckets plus the partial hours equal a scan of the swaps, for any window", async () => {
     // 300 swaps over 3 pools, spread over 30 h at irregular seconds, with 18-decimal USD values.
     const start = HEAD_TIME - 30 * 3_600;
-    const rows = Array.from({ length: 300 }, (_, i) => ({
-      blockNumber: 10_000 + i,
-      eventIndex: i % 7,
-      hop: 0,
-      token0Id: 0,
-      token1Id: [USDT, TEN, 18][i % 3]!,
-      tokenIn: 0,
-      tokenOut: [USDT, TEN, 18][i % 3]!,
-      amountIn: "1000",
-      amountOut: "990",
-      fee: "3",
-      volumeUsd: `${(i * 7919) % 1000}.${String((i * 104729) % 1e6).padStart(6, "0")}000000000001`,
-      feeUsd: `0.${String((i * 31) % 1000).padStart(3, "0")}000000000000001`,
-      account: ALICE,
-      timestamp: start + Math.floor((i * 30 * 3_600) / 300) + (i % 11) * 17,
-    }));
+    const rows = Array.from({ length: 300 }, (_, i) => swapRow(i, { blockNumber: 10_000 + i, eventIndex: i % 7, pool: [USDT, TEN, 18][i % 3]!, timestamp: start + Math.floor((i * 30 * 3_600) / 300) + (i % 11) * 17 }));
     // In two transactions, the second overlapping the first: replays must not count twice.
     await ctx.db.transaction((tx) => insertSwaps(tx as never, rows.slice(0, 200)));
     await ctx.db.transaction((tx) => insertSwaps(tx as never, rows.slice(100)));
@@ -134,22 +139,7 @@ describeDb("db layer", (ctx) => {
     // reading a partial hour (its minutes added, or the whole hour less the rest) is exercised.
     const start = HEAD_TIME - 3 * 3_600;
     const pools = [USDT, TEN, 18];
-    const rows = Array.from({ length: 1_200 }, (_, i) => ({
-      blockNumber: 20_000 + i,
-      eventIndex: 0,
-      hop: 0,
-      token0Id: 0,
-      token1Id: pools[(i * 7) % 3]!,
-      tokenIn: 0,
-      tokenOut: pools[(i * 7) % 3]!,
-      amountIn: "1000",
-      amountOut: "990",
-      fee: "3",
-      volumeUsd: `${(i * 7919) % 1000}.${String((i * 104729) % 1e6).padStart(6, "0")}000000000001`,
-      feeUsd: `0.${String((i * 31) % 1000).padStart(3, "0")}000000000000001`,
-      account: ALICE,
-      timestamp: start + i * 9 + (i % 5),
-    }));
+    const rows = Array.from({ length: 1_200 }, (_, i) => swapRow(i, { blockNumber: 20_000 + i, eventIndex: 0, pool: pools[(i * 7) % 3]!, timestamp: start + i * 9 + (i % 5) }));
     await ctx.db.transaction((tx) => insertSwaps(tx as never, rows));
     const scan = (w: { from: number; to: number }) => {
       const out = new Map<string, { volume: bigint; fee: bigint; swaps: number }>();
