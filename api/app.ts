@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Database } from "../db/index.js";
@@ -73,20 +74,23 @@ export function createApp(deps: AppDeps) {
     },
   });
 
+  // What only a client's request goes through: an answer computed ahead of a block switch
+  // (api/block-switch.ts) is not a request to count, log, limit or authorize — it is served later
+  // only to requests that pass these checks.
+  const clientOnly = (mw: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> => (c, next) => (prewarmOf(c) ? next() : mw(c, next));
   const metrics = deps.metrics;
   if (metrics) {
-    app.use(async (c, next) => {
-      if (prewarmOf(c)) return next(); // not a client's request
+    app.use(clientOnly(async (c, next) => {
       const started = performance.now();
       await next();
       // The pattern of the last route the request matched ("/pool/stats/:tokenA/:tokenB"; "/*" when
       // only middleware did: an unknown path), never the path itself — also when a middleware
       // (the cache, the rate limit) answered before the route ran.
       metrics.observe(c.req.method, routePath(c, -1) || "unmatched", c.res.status, (performance.now() - started) / 1000);
-    });
+    }));
   }
-  app.use(requestLog(deps.logger, now));
-  app.use(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger }));
+  app.use(clientOnly(requestLog(deps.logger, now)));
+  app.use(clientOnly(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger })));
   app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws", ...DOCS_ASSET_PATHS]));
   const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
   // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
@@ -97,7 +101,7 @@ export function createApp(deps: AppDeps) {
   // Reading c.req.raw.body makes @hono/node-server build a full fetch Request (with an
   // AbortController) for every request; reads never carry a body, so they skip the check.
   app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
-  app.use(bearerAuth(tokens, requiresToken));
+  app.use(clientOnly(bearerAuth(tokens, requiresToken)));
   app.use(responseCache(deps.cache));
   // Reads of indexed data see one block: every query of an answer runs in one snapshot. (Only
   // these routes: /health pings the store outside any transaction, which on PGlite's single

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";
-import { appliedMigrations, BLOCKS_CHANNEL, createDb, latestBlock, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
+import { appliedMigrations, BLOCKS_CHANNEL, createDb, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
@@ -10,7 +10,8 @@ import { createApp } from "./app.js";
 import { errorBody } from "./errors.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
-import { ResponseCache, type Entry, type PrewarmEnv } from "./middleware/cache.js";
+import { ResponseCache } from "./middleware/cache.js";
+import { blockSwitch } from "./block-switch.js";
 import { createFastPath } from "./fast-path.js";
 import { snapshots } from "./snapshot.js";
 import { LiveHub } from "./live/hub.js";
@@ -36,40 +37,6 @@ function answerClientErrors(server: Server): void {
     const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
     socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
-}
-
-/** How many of the most requested answers are computed ahead of each block switch, and how many at once. */
-export const PREWARM_KEYS = 32;
-const PREWARM_CONCURRENCY = 4;
-/** The longest a block switch waits for answers computed ahead (the rest are computed on demand). */
-const PREWARM_BUDGET_MS = 1_000;
-
-/**
- * Computes the answers of `keys` (cache keys: path and canonical query) through the app, in
- * process, each in its own read snapshot, with an env no socket request has (see PrewarmEnv):
- * no rate limit, auth or request log, and the answer goes to the returned map, not the cache.
- * A failed or non-200 answer is left out (the next request computes it).
- */
-async function prewarm(app: { fetch: (req: Request, env: PrewarmEnv) => Response | Promise<Response> }, keys: string[], logger: Logger): Promise<Map<string, Entry>> {
-  const staged = new Map<string, Entry>();
-  const deadline = performance.now() + PREWARM_BUDGET_MS;
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length && performance.now() < deadline) {
-      const key = keys[next++]!;
-      try {
-        await app.fetch(new Request(`http://prewarm${key}`), { prewarm: staged });
-      } catch (err) {
-        logger.warn({ err }, "api: computing an answer ahead of a block failed");
-      }
-    }
-  };
-  // Bounded in time as a whole: a computation still running at the deadline (a slow statement)
-  // does not hold the block switch; what it stages after that is not used.
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(Array.from({ length: PREWARM_CONCURRENCY }, worker)), new Promise((r) => (timer = setTimeout(r, PREWARM_BUDGET_MS)))]);
-  clearTimeout(timer);
-  return new Map(staged);
 }
 
 /** How long shutdown lets requests in flight finish before it cuts their connections. */
@@ -246,63 +213,15 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const reads = snapshots(replica?.db ?? handle.db);
   const hub = new LiveHub(reads.db, logger, cache, reads.run);
-  // With a replica, a block is announced (cache cleared, pushes computed) only once the replica
-  // has it: NOTIFY comes from the primary at commit, the replica applies it later, and an answer
-  // computed in between would be the older block's, cached or pushed as the new one.
-  // Blocks that arrive while one wait is under way are announced together after it (one wait
-  // for the newest of them), so a lagging replica never queues one wait per block.
-  const pending: BlockAnnouncement[] = [];
-  let announcing = false;
-  const announce = async () => {
-    announcing = true;
-    try {
-      while (pending.length > 0) {
-        // Only the blocks a wait covered are announced: those arriving during the last wait may be
-        // newer than what the replica has (announced too, they labelled older values as theirs).
-        let covered = pending.length;
-        if (replica) {
-          // Blocks that arrive during a wait join it: the wait is made again for the newest (at
-          // most 3 times, so a replica lagging more than a block time still announces).
-          for (let turn = 0; turn < 3; turn++) {
-            covered = pending.length;
-            await replicaReaches(replica.db, pending[covered - 1]!.number, logger);
-            if (pending.length === covered) break;
-          }
-        }
-        // The hot answers of the new block are computed before it is announced (the previous
-        // block's are served meanwhile), so a block does not turn every hot read into a miss.
-        if (cache) cache.renew(await prewarm(app, cache.hotKeys(PREWARM_KEYS), logger));
-        for (const block of pending.splice(0, covered)) hub.onBlock(block);
-      }
-    } catch (err) {
-      logger.error({ err }, "api: block announcement failed");
-    } finally {
-      announcing = false;
-    }
-  };
-  const unlisten = await handle.listen(
-    BLOCKS_CHANNEL,
-    (payload) => {
-      pending.push(JSON.parse(payload) as BlockAnnouncement);
-      if (!announcing) void announce();
-    },
-    () => {
-      // The notification connection came back: blocks committed meanwhile were never announced,
-      // so what is cached may be older than the store (it was served until the next block).
-      cache?.clear();
-      void latestBlock(replica?.db ?? handle.db)
-        .then((head) => hub.refresh(head?.number))
-        .catch(() => hub.refresh(undefined));
-      logger.warn("api: block notifications re-subscribed after a lost connection; cache cleared, topics recomputed");
-    },
-  );
+  const blocks = blockSwitch({ app, cache, hub, replica: replica?.db, reads: replica?.db ?? handle.db, logger });
+  const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => blocks.announced(JSON.parse(payload) as BlockAnnouncement), () => blocks.resubscribed());
   const live = attachLive(server, {
     hub,
     db: replica?.db ?? handle.db,
     tokens,
     trustProxy: config.trustProxy,
     logger,
-    rateLimit: { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    rateLimit,
     limits: options.live,
   });
   metrics.attach({ cache, live, hub });
@@ -352,25 +271,5 @@ async function replicaFollows(primary: Database, replica: Database): Promise<voi
       throw new ConfigError(`DATABASE_READ_URL has ${have} of the primary's ${want} migrations: it must be a streaming replica of DATABASE_URL (it is never migrated itself)`);
     }
     await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Waits (polling every 50 ms) until the replica has block `number`; gives up after 60 s, saying so. */
-async function replicaReaches(db: Database, number: number, logger: Logger): Promise<void> {
-  const started = Date.now();
-  let warned = false;
-  for (;;) {
-    const newest = await latestBlock(db).catch(() => undefined);
-    if (newest && newest.number >= number) return;
-    const waited = Date.now() - started;
-    if (waited > 5_000 && !warned) {
-      warned = true;
-      logger.warn({ block: number, replica: newest?.number ?? null }, "api: the read replica lags; block announcements wait for it");
-    }
-    if (waited > 60_000) {
-      logger.error({ block: number, replica: newest?.number ?? null }, "api: the read replica is over 60 s behind; announcing without it");
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 50));
   }
 }

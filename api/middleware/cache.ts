@@ -26,7 +26,7 @@ export interface Entry {
   route?: string;
 }
 
-function entryOf(body: string, route?: string): Entry {
+export function entryOf(body: string, route?: string): Entry {
   const bytes = Buffer.from(body);
   const etag = etagOf(body);
   return { body, etag, bytes, head: ["Content-Type", "application/json", "Content-Length", bytes.length, "ETag", etag], route };
@@ -170,6 +170,17 @@ export function prewarmOf(c: { env: unknown }): Map<string, Entry> | undefined {
   return env?.prewarm instanceof Map ? env.prewarm : undefined;
 }
 
+/**
+ * A request's cache key: the path Hono routes on and the canonical query, so spellings of one
+ * request (`/p%6Fol/stats`, `?&`, reordered parameters) share one entry instead of minting keys.
+ */
+function keyOf(c: { req: { url: string; path: string } }): string {
+  const url = c.req.url;
+  const q = url.indexOf("?");
+  const query = q < 0 ? "" : canonicalQuery(url.slice(q + 1));
+  return query === "" ? c.req.path : `${c.req.path}?${query}`;
+}
+
 export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
@@ -177,19 +188,11 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     if (staged) {
       await next();
       if (c.res.status === 200 && c.res.headers.get("content-type")?.startsWith("application/json")) {
-        const url = c.req.url;
-        const q = url.indexOf("?");
-        const query = q < 0 ? "" : canonicalQuery(url.slice(q + 1));
-        staged.set(query === "" ? c.req.path : `${c.req.path}?${query}`, entryOf(await c.res.clone().text(), routePath(c, -1) || undefined));
+        staged.set(keyOf(c), entryOf(await c.res.clone().text(), routePath(c, -1) || undefined));
       }
       return;
     }
-    // Keyed by the path Hono routes on and the canonical query, so spellings of one request
-    // (`/p%6Fol/stats`, `?&`, reordered parameters) share one entry instead of minting keys.
-    const url = c.req.url;
-    const q = url.indexOf("?");
-    const query = q < 0 ? "" : canonicalQuery(url.slice(q + 1));
-    const key = query === "" ? c.req.path : `${c.req.path}?${query}`;
+    const key = keyOf(c);
     // A hit, or the same answer being computed for another request right now.
     // (No await before the pending entry below is set: concurrent misses must find it.)
     let hit = cache?.get(key);

@@ -3,7 +3,6 @@ import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 import { sendError } from "../errors.js";
 import type { RateLimitStore } from "../rate-limit/store.js";
-import { prewarmOf } from "./cache.js";
 import { clientIp } from "./client-ip.js";
 
 export interface RateLimitOptions {
@@ -19,7 +18,7 @@ export interface RateLimitOptions {
 /** 100 requests/min per client IP over the whole API, with RateLimit-* headers on every answer. */
 export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
   return async (c, next) => {
-    if (opts.max === 0 || prewarmOf(c)) return next();
+    if (opts.max === 0) return next();
     let hit;
     try {
       // The key is the bare client key (an IPv4 address, an IPv6 /64 or "unknown"; /ws counts its

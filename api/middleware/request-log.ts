@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { scrub, type Logger } from "../../shared/logger.js";
 import type { AppEnv } from "../env.js";
-import { prewarmOf } from "./cache.js";
 
 /** The longest path a log line holds (after scrubbing); the rest is cut with "…". */
 export const LOGGED_PATH_MAX = 200;
@@ -47,7 +46,6 @@ export function requestLog(logger: Logger, now: () => number): MiddlewareHandler
     const start = performance.now();
     c.set("logger", logger);
     await next();
-    if (prewarmOf(c)) return; // not a client's request
     logger.info({ method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 }, "request");
     void now;
   };

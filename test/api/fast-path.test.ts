@@ -3,7 +3,11 @@
  * app gives, with the rate limit, bearer auth and conditional GETs still applied, and everything
  * the fast path must not take left to the app.
  */
-import { request as httpRequest } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTokenIssuer } from "../../api/auth/tokens.js";
+import { createFastPath } from "../../api/fast-path.js";
+import { entryOf, ResponseCache } from "../../api/middleware/cache.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
@@ -188,7 +192,9 @@ describe("cache hits before the router", () => {
   it("a block switch computes the hot answers ahead: the first request after the block is a hit with the new block's data", async () => {
     const port = server.port;
     const hot = `/oracle/value/${KSM}`;
+    const secured = `/assets/metadata/${USDT}`; // computed ahead without a token, served only with one
     for (let i = 0; i < 3; i++) await raw(port, hot);
+    for (let i = 0; i < 3; i++) await raw(port, secured, { authorization: `Bearer ${token}` });
     const oldPrice = JSON.parse((await raw(port, hot)).body).valueUsd as string;
     const logged = () => logs.records().filter((l) => l.msg === "request").length;
     const before = { prewarmed: server.cache!.prewarmed, logged: logged() };
@@ -208,6 +214,9 @@ describe("cache hits before the router", () => {
     expect(server.cache!.fastHits).toBe(fast + 1); // served from the answer computed ahead
     expect(oldPrice).not.toBe("31.5");
     expect(after).toMatchObject({ valueUsd: "31.5", blockNumber: block.number });
+    expect((await raw(port, secured, { authorization: `Bearer ${token}` })).status).toBe(200);
+    expect(server.cache!.fastHits).toBe(fast + 2);
+    expect((await raw(port, secured)).status).toBe(401);
   });
 
   it("a block announcement ends the entries: the next request computes again", async () => {
@@ -229,5 +238,59 @@ describe("cache hits before the router", () => {
     } finally {
       await start({ RATE_LIMIT_MAX: "1000" });
     }
+  });
+});
+
+describe("the fast path with a shared (asynchronous) limit store, as with Redis", () => {
+  async function serve(hit: () => Promise<{ allowed: boolean; count: number; resetMs: number }>) {
+    const cache = new ResponseCache();
+    cache.set("/pool/stats", entryOf('{"totalPools":1}', "/pool/stats"), cache.current);
+    const log = captureLog();
+    let fellBack = 0;
+    const fallback = (_req: IncomingMessage, res: ServerResponse) => {
+      fellBack += 1;
+      res.writeHead(429, { "content-type": "application/json" });
+      res.end('{"from":"app"}');
+    };
+    const store = { hit, undo: async () => {}, close: async () => {} };
+    const fast = createFastPath({ cache, tokens: createTokenIssuer("t".repeat(32), Date.now), rateLimit: { store, max: 5, windowMs: 60_000 }, trustProxy: 0, logger: log.logger }, fallback);
+    const server = createServer((req, res) => {
+      if (!fast(req, res)) fallback(req, res);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const answer = await raw(port, "/pool/stats");
+      return { answer, fellBack: () => fellBack, log, fastHits: cache.fastHits };
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }
+
+  it("serves an allowed hit with the limit's headers", async () => {
+    const { answer, fellBack, fastHits } = await serve(async () => ({ allowed: true, count: 2, resetMs: 30_000 }));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('{"totalPools":1}');
+    expect(answer.headers["ratelimit-remaining"]).toBe("3");
+    expect(answer.headers["ratelimit-reset"]).toBe("30");
+    expect(fellBack()).toBe(0);
+    expect(fastHits).toBe(1);
+  });
+
+  it("hands a refused request to the app (which counts it again: refusals are not counted) instead of answering it", async () => {
+    const { answer, fellBack, fastHits } = await serve(async () => ({ allowed: false, count: 5, resetMs: 1_000 }));
+    expect(answer.status).toBe(429);
+    expect(answer.body).toBe('{"from":"app"}');
+    expect(fellBack()).toBe(1);
+    expect(fastHits).toBe(0);
+  });
+
+  it("serves without counting when the store is down, and says so in the log (as the app does)", async () => {
+    const { answer, log } = await serve(async () => {
+      throw new Error("ECONNREFUSED");
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["ratelimit-limit"]).toBeUndefined();
+    expect(log.records().some((r) => r.msg === "rate-limit store unavailable; request not counted")).toBe(true);
   });
 });
