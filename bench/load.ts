@@ -3,6 +3,8 @@
  * same machine (a 2-core box whose ceiling moves ±30 % between runs), and the median and spread
  * of what they give.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 export const CONNECTIONS = 64;
@@ -57,3 +59,29 @@ export const pct = (s: Spread) => `${(s.median * 100).toFixed(0)} % (${(s.min * 
 export const times = (s: Spread) => `${s.median.toFixed(1)}× (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
 export const range = (s: Spread, unit = "") => `${fmt(s.median)}${unit} (${fmt(s.min)}–${fmt(s.max)})`;
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en") : n.toFixed(1));
+
+/** Starts a child and resolves once `ready()` answers. */
+export async function child(args: string[], env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {
+  const p = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  p.stdout!.resume();
+  for (let i = 0; i < 1_500; i++) {
+    if (p.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${p.exitCode}`);
+    if (await ready().catch(() => false)) return p;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${args.join(" ")} did not become ready`);
+}
+export const answers = (url: string) => async () => (await fetch(url)).status < 500;
+export const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once("exit", () => r()), p.kill("SIGTERM"))));
+
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** A bearer token from a new account on the API that `get` reaches. */
+export async function tokenOf(get: (p: string, init?: RequestInit) => Promise<Response>): Promise<Record<string, string>> {
+  const res = await get("/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bench${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
+  return { authorization: `Bearer ${((await res.json()) as { data: { token: string } }).data.token}` };
+}
+

@@ -22,9 +22,8 @@
  *    process) under the same load, for its RSS. The devnet is the shipped genesis, or
  *    DEVNET_GENESIS. BENCH_PARTS=store or =peer runs one half.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import type { ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -36,67 +35,12 @@ import { upsertHolders, type DbHandle } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
-import { alternate, CONNECTIONS, load, pct, range, spread, times, type LoadResult } from "./load.js";
+import { alternate, answers, child, CONNECTIONS, load, pct, peakRssMb, range, spread, stop, tokenOf } from "./load.js";
+import { sidecarPeer } from "./peer.js";
+import { LOAD_LIMITS, log, PARTS, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
+import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
-import { BIG, FIRST_POOL_TOKEN, FULL, generate, HEAD, HEAD_TIME, INGEST, KSM, SMALL_SWAPS, USDT, WALLET, type Scale } from "./synthetic.js";
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
-/** What to run: `store` (sections 1–5) and `peer` (6); default both. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "store,peer").split(","));
-/** The request rate of "reads under ingest" (idle and busy alike). */
-const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 5_000);
-const log = (msg: string) => process.stderr.write(`${msg}\n`);
-const scaled = (s: Scale): Scale => ({ ...s, bigHolders: Math.round(s.bigHolders * SCALE), otherHolders: Math.round(s.otherHolders * SCALE), swaps: Math.round(s.swaps * SCALE), prices: Math.round(s.prices * SCALE) });
-/** The rate limit stays on under load (its check is part of every answer), at a level load never reaches. */
-const LOAD_LIMITS = { RATE_LIMIT_MAX: "1000000", RATE_LIMIT_WINDOW_MS: "1000" };
-
-interface Row {
-  what: string;
-  figure: string;
-  target?: string;
-  met?: boolean;
-}
-const rows: Row[] = [];
-const results: Record<string, unknown> = { date: new Date().toISOString(), scale: SCALE, seconds: SECONDS, runs: RUNS, connections: CONNECTIONS };
-
-/** Every public read route: label, path, whether it needs a bearer token. */
-const ROUTES: Array<[string, string, boolean]> = [
-  ["/oracle/value/{id}", `/oracle/value/${KSM}`, false],
-  ["/oracle/history/{id}", `/oracle/history/${KSM}`, false],
-  ["/assets/metadata/{id}", `/assets/metadata/${USDT}`, true],
-  ["/assets/holders/{id} page 1", `/assets/holders/${BIG}`, true],
-  ["/assets/holders/{id} page=10000", `/assets/holders/${BIG}?page=10000&limit=50`, true],
-  ["/assets (list)", "/assets?sort=marketCap", false],
-  ["/pools (list)", "/pools", false],
-  ["/pool/stats", "/pool/stats", false],
-  ["/pool/stats/{a}/{b}", `/pool/stats/${KSM}/${USDT}`, false],
-  ["/pool/stats/{a}/{b} by symbol", `/pool/stats/KSM/T${FIRST_POOL_TOKEN}`, false],
-  ["/pools/{a}/{b}/swaps", `/pools/${KSM}/${USDT}/swaps`, false],
-  ["/pools/{a}/{b}/ohlcv 5m", `/pools/${KSM}/${USDT}/ohlcv?interval=5m`, false],
-  ["/accounts/{address}", `/accounts/${WALLET}`, true],
-  ["/assets/{id}/history 15m", `/assets/${BIG}/history?interval=15m`, true],
-];
-
-/** Starts a child and resolves once `ready()` answers. */
-async function child(args: string[], env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {
-  const p = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-  p.stdout!.resume();
-  for (let i = 0; i < 1_500; i++) {
-    if (p.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${p.exitCode}`);
-    if (await ready().catch(() => false)) return p;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${args.join(" ")} did not become ready`);
-}
-const answers = (url: string) => async () => (await fetch(url)).status < 500;
-const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once("exit", () => r()), p.kill("SIGTERM"))));
-
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
+import { BIG, FULL, generate, HEAD_TIME, KSM, SMALL_SWAPS, USDT, WALLET } from "./synthetic.js";
 
 async function median(n: number, f: () => Promise<unknown>): Promise<number> {
   const t: number[] = [];
@@ -120,11 +64,6 @@ function uncached(handle: DbHandle) {
     if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
     return res.text();
   };
-}
-
-async function tokenOf(get: (p: string, init?: RequestInit) => Promise<Response>): Promise<Record<string, string>> {
-  const res = await get("/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bench${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
-  return { authorization: `Bearer ${((await res.json()) as { data: { token: string } }).data.token}` };
 }
 
 async function latencies(big: DbHandle, small: DbHandle): Promise<void> {
@@ -246,166 +185,6 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
   } finally {
     for (const c of ceilings) await stop(c);
     await stop(api);
-  }
-}
-
-/**
- * The read routes at a fixed rate (INGEST_RATE, below saturation, so p99 is latency rather than
- * queueing behind autocannon on the same cores), idle and then while bench/ingest-load.ts commits
- * a block a second. Meanwhile a checker reads the big token's first holders page over and over:
- * its balances carry the block number that wrote them and its count grows by
- * INGEST.NEW_PER_BLOCK a block, so a page that mixes two blocks shows.
- */
-async function underIngest(base: string, env: Record<string, string>, auth: Record<string, string>): Promise<void> {
-  type Page = { totalHolders: number; holders: { balance: string }[] };
-  const measure = async () => {
-    const out: Record<string, { p99: ReturnType<typeof spread>; p50: ReturnType<typeof spread>; errors: number }> = {};
-    for (const [label, p, needsAuth] of ROUTES) {
-      const runs: LoadResult[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await load(`${base}${p}`, SECONDS, needsAuth ? auth : {}, INGEST_RATE));
-      out[label] = { p99: spread(runs.map((r) => r.p99)), p50: spread(runs.map((r) => r.p50)), errors: runs.reduce((n, r) => n + r.errors, 0) };
-    }
-    return out;
-  };
-  log("  idle, fixed rate…");
-  const idle = await measure();
-  const holdersPage = `${base}/assets/holders/${BIG}?limit=50`;
-  const before = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
-  const ingest = await new Promise<ChildProcess>((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-    p.stdout!.once("data", () => resolve(p));
-    p.once("exit", (code) => reject(new Error(`ingest-load exited ${code}`)));
-  });
-  let summary = "";
-  ingest.stdout!.on("data", (d: Buffer) => (summary += d.toString()));
-  let checking = true;
-  let checked = 0;
-  const blocks = new Set<number>();
-  const mixed: string[] = [];
-  const checker = (async () => {
-    while (checking) {
-      const page = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
-      const residues = new Set(page.holders.map((h) => Number(BigInt(h.balance) % 1_000_000n)));
-      const [block] = [...residues];
-      // The synthetic balances end in …000001 (no ingest block yet); block n's end in n.
-      const expected = block === 1 ? before.totalHolders : before.totalHolders + INGEST.NEW_PER_BLOCK * (block! - HEAD);
-      checked++;
-      blocks.add(block!);
-      if (residues.size !== 1 || page.totalHolders !== expected) mixed.push(`balances of block(s) ${[...residues].join("/")} with ${page.totalHolders} holders`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  let busy: Awaited<ReturnType<typeof measure>>;
-  try {
-    log("  under ingest, fixed rate…");
-    busy = await measure();
-  } finally {
-    checking = false;
-    await checker;
-    await stop(ingest);
-  }
-  for (const [label] of ROUTES) {
-    const a = idle[label]!;
-    const b = busy[label]!;
-    const ratio = b.p99.median / Math.max(1, a.p99.median);
-    const errors = a.errors + b.errors;
-    rows.push({ what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s: ${label} p99 vs idle${errors ? ` (${errors} errors!)` : ""}`, figure: `${range(b.p99, " ms")} vs ${range(a.p99, " ms")} = ${ratio.toFixed(2)}×`, target: "≤ 2×", met: ratio <= 2 && errors === 0 });
-  }
-  const line = summary.split("\n").find((l) => l.startsWith("{"));
-  const ingestStats = line ? (JSON.parse(line) as { blocks: number; commitMs: number; commitMsMax: number }) : undefined;
-  rows.push({
-    what: `under ingest: holders pages read (${blocks.size} blocks seen) that mix two blocks`,
-    figure: `${mixed.length} of ${checked}${ingestStats ? `; ${ingestStats.blocks} blocks committed, ${ingestStats.commitMs} ms each (max ${ingestStats.commitMsMax})` : ""}`,
-    target: "0",
-    met: mixed.length === 0 && blocks.size > 2,
-  });
-  results.underIngest = { rate: INGEST_RATE, idle, busy, checked, mixed: mixed.slice(0, 10), blocksSeen: blocks.size, ingest: ingestStats };
-}
-
-async function sidecarPeer(genesis: string | undefined): Promise<void> {
-  const pg = await freshStore();
-  if (pg.label !== "PostgreSQL") {
-    await pg.drop();
-    rows.push({ what: "vs api-sidecar", figure: "skipped: the like-for-like peer is `tokenpool api` on Postgres (set BENCH_DATABASE_URL or TEST_DATABASE_URL)" });
-    return;
-  }
-  await pg.handle.close();
-  const devPort = await freePort();
-  const dev = spawn(process.execPath, ["bin/tokenpool.mjs", "devnet"], { env: { ...process.env, ...(genesis ? { DEVNET_GENESIS: genesis } : {}), DEVNET_PORT: String(devPort), DEVNET_SWAP_INTERVAL_MS: "3600000", LOG_LEVEL: "error" }, stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
-    dev.stdout!.on("data", (d: Buffer) => d.toString().includes("devnet: ws://") && resolve());
-    dev.once("exit", (code) => reject(new Error(`devnet exited ${code}`)));
-  });
-  const wsUrl = `ws://127.0.0.1:${devPort}`;
-  const common = { WS_URL: wsUrl, HOST: "127.0.0.1", LOG_LEVEL: "warn", ORACLE_MIN_LIQUIDITY_USD: "1", JWT_SECRET: "b".repeat(32), REDIS_URL: "", ...LOAD_LIMITS };
-  const procs: ChildProcess[] = [];
-  const dataDir = await mkdtemp(path.join(tmpdir(), "tokenpool-bench-peer-"));
-  try {
-    const scPort = await freePort();
-    procs.push(await child(["node_modules/@substrate/api-sidecar/build/src/main.js"], { SAS_SUBSTRATE_URL: wsUrl, SAS_EXPRESS_PORT: String(scPort), SAS_EXPRESS_BIND_HOST: "127.0.0.1", SAS_LOG_LEVEL: "error" }, answers(`http://127.0.0.1:${scPort}/blocks/head/header`)));
-    const sidecar = {
-      asset: `http://127.0.0.1:${scPort}/pallets/assets/${USDT}/asset-info`,
-      pools: `http://127.0.0.1:${scPort}/pallets/asset-conversion/liquidity-pools`,
-    };
-    procs.push(await child(["bin/tokenpool.mjs", "indexer"], { ...common, ...pg.env }, async () => true));
-    const indexed = (port: number) => async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/pool/stats`);
-      return res.ok && ((await res.json()) as { totalPools: number }).totalPools > 0;
-    };
-    const peer: Record<string, unknown> = {};
-    /** Both warmed, then sidecar and TokenPool alternated RUNS times on each route. */
-    const compare = async (name: string, tpPort: number, target: number | undefined) => {
-      const tp = `http://127.0.0.1:${tpPort}`;
-      const auth = await tokenOf((p, init) => fetch(`${tp}${p}`, init));
-      for (const [label, scUrl, tpPath, headers] of [
-        ["asset", sidecar.asset, `/assets/metadata/${USDT}`, auth],
-        ["pools", sidecar.pools, "/pool/stats", {}],
-      ] as const) {
-        await load(scUrl, 1);
-        await load(`${tp}${tpPath}`, 1, headers);
-        const r = await alternate(RUNS, () => load(`${tp}${tpPath}`, SECONDS, headers), () => load(scUrl, SECONDS));
-        const t = label === "asset" ? target : target === undefined ? undefined : 15;
-        peer[`${name} ${label}`] = { ratio: r.ratio, tokenpool: r.rps, sidecar: r.referenceRps, errors: r.errors, tokenpoolP99: r.p99 };
-        rows.push({
-          what: `vs api-sidecar, ${label} route, ${name}: req/s`,
-          figure: `${times(r.ratio)}: ${range(r.rps)} vs ${range(r.referenceRps)}${r.errors ? ` (${r.errors} errors!)` : ""}`,
-          ...(t === undefined ? {} : { target: `≥ ${t}×`, met: r.ratio.median >= t && r.errors === 0 }),
-        });
-      }
-    };
-    for (const [name, env, target] of [
-      ["`tokenpool api` on Postgres, warmed", {}, 40],
-      ["`tokenpool api`, cache off (RESPONSE_CACHE_MB=0)", { RESPONSE_CACHE_MB: "0" }, undefined],
-    ] as const) {
-      const tpPort = await freePort();
-      const api = await child(["bin/tokenpool.mjs", "api"], { ...common, ...pg.env, ...env, PORT: String(tpPort) }, indexed(tpPort));
-      try {
-        await compare(name, tpPort, target);
-      } finally {
-        await stop(api);
-      }
-    }
-    for (const p of procs.splice(1)) await stop(p); // the indexer: `tokenpool start` indexes for itself
-    // The embedded default under the same load: indexer, API and PGlite in one process.
-    const startPort = await freePort();
-    const start = await child(["bin/tokenpool.mjs", "start"], { ...common, DATA_DIR: dataDir, DATABASE_URL: "", PORT: String(startPort) }, indexed(startPort));
-    try {
-      const auth = await tokenOf((p, init) => fetch(`http://127.0.0.1:${startPort}${p}`, init));
-      const devRoutes: Array<[string, boolean]> = [[`/assets/metadata/${USDT}`, true], ["/pool/stats", false], [`/oracle/value/${KSM}`, false], ["/pools", false], ["/assets", false], [`/assets/holders/${USDT}`, true], [`/pool/stats/${KSM}/${USDT}`, false], [`/pools/${KSM}/${USDT}/ohlcv?interval=5m`, false]];
-      const served: number[] = [];
-      for (const [p, needsAuth] of devRoutes) served.push((await load(`http://127.0.0.1:${startPort}${p}`, SECONDS, needsAuth ? auth : {})).rps);
-      const rss = peakRssMb(start.pid!);
-      rows.push({ what: `\`tokenpool start\` (PGlite) peak RSS under load, ${devRoutes.length} routes at ${range(spread(served))} req/s`, figure: `${rss} MB`, target: "≤ 400 MB", met: rss <= 400 });
-      results.startPeakRssMb = rss;
-    } finally {
-      await stop(start);
-    }
-    results.sidecar = peer;
-  } finally {
-    for (const p of procs) await stop(p);
-    await stop(dev);
-    await pg.drop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
