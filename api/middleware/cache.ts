@@ -91,11 +91,18 @@ export class ResponseCache {
 
   /** The `n` keys most requested in this generation that are still kept. */
   hotKeys(n: number): string[] {
-    return [...this.demand]
-      .filter(([key]) => this.lru.has(key))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([key]) => key);
+    // One pass keeping the n best (n is small): the tally may hold up to 100k keys, and this runs
+    // on the event loop at every block.
+    const top: [string, number][] = [];
+    for (const [key, count] of this.demand) {
+      if (top.length === n && count <= top[n - 1]![1]) continue;
+      if (!this.lru.has(key)) continue;
+      let i = Math.min(top.length, n - 1);
+      while (i > 0 && top[i - 1]![1] < count) i--;
+      top.splice(i, 0, [key, count]);
+      if (top.length > n) top.pop();
+    }
+    return top.map(([key]) => key);
   }
 
   /**

@@ -78,3 +78,25 @@ describe("response cache", () => {
     expect(bare.calls()).toBe(2); // computed both times: no cache, only the conditional answer
   });
 });
+
+describe("hot keys (what a block switch computes ahead)", () => {
+  it("are the most served keys still kept, most served first, at most n", () => {
+    const cache = new ResponseCache();
+    const counts = [5, 1, 9, 3, 9, 7, 2, 8, 4, 6];
+    counts.forEach((n, i) => {
+      cache.set(`/pools?page=${i + 1}`, { body: "{}", etag: '"e"', bytes: Buffer.from("{}"), head: [] }, cache.current);
+      for (let k = 1; k < n; k++) cache.served(`/pools?page=${i + 1}`); // set() counts one
+    });
+    cache.served("/gone"); // served once, no longer kept
+    for (let k = 0; k < 20; k++) cache.served("/gone");
+    const expected = counts
+      .map((n, i) => [`/pools?page=${i + 1}`, n] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k]) => k);
+    expect(cache.hotKeys(4).map((k) => counts[Number(k.split("=")[1]) - 1])).toEqual(expected.map((k) => counts[Number(k.split("=")[1]) - 1]));
+    expect(cache.hotKeys(4)).toHaveLength(4);
+    expect(cache.hotKeys(4)).not.toContain("/gone");
+    expect(cache.hotKeys(50)).toHaveLength(10);
+  });
+});
