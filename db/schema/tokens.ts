@@ -33,6 +33,12 @@ export const tokens = pgTable(
     location: jsonb(),
     /** live | frozen | destroying (destroyed assets are deleted). */
     status: text({ enum: ["live", "frozen", "destroying"] }).notNull().default("live"),
+    /**
+     * The chain's own count of the asset's accounts (AssetDetails.accounts, zero balances
+     * included); null for the native token. Compared with chain storage to find holders that
+     * changed without an event naming them.
+     */
+    accounts: int64(),
     /** Block at which these values were read. */
     blockNumber: int64().notNull(),
   },
@@ -45,7 +51,18 @@ export const holders = pgTable(
   {
     tokenId: int64().notNull(),
     account: address().notNull(),
+    /** What the token's holder answers rank by: native free + reserved, an asset's balance. */
     balance: amount().notNull(),
+    /**
+     * The native token's parts (null for assets): free, reserved, frozen as the runtime's
+     * AccountData states them, and what can be transferred, by that runtime's rule.
+     */
+    free: amount(),
+    reserved: amount(),
+    frozen: amount(),
+    transferable: amount(),
+    /** An asset account's state (null for the native token): liquid | frozen | blocked. */
+    status: text({ enum: ["liquid", "frozen", "blocked"] }),
     blockNumber: int64().notNull(),
   },
   (t) => [
@@ -112,13 +129,16 @@ export const tokenCandles = pgTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.res, t.bucket] })],
 );
 
-/** USD value of one whole token, from the block at which it last changed. */
+/**
+ * USD value of one whole token, from the block at which it last changed. Null: from this block
+ * the token has no price (every route fell below the liquidity floor, or its pools are gone).
+ */
 export const tokenPrices = pgTable(
   "token_prices",
   {
     tokenId: int64().notNull(),
     blockNumber: int64().notNull(),
-    priceUsd: numeric().notNull(),
+    priceUsd: numeric(),
   },
   (t) => [primaryKey({ columns: [t.tokenId, t.blockNumber] })],
 );
@@ -131,7 +151,8 @@ export const tokenPrices = pgTable(
 export const tokenLatestPrices = pgTable("token_latest_prices", {
   tokenId: int64().primaryKey(),
   blockNumber: int64().notNull(),
-  priceUsd: numeric().notNull(),
+  /** Null: no current price since blockNumber (see token_prices). */
+  priceUsd: numeric(),
 });
 
 /**
