@@ -454,6 +454,6 @@ export class Indexer {
   }
 
   private applyPrices(batch: Batch, blockNumber: number): void {
-    for (const [tokenId, price] of this.market.reprice()) batch.prices.push({ tokenId, blockNumber, priceUsd: formatFixed(price, USD_SCALE) });
+    for (const [tokenId, price] of this.market.reprice()) batch.prices.push({ tokenId, blockNumber, priceUsd: price === null ? null : formatFixed(price, USD_SCALE) });
   }
 }

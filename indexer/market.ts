@@ -40,6 +40,7 @@ export class Market {
   readonly reserves = new Map<string, PoolState>();
   readonly decimals = new Map<number, number>();
   readonly symbols = new Map<number, string>();
+  /** Current prices (the last reprice): a token without one has none, never an old one. */
   prices = new Map<number, bigint>();
   /** Configured symbols pinned to the one token that had it when first seen. */
   private readonly pinned: Map<string, number>;
@@ -62,6 +63,7 @@ export class Market {
     }
     for (const t of tokens) m.setToken(t);
     for (const l of locations) directory.set(l.tokenId, { kind: "foreign", key: l.locationKey, location: l.location }, true);
+    // Current prices only: a token whose latest row is null (expired) has none, as after reprice().
     m.prices = new Map([...prices].map(([id, p]) => [id, parseFixed(p.priceUsd, USD_SCALE)]));
     return m;
   }
@@ -112,8 +114,13 @@ export class Market {
     return ids;
   }
 
-  /** Recomputes every price; returns those that changed since the last call. */
-  reprice(): Map<number, bigint> {
+  /**
+   * Recomputes every price; returns those that changed since the last call, null for a token
+   * that had a price and has none now (every route fell below the floor, its pools or the token
+   * itself are gone): its price expired. `prices` then holds current prices only, so a swap of
+   * that block is valued through its other side.
+   */
+  reprice(): Map<number, bigint | null> {
     const next = computePrices({
       pools: this.reserves.values(),
       decimals: this.decimals,
@@ -121,9 +128,13 @@ export class Market {
       nativeTokenId: this.oracle.nativeTokenId,
       minLiquidityUsd: this.oracle.minLiquidityUsd,
     });
-    const changed = new Map<number, bigint>();
+    const changed = new Map<number, bigint | null>();
     for (const [id, price] of next) if (this.prices.get(id) !== price) changed.set(id, price);
-    for (const [id, price] of next) this.prices.set(id, price);
+    for (const id of this.prices.keys()) if (!next.has(id)) changed.set(id, null);
+    for (const [id, price] of changed) {
+      if (price === null) this.prices.delete(id);
+      else this.prices.set(id, price);
+    }
     return changed;
   }
 }
