@@ -10,6 +10,10 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, message: "The resource was not found." },
   TOKEN_NOT_FOUND: { status: 404, message: "The token was not found." },
   POOL_NOT_FOUND: { status: 404, message: "No pool exists for this token pair." },
+  PRICE_UNAVAILABLE: {
+    status: 404,
+    message: "The token has no current USD price: every pool route to a USD stablecoin is below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or gone.",
+  },
   METHOD_NOT_ALLOWED: { status: 405, message: "The method is not allowed on this path." },
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists." },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large." },

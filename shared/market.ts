@@ -12,16 +12,15 @@ export interface Side {
 }
 
 /**
- * USD value locked in a pool. With one side unpriced, a constant-product pool holds equal
- * value on both sides, so the priced side counts twice; with neither priced it is 0.
+ * USD value locked in a pool: the USD value of each priced side, each once. An unpriced side
+ * counts nothing: counting the priced side again would value the other token at this pool's own
+ * ratio, which is the price the oracle refused (a pool beside a priced token prices the other
+ * unless it is under the liquidity floor or past the route bound). No priced side: 0.
  */
 export function poolTvlUsd(a: Side, b: Side): bigint {
-  const va = a.priceUsd === undefined ? undefined : usdValue(a.reserve, a.decimals, a.priceUsd);
-  const vb = b.priceUsd === undefined ? undefined : usdValue(b.reserve, b.decimals, b.priceUsd);
-  if (va !== undefined && vb !== undefined) return va + vb;
-  if (va !== undefined) return 2n * va;
-  if (vb !== undefined) return 2n * vb;
-  return 0n;
+  const va = a.priceUsd === undefined ? 0n : usdValue(a.reserve, a.decimals, a.priceUsd);
+  const vb = b.priceUsd === undefined ? 0n : usdValue(b.reserve, b.decimals, b.priceUsd);
+  return va + vb;
 }
 
 /** Spot price of one whole A in whole B from the reserves (fixed USD_SCALE); 0 for an empty pool. */

@@ -68,10 +68,18 @@ export class LiveHub {
 
   /**
    * Adds a subscription and answers with the topic's current value. A value that cannot be
-   * computed now (unknown token, no such pool) throws, and nothing is subscribed.
+   * computed now (unknown token, no such pool) throws, and nothing is subscribed — except a token
+   * without a current price (PRICE_UNAVAILABLE): a later block may price it, so it is subscribed
+   * and answered with the error as a push would carry it.
    */
   async subscribe(peer: Peer, topic: Topic, subscription: string, stillWanted: () => boolean = () => true): Promise<{ added: boolean; value: unknown }> {
-    const json = topic.compute ? await this.json({ ...topic, compute: topic.compute }) : undefined;
+    let json: string | undefined;
+    try {
+      json = topic.compute ? await this.json({ ...topic, compute: topic.compute }) : undefined;
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === "PRICE_UNAVAILABLE")) throw err;
+      json = JSON.stringify(failure(err));
+    }
     // Checked and added in one synchronous step after the await: a subscribe cancelled (or its
     // connection closed) while its value was computed is never added, so it cannot overwrite or
     // remove a later subscription of the same peer to the same topic.

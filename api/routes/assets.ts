@@ -15,7 +15,7 @@ const AssetMetadata = z
     symbol: z.string(),
     ...TokenIdentity,
     totalSupply: Integer,
-    treasuryValue: Decimal.openapi({ description: "USD value of the owner (treasury) account's balance" }),
+    treasuryValue: z.union([Decimal, z.null()]).openapi({ description: "USD value of the owner (treasury) account's balance; \"0\" without an owner, null when the token has no current USD price" }),
     decimals: z.number().int(),
     owner: z.string().nullable().openapi({ description: "SS58 address of the owner account; null for the native token" }),
     status: z.enum(["live", "frozen", "destroying"]),

@@ -23,7 +23,7 @@ const AssetRow = z
     ...TokenIdentity,
     decimals: z.number().int(),
     totalSupply: Integer,
-    valueUsd: nullableUsd("USD per whole token; null without a pool route to a USD stablecoin"),
+    valueUsd: nullableUsd("USD per whole token; null without a current pool route to a USD stablecoin above the liquidity floor"),
     marketCapUsd: nullableUsd("totalSupply valued at valueUsd"),
     holders: z.number().int(),
     status: z.enum(["live", "frozen", "destroying"]),
@@ -37,7 +37,7 @@ const PoolSide = z
   .openapi("PoolSide");
 
 const PoolRow = z
-  .object({ tokenA: PoolSide, tokenB: PoolSide, lpTokenId: z.number().int(), totalValueLocked: Decimal, volume24h: Decimal, fees24h: Decimal, swaps24h: z.number().int() })
+  .object({ tokenA: PoolSide, tokenB: PoolSide, lpTokenId: z.number().int(), totalValueLocked: Decimal.openapi({ description: "USD value of the priced sides' reserves, each once" }), volume24h: Decimal, fees24h: Decimal, swaps24h: z.number().int() })
   .openapi("PoolRow");
 
 const PoolList = z.object({ ...pageFields, sort: z.enum(POOL_SORTS), pools: z.array(PoolRow) }).openapi("PoolList");
@@ -45,8 +45,8 @@ const PoolList = z.object({ ...pageFields, sort: z.enum(POOL_SORTS), pools: z.ar
 const PricePoint = z
   .object({
     timestamp: z.number().int().openapi({ description: "End of the interval (Unix seconds)" }),
-    valueUsd: nullableUsd("Last USD value at or before timestamp; null before the token had one"),
-    blockNumber: z.number().int().nullable(),
+    valueUsd: nullableUsd("Last USD value at or before timestamp; null before the token had one, and while it had none (its routes fell below the liquidity floor)"),
+    blockNumber: z.number().int().nullable().openapi({ description: "Block of that value, or of the expiry when valueUsd is null after one; null before the first price" }),
   })
   .openapi("PricePoint");
 

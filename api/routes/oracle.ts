@@ -9,7 +9,7 @@ const OracleValue = z
     tokenId: z.number().int(),
     symbol: z.string(),
     ...TokenIdentity,
-    valueUsd: Decimal,
+    valueUsd: Decimal.openapi({ description: "USD per whole token, by the deepest pool route to a USD stablecoin (at most 3 pools) above the liquidity floor" }),
     timestamp: z.number().int().openapi({ description: "Unix seconds of the newest indexed block" }),
     blockNumber: z.number().int(),
   })
@@ -23,7 +23,7 @@ const route = createRoute({
   request: { params: z.object({ id: tokenIdParam("id") }) },
   responses: {
     200: json(OracleValue, "USD value of one whole token"),
-    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "NOT_FOUND", ...COMMON_ERRORS),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "PRICE_UNAVAILABLE", ...COMMON_ERRORS),
   },
 });
 

@@ -7,7 +7,7 @@ import { aggregatePoolStats, pairStats } from "../services/pools.js";
 const PoolStats = z
   .object({
     totalPools: z.number().int(),
-    totalValueLocked: Decimal,
+    totalValueLocked: Decimal.openapi({ description: "Sum of every pool's totalValueLocked (each pool's priced sides, each once)" }),
     volume24h: Decimal,
     fees24h: Decimal,
     swaps24h: z.number().int(),
@@ -24,7 +24,7 @@ const PairSide = z
     ...TokenIdentity,
     reserve: Integer,
     // A union, not Decimal.nullable(): the generator renders the latter as an allOf that forbids null.
-    priceUsd: z.union([Decimal, z.null()]).openapi({ description: "USD per whole token; null when no route to a USD stablecoin exists" }),
+    priceUsd: z.union([Decimal, z.null()]).openapi({ description: "USD per whole token; null when no current route to a USD stablecoin above the liquidity floor exists" }),
   })
   .openapi("PairSide");
 
@@ -33,7 +33,7 @@ const PairStats = z
     tokenA: PairSide,
     tokenB: PairSide,
     price: Decimal.openapi({ description: "Whole tokenB per whole tokenA, from the reserves" }),
-    totalValueLocked: Decimal,
+    totalValueLocked: Decimal.openapi({ description: "USD value of the reserves of the sides with a priceUsd, each once; an unpriced side counts 0" }),
     volume24h: Decimal,
     fees24h: Decimal,
     swaps24h: z.number().int(),

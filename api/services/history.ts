@@ -9,11 +9,13 @@ import {
   poolCandleFolds,
   poolSwaps,
   priceBefore,
+  priceExpiries,
   reservesBefore,
   statsBuckets,
   tokenCandleFolds,
   type Database,
   type Token,
+  type UsdCandleFold,
 } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -132,11 +134,35 @@ async function windowOf(db: Database, q: WindowQuery, fallback: Interval) {
 // ---- candles
 
 type Reserves = { r0: bigint; r1: bigint };
+type Ohlc = { open: string; high: string; low: string; close: string };
+
+/**
+ * tokenA's USD candle for each of `count` intervals: the prices it had during the interval (its
+ * stored candle), or the previous close carried through an interval without a point — but only
+ * while that price is current: after an expiry (a block where every route fell below the floor)
+ * intervals have none (null) until the token has a price again.
+ */
+function usdSeries(folds: UsdCandleFold[], expiries: { blockNumber: number; timestamp: number }[], prior: string | undefined, w: { first: number; seconds: number; count: number }): (Ohlc | null)[] {
+  const foldAt = new Map(folds.map((f) => [f.i, f]));
+  const lastExpiry = new Map<number, number>();
+  for (const e of expiries) lastExpiry.set(Math.floor((e.timestamp - w.first) / w.seconds), e.blockNumber);
+  let carried = prior;
+  const out: (Ohlc | null)[] = [];
+  for (let i = 0; i < w.count; i++) {
+    const u = foldAt.get(i);
+    const expiry = lastExpiry.get(i);
+    out.push(u ? { open: u.open, high: u.high, low: u.low, close: u.close } : carried === undefined ? null : { open: carried, high: carried, low: carried, close: carried });
+    if (u) carried = u.close;
+    if (expiry !== undefined && (!u || expiry > u.closeBlock)) carried = undefined;
+  }
+  return out;
+}
 
 /**
  * Candles of the price of A in B (from the pool's reserves after each block) and of A in USD
  * (its oracle value), with volumes. An interval without a trade or price change carries the
- * previous close and says `empty`; intervals before the pool's first price are left out.
+ * previous close and says `empty`; intervals before the pool's first price are left out. `usd`
+ * is null where tokenA had no USD price (see usdSeries).
  */
 export async function poolOhlcv(db: Database, refA: string, refB: string, q: WindowQuery) {
   const { a, b, pool, aIs0 } = await pairPool(db, refA, refB);
@@ -145,35 +171,33 @@ export async function poolOhlcv(db: Database, refA: string, refB: string, q: Win
   const span = { res: w.res, first: w.first, seconds: w.seconds, end };
   // Each candle is folded in SQL from its stored rows (≤ 5), prices already as the API writes
   // them (exact: see poolCandleFolds); here only the carrying of closes through empty intervals.
-  const [poolFolds, usdFolds, priorReserves, priorUsd] = await Promise.all([
+  const [poolFolds, usdFolds, priorReserves, priorUsd, expiries] = await Promise.all([
     poolCandleFolds(db, pool, span, { aIs0, decimalsA: a.decimals, decimalsB: b.decimals }),
     tokenCandleFolds(db, a.id, span),
     reservesBefore(db, pool, w.first),
     priceBefore(db, a.id, w.first),
+    priceExpiries(db, a.id, w.first, end),
   ]);
   const poolAt = new Map(poolFolds.map((f) => [f.i, f]));
-  const usdAt = new Map(usdFolds.map((f) => [f.i, f]));
+  const usdAt = usdSeries(usdFolds, expiries, priorUsd === undefined ? undefined : usd(parseFixed(priorUsd, USD_SCALE)), w);
   // A in B from reserves in the pool's order: token1 per token0 is r1/r0, its inverse for A = token1.
   const priceAB = (r: Reserves) => (aIs0 ? spotPrice(r.r0, a.decimals, r.r1, b.decimals) : spotPrice(r.r1, a.decimals, r.r0, b.decimals));
   let last: string | undefined = priorReserves ? usd(priceAB({ r0: BigInt(priorReserves.reserve0), r1: BigInt(priorReserves.reserve1) })) : undefined;
-  let lastUsd: string | undefined = priorUsd === undefined ? undefined : usd(parseFixed(priorUsd, USD_SCALE));
   const candles = [];
   for (let i = 0; i < w.count; i++) {
     const p = poolAt.get(i);
-    const u = usdAt.get(i);
+    const usdOhlc = usdAt[i]!;
     const empty = p?.open == null;
     if (empty && last === undefined) continue;
     const ohlc = empty ? { open: last!, high: last!, low: last!, close: last! } : { open: p!.open!, high: p!.high!, low: p!.low!, close: p!.close! };
     last = ohlc.close;
-    const usdOhlc = u ?? (lastUsd === undefined ? undefined : { open: lastUsd, high: lastUsd, low: lastUsd, close: lastUsd });
-    if (usdOhlc) lastUsd = usdOhlc.close;
     candles.push({
       timestamp: w.first + i * w.seconds,
       open: ohlc.open,
       high: ohlc.high,
       low: ohlc.low,
       close: ohlc.close,
-      usd: usdOhlc ? { open: usdOhlc.open, high: usdOhlc.high, low: usdOhlc.low, close: usdOhlc.close } : null,
+      usd: usdOhlc,
       volumeA: p?.volumeA ?? "0",
       volumeB: p?.volumeB ?? "0",
       volumeUsd: p?.volumeUsd ?? "0",

@@ -154,7 +154,8 @@ export const MAX_BUCKETS = 1_000;
 /**
  * USD value of one whole token at the end of each `interval` (seconds) from `from` to `to`
  * (Unix seconds; default: the 24 h ending at the newest indexed block, hourly): the last price
- * at or before that moment; null before the token had a price.
+ * at or before that moment; null before the token had a price (blockNumber null), and from the
+ * block its price expired until it has one again (blockNumber = that block).
  */
 export async function oracleHistory(db: Database, id: number, q: { from?: number | undefined; to?: number | undefined; interval?: number | undefined }) {
   const token = await requireToken(db, id);
@@ -169,6 +170,6 @@ export async function oracleHistory(db: Database, id: number, q: { from?: number
     throw new AppError("VALIDATION_ERROR", `Invalid query parameter "interval": (to - from) / interval gives ${buckets} points, more than ${MAX_BUCKETS}.`);
   }
   const prices = await priceBuckets(db, id, { from, to, interval, buckets });
-  const out = prices.map((p, b) => ({ timestamp: Math.min(from + (b + 1) * interval, to), valueUsd: p ? normalizeDecimal(p.priceUsd) : null, blockNumber: p?.blockNumber ?? null }));
+  const out = prices.map((p, b) => ({ timestamp: Math.min(from + (b + 1) * interval, to), valueUsd: p?.priceUsd == null ? null : normalizeDecimal(p.priceUsd), blockNumber: p?.blockNumber ?? null }));
   return { tokenId: token.id, symbol: token.symbol, ...tokenIdentity(token), from, to, interval, points: out };
 }

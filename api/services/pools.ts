@@ -26,14 +26,13 @@ function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefine
   return p ? parseFixed(p.priceUsd, USD_SCALE) : undefined;
 }
 
+/** A pool's TVL (poolTvlUsd): its priced sides, each once; a side whose token is unknown counts 0. */
 export function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
-  const t0 = tokens.get(pool.token0Id);
-  const t1 = tokens.get(pool.token1Id);
-  if (!t0 || !t1) return 0n;
-  return poolTvlUsd(
-    { reserve: BigInt(pool.reserve0), decimals: t0.decimals, priceUsd: priceOf(prices, t0.id) },
-    { reserve: BigInt(pool.reserve1), decimals: t1.decimals, priceUsd: priceOf(prices, t1.id) },
-  );
+  const side = (id: number, reserve: string) => {
+    const t = tokens.get(id);
+    return { reserve: BigInt(reserve), decimals: t?.decimals ?? 0, priceUsd: t ? priceOf(prices, id) : undefined };
+  };
+  return poolTvlUsd(side(pool.token0Id, pool.reserve0), side(pool.token1Id, pool.reserve1));
 }
 
 /** The 24 h window ending at the newest indexed block (live or catching up alike). */

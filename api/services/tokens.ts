@@ -10,10 +10,21 @@ export async function requireToken(db: Database, id: number): Promise<Token> {
   return token;
 }
 
+/**
+ * The token's current USD value. A token without one — it never had a route above the liquidity
+ * floor, or its price expired when its last one fell below it — is PRICE_UNAVAILABLE, never its
+ * last known value (that stays in /oracle/history).
+ */
 export async function oracleValue(db: Database, id: number) {
   const [token, price, head] = await Promise.all([requireToken(db, id), latestPrice(db, id), latestBlock(db)]);
-  if (!price) {
-    throw new AppError("NOT_FOUND", `Token ${id} (${token.symbol}) has no USD value: no pool route connects it to a USD stablecoin.`);
+  if (!price || price.priceUsd === null) {
+    const name = `Token ${id} (${token.symbol})`;
+    throw new AppError(
+      "PRICE_UNAVAILABLE",
+      price
+        ? `${name} has no current USD price since block ${price.blockNumber}: every pool route to a USD stablecoin fell below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or is gone. Its earlier values are in /oracle/history/${id}.`
+        : `${name} has no USD price: no pool route above the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) connects it to a USD stablecoin.`,
+    );
   }
   return {
     tokenId: token.id,
@@ -31,14 +42,15 @@ export async function assetMetadata(db: Database, id: number) {
     latestPrice(db, id),
     token.owner ? getBalance(db, id, token.owner) : Promise.resolve(0n),
   ]);
-  const treasury = price ? usdValue(ownerBalance, token.decimals, parseFixed(price.priceUsd, USD_SCALE)) : 0n;
+  // No current price: the treasury's USD value is unknown (null), not 0.
+  const treasury = price?.priceUsd == null ? null : usdValue(ownerBalance, token.decimals, parseFixed(price.priceUsd, USD_SCALE));
   return {
     tokenId: token.id,
     name: token.name,
     symbol: token.symbol,
     ...tokenIdentity(token),
     totalSupply: normalizeDecimal(token.supply),
-    treasuryValue: formatFixed(treasury, USD_SCALE),
+    treasuryValue: treasury === null ? null : formatFixed(treasury, USD_SCALE),
     decimals: token.decimals,
     owner: token.owner,
     status: token.status,

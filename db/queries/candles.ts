@@ -132,13 +132,17 @@ export async function addCandleVolumes(db: Database, rows: SwapVolume[]): Promis
     });
 }
 
-/** Folds price points into their tokens' USD candles (idempotent and order-free, as addPoolCandles). */
-export async function addTokenCandles(db: Database, rows: { tokenId: number; blockNumber: number; priceUsd: string }[], timeOf: (block: number) => number | undefined): Promise<void> {
+/**
+ * Folds price points into their tokens' USD candles (idempotent and order-free, as
+ * addPoolCandles). An expiry (a null price) is no price: it adds nothing to a candle, and the
+ * candles' readers learn of it from token_prices (priceExpiries).
+ */
+export async function addTokenCandles(db: Database, rows: { tokenId: number; blockNumber: number; priceUsd?: string | null | undefined }[], timeOf: (block: number) => number | undefined): Promise<void> {
   type P = { block: number; price: string; v: bigint };
   const candles = new Map<string, { tokenId: number; res: number; bucket: number; open: P; close: P; high: P; low: P }>();
   for (const r of rows) {
     const ts = timeOf(r.blockNumber);
-    if (ts === undefined) continue;
+    if (ts === undefined || r.priceUsd == null) continue;
     const p = { block: r.blockNumber, price: r.priceUsd, v: parseFixed(r.priceUsd, USD_SCALE) };
     for (const res of CANDLE_RESOLUTIONS) {
       const bucket = bucketOf(ts, res);
@@ -219,7 +223,7 @@ export async function reservesBefore(db: Database, pool: { token0Id: number; tok
   return row;
 }
 
-/** The token's USD price of the newest block before `timestamp` (two index seeks). */
+/** The token's USD price of the newest block before `timestamp` (two index seeks); undefined when it had none then (none yet, or expired). */
 export async function priceBefore(db: Database, tokenId: number, timestamp: number): Promise<string | undefined> {
   const [block] = await db.select({ number: blocks.number }).from(blocks).where(lt(blocks.timestamp, timestamp)).orderBy(desc(blocks.timestamp), desc(blocks.number)).limit(1);
   if (!block) return undefined;
@@ -229,7 +233,23 @@ export async function priceBefore(db: Database, tokenId: number, timestamp: numb
     .where(and(eq(tokenPrices.tokenId, tokenId), lte(tokenPrices.blockNumber, block.number)))
     .orderBy(desc(tokenPrices.blockNumber))
     .limit(1);
-  return row?.priceUsd;
+  return row?.priceUsd ?? undefined;
+}
+
+/**
+ * The blocks in [from, to) (by time) at which the token's price expired (null points), oldest
+ * first: few, so one range scan on token_prices' key within the window's blocks.
+ */
+export async function priceExpiries(db: Database, tokenId: number, from: number, to: number): Promise<{ blockNumber: number; timestamp: number }[]> {
+  const rows = rowsOf<{ block_number: string | number; timestamp: string | number }>(
+    await db.execute(sql`
+      select p.block_number, b.timestamp from token_prices p join blocks b on b.number = p.block_number
+      where p.token_id = ${tokenId}::bigint and p.price_usd is null
+        and p.block_number >= (select f.number from blocks f where f.timestamp >= ${from}::bigint order by f.timestamp, f.number limit 1)
+        and b.timestamp >= ${from}::bigint and b.timestamp < ${to}::bigint
+      order by p.block_number`),
+  );
+  return rows.map((r) => ({ blockNumber: Number(r.block_number), timestamp: Number(r.timestamp) }));
 }
 
 export interface StatsAt {
@@ -349,18 +369,20 @@ export interface UsdCandleFold {
   high: string;
   low: string;
   close: string;
+  /** The block of the close: an expiry after it in the candle ends the price. */
+  closeBlock: number;
 }
 
 /** A token's USD candles of `seconds` from `first` to `end`, folded in SQL as poolCandleFolds (values truncated to 18 decimals). */
 export async function tokenCandleFolds(db: Database, tokenId: number, w: { res: number; first: number; seconds: number; end: number }): Promise<UsdCandleFold[]> {
-  const rows = rowsOf<{ i: number | string; open: string; high: string; low: string; close: string }>(
+  const rows = rowsOf<{ i: number | string; open: string; high: string; low: string; close: string; close_block: number | string }>(
     await db.execute(sql`
       select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
         ${usdText(sql`(array_agg(open order by open_block))[1]`)} as open, ${usdText(sql`max(high)`)} as high,
-        ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close
+        ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close, max(close_block) as close_block
       from token_candles
       where token_id = ${tokenId}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
       group by 1 order by 1`),
   );
-  return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close }));
+  return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close, closeBlock: Number(r.close_block) }));
 }

@@ -90,19 +90,13 @@ export interface PoolValue {
 
 /**
  * The USD value locked in each pool, computed in SQL exactly as poolTvlUsd does on bigints: a
- * side is worth reserve × price / 10^decimals (the price truncated to 18 decimals, the quotient
- * truncated, numeric integer division as bigint division); both sides priced add, one priced
- * side counts twice, none counts 0, and a pool with a token missing counts 0.
+ * priced side is worth reserve × price / 10^decimals (the price truncated to 18 decimals, the
+ * quotient truncated, numeric integer division as bigint division), an unpriced side (no price,
+ * an expired one, or its token gone) 0, and the pool the sum of its sides.
  */
 const POOL_VALUES = sql`
   select p.token0_id, p.token1_id, p.lp_token_id, p.reserve0::text as reserve0, p.reserve1::text as reserve1,
-    case
-      when t0.id is null or t1.id is null then 0::numeric
-      when l0.price_usd is not null and l1.price_usd is not null then v.a + v.b
-      when l0.price_usd is not null then 2 * v.a
-      when l1.price_usd is not null then 2 * v.b
-      else 0::numeric
-    end as tvl
+    coalesce(v.a, 0::numeric) + coalesce(v.b, 0::numeric) as tvl
   from pools p
   left join tokens t0 on t0.id = p.token0_id
   left join tokens t1 on t1.id = p.token1_id

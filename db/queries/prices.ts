@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { tokenLatestPrices, tokenPrices } from "../schema/index.js";
 
@@ -10,13 +10,25 @@ export type NewTokenPrice = typeof tokenPrices.$inferInsert;
  */
 export const idArray = (ids: readonly number[]) => `{${ids.map((id) => String(Math.trunc(id))).join(",")}}`;
 
+/** A current price: the newest point of a token, when it is a price. */
 export interface PricePoint {
   tokenId: number;
   blockNumber: number;
   priceUsd: string;
 }
 
-/** Writes price points and moves each token's latest price forward (never back: a backfill's older points leave it). */
+/** The newest point of a token: from `blockNumber` on, `priceUsd`, or no price at all (null: it expired there). */
+export interface PriceRow {
+  tokenId: number;
+  blockNumber: number;
+  priceUsd: string | null;
+}
+
+/**
+ * Writes price points and moves each token's latest price forward (never back: a backfill's older
+ * points leave it). A null price is a point too: from that block the token has no price, and its
+ * latest row says so.
+ */
 export async function insertPrices(db: Database, rows: NewTokenPrice[]): Promise<void> {
   if (rows.length === 0) return;
   await db
@@ -27,7 +39,7 @@ export async function insertPrices(db: Database, rows: NewTokenPrice[]): Promise
   for (const r of rows) if ((newest.get(r.tokenId)?.blockNumber ?? -1) <= r.blockNumber) newest.set(r.tokenId, r);
   await db
     .insert(tokenLatestPrices)
-    .values([...newest.values()])
+    .values([...newest.values()].map((r) => ({ ...r, priceUsd: r.priceUsd ?? null })))
     .onConflictDoUpdate({
       target: tokenLatestPrices.tokenId,
       set: { blockNumber: sql`excluded."block_number"`, priceUsd: sql`excluded."price_usd"` },
@@ -35,8 +47,11 @@ export async function insertPrices(db: Database, rows: NewTokenPrice[]): Promise
     });
 }
 
-/** The newest price of a token (at or before `atBlock` when given). */
-export async function latestPrice(db: Database, tokenId: number, atBlock?: number): Promise<PricePoint | undefined> {
+/**
+ * The newest point of a token (at or before `atBlock` when given), a null price included: the
+ * oracle tells "expired at block N" from "never had a price" (undefined).
+ */
+export async function latestPrice(db: Database, tokenId: number, atBlock?: number): Promise<PriceRow | undefined> {
   if (atBlock === undefined) {
     const [row] = await db.select().from(tokenLatestPrices).where(eq(tokenLatestPrices.tokenId, tokenId));
     return row;
@@ -50,20 +65,24 @@ export async function latestPrice(db: Database, tokenId: number, atBlock?: numbe
   return row;
 }
 
-/** The newest price of each of `tokenIds` (all tokens when omitted): one row per token, never the history. */
+/**
+ * The current price of each of `tokenIds` (all tokens when omitted): one row per token, never the
+ * history. A token whose price expired is left out, as one that never had a price.
+ */
 export async function latestPrices(db: Database, tokenIds?: number[]): Promise<Map<number, PricePoint>> {
   if (tokenIds && tokenIds.length === 0) return new Map();
+  const current = isNotNull(tokenLatestPrices.priceUsd);
   const rows = await db
     .select()
     .from(tokenLatestPrices)
-    .where(tokenIds ? sql`${tokenLatestPrices.tokenId} = any(${idArray(tokenIds)}::bigint[])` : undefined);
-  return new Map(rows.map((r) => [r.tokenId, r]));
+    .where(tokenIds ? and(current, sql`${tokenLatestPrices.tokenId} = any(${idArray(tokenIds)}::bigint[])`) : current);
+  return new Map(rows.flatMap((r) => (r.priceUsd === null ? [] : [[r.tokenId, { ...r, priceUsd: r.priceUsd }]])));
 }
 
-/** The price in force at one moment: the newest point of a block at or before it. */
+/** The price in force at one moment: the newest point of a block at or before it (null: expired at that block). */
 export interface PriceAt {
   blockNumber: number;
-  priceUsd: string;
+  priceUsd: string | null;
 }
 
 /**
@@ -71,7 +90,8 @@ export interface PriceAt {
  * `to`): per bucket, the newest block at or before its end (blocks_timestamp_number_idx) and the
  * token's newest price at or before that block (the primary key) — two index seeks per bucket,
  * whatever the number of price points in the range. Block times never decrease, so this is the
- * newest price whose block time is at or before the end. undefined where there was none yet.
+ * newest price whose block time is at or before the end. undefined where there was none yet; a
+ * null price where the newest point was an expiry.
  */
 export async function priceBuckets(db: Database, tokenId: number, q: { from: number; to: number; interval: number; buckets: number }): Promise<(PriceAt | undefined)[]> {
   const result = await db.execute(sql`
@@ -89,5 +109,5 @@ export async function priceBuckets(db: Database, tokenId: number, q: { from: num
     ORDER BY g.n`);
   // PGlite answers { rows }, postgres.js the rows themselves.
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number; block_number: string | null; price_usd: string | null }[];
-  return rows.map((r) => (r.block_number === null || r.price_usd === null ? undefined : { blockNumber: Number(r.block_number), priceUsd: r.price_usd }));
+  return rows.map((r) => (r.block_number === null ? undefined : { blockNumber: Number(r.block_number), priceUsd: r.price_usd }));
 }

@@ -2,8 +2,8 @@
  * Candles at scale: a synthetic store (48 h of 12 s blocks, KSM/USDt moving every block, swaps
  * and price points over the whole range) whose candle buckets are rebuilt through the indexer's
  * own ingest functions, fed in shuffled chunks, then asked for random windows of every interval
- * and compared with a brute-force scan of the raw rows. `npm run bench` runs the same comparison
- * on the 5M-swap store.
+ * and compared with a brute-force scan of the raw rows, KSM's USD price expiring now and then.
+ * `npm run bench` runs the same comparison on the 5M-swap store.
  */
 import fc from "fast-check";
 import { expect, it } from "vitest";
@@ -76,6 +76,18 @@ describeDb("candles against a brute-force scan of the raw rows", (ctx) => {
     expect(await all(db, tokenCandles)).toEqual(derivedUsd);
     expect(derived.length).toBeGreaterThan(1_000);
 
+    // KSM's price expires now and then (a null point): for 300 blocks (an hour) from each block
+    // 1000k + 95, and for 5 blocks from each 1000k + 705; the candles are built again with the
+    // expiries among the points (which they skip).
+    await db.execute(sql`delete from token_prices where token_id = ${KSM} and block_number % 1000 between 100 and 399`);
+    await db.execute(sql`insert into token_prices (token_id, block_number, price_usd) select ${KSM}, number, null from blocks where number % 1000 in (95, 705)`);
+    await db.execute(sql`truncate token_candles`);
+    const withExpiries = await all<{ token_id: string; block_number: string; price_usd: string | null }>(db, sql`select token_id::text, block_number::text, price_usd::text from token_prices`);
+    expect(withExpiries.filter((p) => p.price_usd === null).length).toBeGreaterThan(20);
+    for (const part of chunks(shuffled(withExpiries, SEED + 3), 3_000)) {
+      await addTokenCandles(db, part.map((p) => ({ tokenId: Number(p.token_id), blockNumber: Number(p.block_number), priceUsd: p.price_usd })), (n) => times.get(n));
+    }
+
     const t = buildApp(db);
     const ksm = { id: KSM, decimals: 12 };
     const usdt = { id: USDT, decimals: 6 };
@@ -85,6 +97,7 @@ describeDb("candles against a brute-force scan of the raw rows", (ctx) => {
       .map((w) => ({ ...w, to: Math.min(w.from + Math.floor((w.span * INTERVAL_SECONDS[w.interval]) / 4) + BLOCK_SECONDS, HEAD_TIME + 3_600) }));
     let compared = 0;
     let nonEmpty = 0;
+    let unpriced = 0;
     await fc.assert(
       fc.asyncProperty(window, async (w) => {
         const [a, b] = w.flip ? [usdt, ksm] : [ksm, usdt];
@@ -95,11 +108,13 @@ describeDb("candles against a brute-force scan of the raw rows", (ctx) => {
         expect(body.candles).toEqual(expected);
         compared += expected.length;
         nonEmpty += expected.filter((c) => !c.empty).length;
+        unpriced += expected.filter((c) => c.usd === null && (c.timestamp - START) > 3_600).length;
       }),
       { seed: SEED, numRuns: 40 },
     );
     // The windows were not all empty or all before the first price.
     expect(compared).toBeGreaterThan(500);
     expect(nonEmpty).toBeGreaterThan(100);
+    expect(unpriced).toBeGreaterThan(0); // some windows crossed an expiry
   }, 180_000);
 });

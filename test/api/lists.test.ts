@@ -58,7 +58,7 @@ describeDb("list endpoints and price history", (ctx) => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { pools: Array<Record<string, any>> } & Record<string, unknown>;
     expect(body).toMatchObject({ total: 3, sort: "tvl", order: "desc" });
-    // TVL: 25,000 (KSM/USDt), 1,525 (2 KSM + 0.5 WETH), 250 (10 KSM, counted twice: ZERO has no price)
+    // TVL: 25,000 (KSM/USDt), 1,525 (2 KSM + 0.5 WETH), 125 (10 KSM only: ZERO's price expired)
     expect(body.pools.map((p) => p.lpTokenId)).toEqual([1, 3, 2]);
     expect(body.pools[0]).toEqual({
       tokenA: { tokenId: KSM, symbol: "KSM", decimals: 12, kind: "native", assetId: null, location: null, reserve: "1000000000000000", priceUsd: "12.5" },

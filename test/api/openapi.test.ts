@@ -35,6 +35,7 @@ const cases: Record<string, Case[]> = {
   "/assets/metadata/{id}": [
     { method: "get", path: `/assets/metadata/${USDT}`, auth: true },
     { method: "get", path: `/assets/metadata/${KSM}`, auth: true },
+    { method: "get", path: `/assets/metadata/${ZERO}`, auth: true }, // its price expired: treasuryValue null
     { method: "get", path: "/assets/metadata/999", auth: true },
     { method: "get", path: `/assets/metadata/${USDT}` },
   ],
@@ -89,6 +90,7 @@ const cases: Record<string, Case[]> = {
   "/oracle/history/{id}": [
     { method: "get", path: `/oracle/history/${KSM}` },
     { method: "get", path: `/oracle/history/${KSM}?interval=5` },
+    { method: "get", path: `/oracle/history/${ZERO}` }, // expired: null points naming the expiry block
     { method: "get", path: "/oracle/history/999" },
   ],
 };

@@ -46,9 +46,12 @@ describeDb("reads on a market", (ctx) => {
     expect((await (await t.get(`/oracle/value/${USDT}`)).json() as any).valueUsd).toBe("1");
   });
 
-  it("GET /oracle/value/{id}: a token without a USD route is 404 NOT_FOUND, an unknown one TOKEN_NOT_FOUND", async () => {
-    const message = await expectError(await t.get(`/oracle/value/${ZERO}`), 404, "NOT_FOUND");
-    expect(message).toContain("no USD value");
+  it("GET /oracle/value/{id}: a token whose price expired, or that never had one, is 404 PRICE_UNAVAILABLE, an unknown one TOKEN_NOT_FOUND", async () => {
+    const expired = await expectError(await t.get(`/oracle/value/${ZERO}`), 404, "PRICE_UNAVAILABLE");
+    expect(expired).toContain("since block 1500");
+    expect(expired).toContain("ORACLE_MIN_LIQUIDITY_USD");
+    const never = await expectError(await t.get(`/oracle/value/${LONELY}`), 404, "PRICE_UNAVAILABLE");
+    expect(never).toContain("has no USD price");
     await expectError(await t.get("/oracle/value/4294967295"), 404, "TOKEN_NOT_FOUND");
   });
 
@@ -74,8 +77,10 @@ describeDb("reads on a market", (ctx) => {
     expect(usdt.treasuryValue).toBe("250000");
     const ksm: any = await (await t.get(`/assets/metadata/${KSM}`, auth)).json();
     expect(ksm).toMatchObject({ owner: null, treasuryValue: "0", decimals: 12, totalSupply: "15000000000000000000" });
+    // No current price: the treasury's value is unknown, whether the price expired (ZERO) or never was (DOG).
     const zero: any = await (await t.get(`/assets/metadata/${ZERO}`, auth)).json();
-    expect(zero).toMatchObject({ decimals: 0, status: "frozen", treasuryValue: "0" });
+    expect(zero).toMatchObject({ decimals: 0, status: "frozen", treasuryValue: null });
+    expect(await (await t.get(`/assets/metadata/${DOG}`, auth)).json()).toMatchObject({ owner: ALICE, treasuryValue: null });
   });
 
   it("GET /assets/holders/{id}: ranked by balance then address, with share of supply", async () => {
@@ -156,8 +161,8 @@ describeDb("reads on a market", (ctx) => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       totalPools: 3,
-      // 25000 (KSM/USDt) + 250 (KSM/ZERO, the KSM side twice) + 25 + 1500.061728394506172839 (KSM/WETH)
-      totalValueLocked: "26775.061728394506172839",
+      // 25000 (KSM/USDt) + 125 (KSM/ZERO: the KSM side only, ZERO's price expired) + 25 + 1500.061728394506172839 (KSM/WETH)
+      totalValueLocked: "26650.061728394506172839",
       volume24h: "160.5",
       fees24h: "0.4815",
       swaps24h: 3,
@@ -195,11 +200,12 @@ describeDb("reads on a market", (ctx) => {
     expect(flipped.totalValueLocked).toBe("25000");
   });
 
-  it("GET /pool/stats/{a}/{b}: an unpriced side is null and counts the priced side twice", async () => {
+  it("GET /pool/stats/{a}/{b}: an unpriced side is null and counts 0: the TVL is the priced side's, once", async () => {
     const body: any = await (await t.get(`/pool/stats/ZERO/KSM`)).json();
     expect(body.tokenA).toEqual({ tokenId: ZERO, symbol: "ZERO", decimals: 0, ...asset(ZERO), reserve: "4000", priceUsd: null });
     expect(body.price).toBe("0.0025"); // 10 KSM / 4000 ZERO
-    expect(body.totalValueLocked).toBe("250");
+    expect(body.totalValueLocked).toBe("125"); // 10 KSM × 12.5
+    expect(body.tokenB.priceUsd).toBe("12.5");
     expect(body).toMatchObject({ volume24h: "0", fees24h: "0", swaps24h: 0, priceChange24h: "0", apr: "0" });
   });
 

@@ -205,6 +205,16 @@ describeDb("db layer", (ctx) => {
       { tokenId: KSM, blockNumber: 2_002, priceUsd: "14" },
     ]);
     expect((await latestPrices(ctx.db)).get(KSM)).toMatchObject({ blockNumber: 2_002, priceUsd: expect.stringMatching(/^14(\.0*)?$/) });
+    // An expiry (a null point) is the latest point, and no current price; a backfill's older point does not revive it.
+    await insertPrices(ctx.db, [{ tokenId: KSM, blockNumber: 2_003, priceUsd: null }]);
+    await insertPrices(ctx.db, [{ tokenId: KSM, blockNumber: 2_001, priceUsd: "13" }]);
+    expect(await latestPrice(ctx.db, KSM)).toEqual({ tokenId: KSM, blockNumber: 2_003, priceUsd: null });
+    expect((await latestPrice(ctx.db, KSM, 2_002))?.priceUsd).toMatch(/^14(\.0*)?$/);
+    expect((await latestPrice(ctx.db, KSM, 2_003))?.priceUsd).toBeNull();
+    expect((await latestPrices(ctx.db)).has(KSM)).toBe(false);
+    expect((await latestPrices(ctx.db, [KSM, USDT])).size).toBe(1);
+    await insertPrices(ctx.db, [{ tokenId: KSM, blockNumber: 2_004, priceUsd: "15" }]);
+    expect((await latestPrices(ctx.db, [KSM])).get(KSM)).toMatchObject({ blockNumber: 2_004 });
   });
 
   it("price buckets equal a scan of every price point, for random ranges and intervals", async () => {
@@ -213,7 +223,9 @@ describeDb("db layer", (ctx) => {
     const rand = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
     const blocks = Array.from({ length: 400 }, (_, i) => ({ number: 100 + i, hash: `0x${i}`, timestamp: HEAD_TIME + Math.floor(i / 3) * 12 }));
     await insertBlocks(ctx.db, blocks);
-    const points = blocks.filter(() => rand(3) === 0).map((b) => ({ tokenId: KSM, blockNumber: b.number, priceUsd: String(1 + rand(1000) / 100) }));
+    // A fifth of the points are expiries (null): a bucket after one is null, naming its block.
+    const points = blocks.filter(() => rand(3) === 0).map((b) => ({ tokenId: KSM, blockNumber: b.number, priceUsd: rand(5) === 0 ? null : String(1 + rand(1000) / 100) }));
+    expect(points.filter((p) => p.priceUsd === null).length).toBeGreaterThan(5);
     await insertPrices(ctx.db, points);
     await insertPrices(ctx.db, [{ tokenId: USDT, blockNumber: 150, priceUsd: "1" }]); // another token: never mixed in
     const timeOf = new Map(blocks.map((b) => [b.number, b.timestamp]));
@@ -228,7 +240,7 @@ describeDb("db layer", (ctx) => {
         const last = points.filter((p) => timeOf.get(p.blockNumber)! <= end).at(-1);
         return last && { blockNumber: last.blockNumber, priceUsd: last.priceUsd };
       });
-      expect(got.map((p) => p && { blockNumber: p.blockNumber, priceUsd: String(Number(p.priceUsd)) }), JSON.stringify({ from, to, interval })).toEqual(want);
+      expect(got.map((p) => p && { blockNumber: p.blockNumber, priceUsd: p.priceUsd === null ? null : String(Number(p.priceUsd)) }), JSON.stringify({ from, to, interval })).toEqual(want);
     }
   });
 

@@ -47,12 +47,12 @@ describe("market math", () => {
     expect(spotPrice(0n, 12, 5n, 6)).toBe(0n);
   });
 
-  it("TVL adds both sides, or doubles the only priced side", () => {
+  it("TVL adds the priced sides, each once: an unpriced side counts 0", () => {
     const a = { reserve: 10n ** 12n, decimals: 12, priceUsd: usd("12.5") };
     const b = { reserve: 4000n, decimals: 0, priceUsd: undefined };
     expect(fmt(poolTvlUsd(a, { reserve: 12_500_000n, decimals: 6, priceUsd: usd("1") }))).toBe("25");
-    expect(fmt(poolTvlUsd(a, b))).toBe("25");
-    expect(fmt(poolTvlUsd(b, a))).toBe("25");
+    expect(fmt(poolTvlUsd(a, b))).toBe("12.5");
+    expect(fmt(poolTvlUsd(b, a))).toBe("12.5");
     expect(poolTvlUsd(b, b)).toBe(0n);
   });
 

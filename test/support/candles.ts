@@ -43,7 +43,8 @@ export async function bruteForceCandles(db: Database, a: Side, b: Side, interval
     sql`select timestamp::text as timestamp, token_in::text as token_in, amount_in::text as amount_in, amount_out::text as amount_out, volume_usd::text as volume_usd
         from swaps where token0_id = ${t0} and token1_id = ${t1} and timestamp >= ${first} and timestamp < ${end}`,
   );
-  const prices = await rows<{ timestamp: string; price: string }>(
+  // A null price is an expiry: no price from that block until the next point.
+  const prices = await rows<{ timestamp: string; price: string | null }>(
     db,
     sql`select b.timestamp::text as timestamp, p.price_usd::text as price from token_prices p join blocks b on b.number = p.block_number
         where p.token_id = ${a.id} and b.timestamp < ${end} order by p.block_number`,
@@ -51,21 +52,24 @@ export async function bruteForceCandles(db: Database, a: Side, b: Side, interval
   const priceAB = (r0: bigint, r1: bigint) => (aIs0 ? spotPrice(r0, a.decimals, r1, b.decimals) : spotPrice(r1, a.decimals, r0, b.decimals));
   const usd = (v: bigint) => formatFixed(v, USD_SCALE);
   let last: bigint | undefined;
-  let lastUsd: bigint | undefined;
   for (const r of reserves) if (Number(r.timestamp) < first) last = priceAB(BigInt(r.r0), BigInt(r.r1));
-  for (const p of prices) if (Number(p.timestamp) < first) lastUsd = parseFixed(p.price, USD_SCALE);
+  const usdPoints = prices.map((p) => ({ t: Number(p.timestamp), v: p.price === null ? undefined : parseFixed(p.price, USD_SCALE) }));
+  // The USD price in force at a candle's start: the newest point before it (undefined after an expiry).
+  let next = 0;
+  let inForce: bigint | undefined;
   const candles = [];
   for (let start = first; start < end; start += seconds) {
+    for (; next < usdPoints.length && usdPoints[next]!.t < start; next++) inForce = usdPoints[next]!.v;
     const inside = (t: string) => Number(t) >= start && Number(t) < start + seconds;
     const ps = reserves.filter((r) => inside(r.timestamp)).map((r) => priceAB(BigInt(r.r0), BigInt(r.r1)));
-    const us = prices.filter((p) => inside(p.timestamp)).map((p) => parseFixed(p.price, USD_SCALE));
+    const us = usdPoints.filter((p) => p.t >= start && p.t < start + seconds && p.v !== undefined).map((p) => p.v!);
     const ss = swaps.filter((s) => inside(s.timestamp));
     if (ps.length === 0 && last === undefined) continue;
     const ohlc = (xs: bigint[]) => ({ open: usd(xs[0]!), high: usd(xs.reduce((m, x) => (x > m ? x : m))), low: usd(xs.reduce((m, x) => (x < m ? x : m))), close: usd(xs.at(-1)!) });
     const prices_ = ps.length > 0 ? ps : [last!];
-    const usds = us.length > 0 ? us : lastUsd === undefined ? [] : [lastUsd];
+    // The prices the token had during the candle: its points, or else the one in force at its start.
+    const usds = us.length > 0 ? us : inForce === undefined ? [] : [inForce];
     last = prices_.at(-1);
-    if (usds.length > 0) lastUsd = usds.at(-1);
     let volumeA = 0n;
     let volumeB = 0n;
     let volumeUsd = 0n;

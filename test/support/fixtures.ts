@@ -1,7 +1,7 @@
 /**
  * A small market written through the db layer, as the indexer would write it: the native
  * token, a USD stablecoin, tokens with 0, 10 and 18 decimals, two tokens sharing a symbol,
- * holders, three pools, prices, blocks and swaps inside and outside the 24 h window.
+ * holders, three pools, prices (one expired), blocks and swaps inside and outside the 24 h window.
  */
 import {
   addTokenCandles,
@@ -120,11 +120,15 @@ export async function seedMarket(db: Database): Promise<void> {
     { tokenId: TEN, blockNumber: b, priceUsd: "0.25" },
     { tokenId: WETH, blockNumber: b, priceUsd: "3000.123456789012345678" },
     { tokenId: PUSDC, blockNumber: b, priceUsd: "1" },
+    // ZERO had a price (10 KSM / 4000 ZERO at 10 USD) until its pool fell below the liquidity
+    // floor at block 1,500: its price expired there, and it has none at the head.
+    { tokenId: ZERO, blockNumber: 1_000, priceUsd: "0.025" },
+    { tokenId: ZERO, blockNumber: 1_500, priceUsd: null },
   ]);
   await upsertPools(db, [
     // 1000 KSM / 12500 USDt
     { token0Id: KSM, token1Id: USDT, lpTokenId: 1, account: "pool-ksm-usdt", reserve0: "1000000000000000", reserve1: "12500000000", lpSupply: "3535533905932", lpFeePpm: 3000, createdBlock: 900, blockNumber: b },
-    // 10 KSM / 4000 ZERO (ZERO has no price: the KSM side counts twice)
+    // 10 KSM / 4000 ZERO (ZERO has no price any more: only the KSM side counts)
     { token0Id: KSM, token1Id: ZERO, lpTokenId: 2, account: "pool-ksm-zero", reserve0: "10000000000000", reserve1: "4000", lpSupply: "200000", lpFeePpm: 3000, createdBlock: 900, blockNumber: b },
     // 2 KSM / 0.5 WETH
     { token0Id: KSM, token1Id: WETH, lpTokenId: 3, account: "pool-ksm-weth", reserve0: "2000000000000", reserve1: "500000000000000000", lpSupply: "1000000", lpFeePpm: 3000, createdBlock: 900, blockNumber: b },
