@@ -13,6 +13,7 @@ import type { RuntimeVersion } from "@polkadot/types/interfaces";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
 import { lpFeePpm } from "./runtime.js";
+import { assetParts, nativeParts, type AssetAccountStatus, type BalanceParts } from "./balances.js";
 import type { PoolRef } from "../touched.js";
 import type { At } from "./events.js";
 
@@ -38,7 +39,15 @@ export interface TokenState {
 export interface BalanceState {
   tokenId: number;
   account: string;
+  /** Native: free + reserved; an asset: its balance. */
   balance: string;
+  /** The native token's parts (./balances.ts nativeParts); absent for assets. */
+  free?: string;
+  reserved?: string;
+  frozen?: string;
+  transferable?: string;
+  /** An asset account's status; absent for the native token. */
+  status?: AssetAccountStatus;
 }
 
 export interface LpBalance {
@@ -246,25 +255,23 @@ export class ChainReader {
     return { tokens: out, missing };
   }
 
-  /** Balances of (token, account) pairs; native = free + reserved. Zero when absent. */
+  /** Balances of (token, account) pairs with their parts; native = free + reserved. Zero when absent. */
   async balances(at: At, pairs: { tokenId: number; account: string }[]): Promise<BalanceState[]> {
-    const values = await this.accountValues(at, pairs, (info) => BigInt(info.data.free.toString()) + BigInt(info.data.reserved.toString()));
-    return pairs.map((p, i) => ({ ...p, balance: values[i]! }));
+    const values = await this.accountValues<BalanceParts>(at, pairs, (info) => nativeParts(info.data), assetParts);
+    return pairs.map((p, i) => ({ ...p, ...values[i]! }));
   }
 
-  /** Native balance from an AccountInfo, an asset balance from an Option<AssetAccount>. */
-  private async accountValues(at: At, pairs: { tokenId: number; account: string }[], native: (info: any) => bigint): Promise<string[]> {
+  /** A value of each pair: `native` of an AccountInfo, `asset` of an AssetAccount (undefined when absent). */
+  private async accountValues<V>(at: At, pairs: { tokenId: number; account: string }[], native: (info: any) => V, asset: (account: any) => V): Promise<V[]> {
     const sides = this.sides(
       pairs.map((_, i) => i),
       (i) => pairs[i]!,
     ).map((s, i) => ({ key: this.directory.mustKey(pairs[i]!.tokenId), item: s.item }));
     const foreign = at.query.foreignAssets;
-    const values = await byKind<{ tokenId: number; account: string }, string>(sides, {
-      native: async (c) => (await at.query.system.account.multi(c.map((p) => p.account))).map((info) => native(info).toString()),
-      asset: async (c) =>
-        (await at.query.assets.account.multi(c.map((s) => [assetKey(s.key), s.item.account] as [number, string]))).map((v) => some(v as Codec)?.balance.toString() ?? "0"),
-      foreign: async (c) =>
-        foreign ? (await foreign.account.multi(c.map((s) => [foreignKey(s.key), s.item.account]) as never)).map((v: Codec) => some(v)?.balance.toString() ?? "0") : c.map(() => "0"),
+    const values = await byKind<{ tokenId: number; account: string }, V>(sides, {
+      native: async (c) => (await at.query.system.account.multi(c.map((p) => p.account))).map((info) => native(info)),
+      asset: async (c) => (await at.query.assets.account.multi(c.map((s) => [assetKey(s.key), s.item.account] as [number, string]))).map((v) => asset(some(v as Codec))),
+      foreign: async (c) => (foreign ? (await foreign.account.multi(c.map((s) => [foreignKey(s.key), s.item.account]) as never)).map((v: Codec) => asset(some(v))) : c.map(() => asset(undefined))),
     });
     return values;
   }
@@ -293,7 +300,7 @@ export class ChainReader {
     ]);
     const [balances, lp] = await Promise.all([
       // Reserves count the free native balance only, as assetConversionApi.getReserves does.
-      this.accountValues(at, sides, (info) => BigInt(info.data.free.toString())),
+      this.accountValues(at, sides, (info) => info.data.free.toString() as string, (account) => account?.balance.toString() ?? "0"),
       chunked(refs, (c) => at.query.poolAssets.asset.multi(c.map((r) => r.lpTokenId))),
     ]);
     return refs.map((ref, i) => ({
@@ -371,13 +378,13 @@ export class ChainReader {
    */
   async *allBalances(at: At, from: { map: number; lastKey: string | null } = { map: 0, lastKey: null }, pageSize = PAGE): AsyncGenerator<BalancePage> {
     const maps: [unknown, (key: any, value: any) => BalanceState | undefined][] = [
-      [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), balance: (BigInt(v.data.free.toString()) + BigInt(v.data.reserved.toString())).toString() })],
-      [at.query.assets.account, (k, v) => ({ tokenId: assetTokenId(Number(k.args[0].toString()), this.nativeTokenId), account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" })],
+      [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), ...nativeParts(v.data) })],
+      [at.query.assets.account, (k, v) => ({ tokenId: assetTokenId(Number(k.args[0].toString()), this.nativeTokenId), account: encodeAddress(k.args[1], this.ss58), ...assetParts(some(v)) })],
       [
         at.query.foreignAssets?.account,
         (k, v) => {
           const t = foreignToken(k.args[0]);
-          return t && this.claim(t) ? { tokenId: t.id, account: encodeAddress(k.args[1], this.ss58), balance: some(v)?.balance.toString() ?? "0" } : undefined;
+          return t && this.claim(t) ? { tokenId: t.id, account: encodeAddress(k.args[1], this.ss58), ...assetParts(some(v)) } : undefined;
         },
       ],
     ];
