@@ -6,24 +6,29 @@ export type Holder = typeof holders.$inferSelect;
 export type NewHolder = typeof holders.$inferInsert;
 
 /**
- * Writes absolute balances read at `blockNumber`. A zero balance deletes the row, so the table
- * holds exactly the accounts with something.
+ * Writes absolute balances read at `blockNumber`, with their parts (the native token's free,
+ * reserved, frozen and transferable; an asset account's status; null where a row has none). A
+ * zero balance deletes the row, so the table holds exactly the accounts with something.
  */
 export async function upsertHolders(db: Database, rows: NewHolder[]): Promise<void> {
   const positive = rows.filter((r) => BigInt(r.balance) > 0n);
   const zero = rows.filter((r) => BigInt(r.balance) === 0n);
   if (positive.length > 0) {
-    // Four array parameters and unnest, not a VALUES list: one small statement for any number
+    // Array parameters and unnest, not a VALUES list: one small statement for any number
     // of rows, which both Postgres and PGlite parse and plan in constant time (the ingestion
     // hot path; drizzle's multi-row VALUES builder is several times slower here).
     // New rows (xmax = 0: inserted, not updated) add to the token's holder count in the same
     // statement, so the count can never drift from the rows.
     await db.execute(sql`
       with up as (
-        insert into holders (token_id, account, balance, block_number)
+        insert into holders (token_id, account, balance, block_number, free, reserved, frozen, transferable, status)
         select * from unnest(${pgArray(positive.map((r) => r.tokenId))}::bigint[], ${pgArray(positive.map((r) => r.account))}::text[],
-                             ${pgArray(positive.map((r) => r.balance))}::numeric[], ${pgArray(positive.map((r) => r.blockNumber))}::bigint[])
-        on conflict (token_id, account) do update set balance = excluded.balance, block_number = excluded.block_number
+                             ${pgArray(positive.map((r) => r.balance))}::numeric[], ${pgArray(positive.map((r) => r.blockNumber))}::bigint[],
+                             ${pgArray(positive.map((r) => r.free))}::numeric[], ${pgArray(positive.map((r) => r.reserved))}::numeric[],
+                             ${pgArray(positive.map((r) => r.frozen))}::numeric[], ${pgArray(positive.map((r) => r.transferable))}::numeric[],
+                             ${pgArray(positive.map((r) => r.status))}::text[])
+        on conflict (token_id, account) do update set balance = excluded.balance, block_number = excluded.block_number, free = excluded.free,
+          reserved = excluded.reserved, frozen = excluded.frozen, transferable = excluded.transferable, status = excluded.status
         where excluded.block_number >= holders.block_number
         returning token_id, (xmax = 0) as inserted
       )
@@ -45,11 +50,11 @@ export async function upsertHolders(db: Database, rows: NewHolder[]): Promise<vo
 }
 
 /**
- * A Postgres array literal as one text parameter ('{"a","b"}'): every driver passes a string
- * the same way, where JS arrays are serialized differently by postgres.js and PGlite.
+ * A Postgres array literal as one text parameter ('{"a","b",NULL}'): every driver passes a
+ * string the same way, where JS arrays are serialized differently by postgres.js and PGlite.
  */
-function pgArray(values: (string | number)[]): string {
-  return `{${values.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
+function pgArray(values: (string | number | null | undefined)[]): string {
+  return `{${values.map((v) => (v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `"${v.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
 }
 
 export async function countHolders(db: Database, tokenId: number): Promise<number> {
