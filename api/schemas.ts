@@ -48,6 +48,22 @@ export const TokenIdentity = {
   location: z.union([Location, z.null()]).openapi({ description: "A foreign token's XCM location; null otherwise" }),
 };
 
+const part = (description: string) => z.union([Integer, z.null()]).openapi({ description });
+
+/**
+ * What a balance is made of (api/services/balance-parts.ts): the native token's parts, an asset
+ * account's status; null for the other kind of token. Holder and portfolio entries carry these.
+ */
+export const BalanceParts = {
+  free: part("Native token: the free balance (null for assets)"),
+  reserved: part("Native token: reserved and on hold, still the account's but not movable (null for assets)"),
+  frozen: part("Native token: the frozen amount (freezes and locks; it may be covered by reserved), as the runtime states it (null for assets)"),
+  transferable: part("Native token: what a transfer that may reap the account can move, free − max(0, frozen − reserved); keep-alive transfers keep the existential deposit back too (null for assets)"),
+  status: z
+    .union([z.enum(["liquid", "frozen", "blocked"]), z.null()])
+    .openapi({ description: "Asset or foreign token: the account's status — liquid, frozen (cannot send) or blocked (cannot send or receive); null for the native token" }),
+};
+
 /** An optional integer query parameter in [min, max]. */
 export function intQuery(name: string, min: number, max: number, description: string) {
   const rule = `must be an integer from ${min} to ${max}`;

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
+import { BalanceParts, COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { assetMetadata, tokenHolders } from "../services/tokens.js";
 
 const security = [{ bearerAuth: [] }];
@@ -27,8 +27,9 @@ const Holder = z
   .object({
     rank: z.number().int(),
     address: z.string(),
-    balance: Integer,
+    balance: Integer.openapi({ description: "What the holders are ranked by: native token free + reserved, an asset's balance" }),
     share: Decimal.openapi({ description: "balance / totalSupply" }),
+    ...BalanceParts,
   })
   .openapi("Holder");
 

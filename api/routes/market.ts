@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
+import { BalanceParts, COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { accountPortfolio } from "../services/accounts.js";
 import { assetHistory, INTERVAL_NAMES, MAX_POINTS, poolOhlcv, poolTrades } from "../services/history.js";
 
@@ -38,9 +38,10 @@ const AccountToken = z
     name: z.string(),
     decimals: z.number().int(),
     ...TokenIdentity,
-    balance: Integer,
+    balance: Integer.openapi({ description: "All the account has: native token free + reserved, an asset's balance" }),
     valueUsd: nullableUsd("balance valued at the token's USD value; null when it has none"),
     share: Decimal.openapi({ description: "balance / totalSupply" }),
+    ...BalanceParts,
     blockNumber: z.number().int().openapi({ description: "Block at which the balance was read" }),
   })
   .openapi("AccountToken");

@@ -14,6 +14,7 @@ import {
 } from "../../db/index.js";
 import { canonicalAddress } from "../../shared/address.js";
 import { formatFixed, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
+import { balanceParts } from "./balance-parts.js";
 import { tokenIdentity } from "./identity.js";
 
 /** The prefix of a chain whose indexer has not said (no store yet): the generic Substrate one. */
@@ -78,6 +79,7 @@ export async function accountPortfolio(db: Database, text: string) {
         balance: balance.toString(),
         valueUsd: value === undefined ? null : usd(value),
         share: usd(ratio(balance, BigInt(t.supply), USD_SCALE)),
+        ...balanceParts(h),
         blockNumber: h.blockNumber,
         sortValue: value ?? -1n,
       },

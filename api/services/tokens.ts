@@ -2,6 +2,7 @@ import { countHolders, getBalance, getToken, holdersAfter, holdersByOffset, late
 import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
+import { balanceParts } from "./balance-parts.js";
 import { tokenIdentity } from "./identity.js";
 
 export async function requireToken(db: Database, id: number): Promise<Token> {
@@ -89,6 +90,7 @@ export async function tokenHolders(db: Database, id: number, q: HolderQuery) {
       address: h.account,
       balance: normalizeDecimal(h.balance),
       share: formatFixed(ratio(BigInt(h.balance), supply, USD_SCALE), USD_SCALE),
+      ...balanceParts(h),
     })),
     nextCursor: rows.length > q.limit && last ? encodeCursor({ balance: normalizeDecimal(last.balance), account: last.account, rank: firstRank + page.length - 1 }) : null,
   };

@@ -5,7 +5,7 @@
 import { beforeEach, expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
-import { ALICE, BOB, DOG, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, seedMarket, TEN, TREASURY, USDT, WETH } from "../support/fixtures.js";
+import { ALICE, BOB, CHARLIE, DAVE, DOG, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, seedMarket, TEN, TREASURY, USDT, WETH } from "../support/fixtures.js";
 import { formatFixed, USD_SCALE } from "../../shared/decimal.js";
 import { recordTokenStats, upsertHolders, upsertLpHolders } from "../../db/index.js";
 
@@ -53,6 +53,24 @@ describeDb("wallet and trader routes", (ctx) => {
     const total = 4_500_185_185_183_518_518_517n + 7_500_000_000_000_000_000n + ksmUsd + usdtUsd;
     expect(body.totalValueUsd).toBe(formatFixed(total, USD_SCALE));
     expect(body).toMatchObject({ truncated: false, blockNumber: HEAD_BLOCK, timestamp: HEAD_TIME });
+  });
+
+  it("GET /accounts/{address}: the native balance with its parts, an asset's with its account status", async () => {
+    const body: any = await (await t.get(`/accounts/${DAVE}`, auth)).json();
+    expect(body.tokens.map((x: any) => x.tokenId)).toEqual([KSM, TEN]);
+    const [ksm, ten] = body.tokens;
+    // 2 KSM free, 0.5 reserved, 1 frozen: the freeze binds the whole balance, the reserve covers
+    // half of it, so 2 − (1 − 0.5) = 1.5 KSM can be sent. Valued whole: 2.5 × 12.5 USD.
+    expect(ksm).toMatchObject({ kind: "native", balance: "2500000000000", valueUsd: "31.25", free: "2000000000000", reserved: "500000000000", frozen: "1000000000000", transferable: "1500000000000", status: null });
+    expect(ten).toMatchObject({ balance: "100000000000", valueUsd: "2.5", free: null, reserved: null, frozen: null, transferable: null, status: "liquid" });
+    const charlie: any = await (await t.get(`/accounts/${CHARLIE}`, auth)).json();
+    expect(charlie.tokens).toHaveLength(2);
+    expect(charlie.tokens.find((x: any) => x.tokenId === TEN)).toMatchObject({ status: "blocked", free: null });
+    expect(charlie.tokens.find((x: any) => x.tokenId === KSM)).toMatchObject({ balance: "1000000000000", transferable: "300000000000", status: null });
+    // Rows written without parts (a store indexed before they were kept) answer null, not a guess.
+    await upsertHolders(ctx.db, [{ tokenId: KSM, account: DAVE, balance: "2500000000000", blockNumber: HEAD_BLOCK + 1 }]);
+    const old: any = await (await buildApp(ctx.db).get(`/accounts/${DAVE}`, auth)).json();
+    expect(old.tokens[0]).toMatchObject({ tokenId: KSM, balance: "2500000000000", free: null, reserved: null, frozen: null, transferable: null, status: null });
   });
 
   it("GET /accounts/{address}: any SS58 prefix or hex names the same account, answered in the chain's prefix", async () => {

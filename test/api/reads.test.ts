@@ -87,6 +87,8 @@ describeDb("reads on a market", (ctx) => {
     const res = await t.get(`/assets/holders/${TEN}`, auth);
     expect(res.status).toBe(200);
     const body: any = await res.json();
+    // An asset's holders say their account's status; the native parts do not apply (null).
+    const asset = (status: string) => ({ free: null, reserved: null, frozen: null, transferable: null, status });
     expect(body).toEqual({
       tokenId: TEN,
       page: 1,
@@ -94,15 +96,28 @@ describeDb("reads on a market", (ctx) => {
       totalHolders: 5,
       totalPages: 1,
       holders: [
-        { rank: 1, address: TREASURY, balance: "400000000000", share: "0.4" },
-        { rank: 2, address: ALICE, balance: "300000000000", share: "0.3" },
+        { rank: 1, address: TREASURY, balance: "400000000000", share: "0.4", ...asset("liquid") },
+        { rank: 2, address: ALICE, balance: "300000000000", share: "0.3", ...asset("liquid") },
         // a tie: byte order of the address decides (D8s… < EaG… < Gsv…)
-        { rank: 3, address: CHARLIE, balance: "100000000000", share: "0.1" },
-        { rank: 4, address: DAVE, balance: "100000000000", share: "0.1" },
-        { rank: 5, address: BOB, balance: "100000000000", share: "0.1" },
+        { rank: 3, address: CHARLIE, balance: "100000000000", share: "0.1", ...asset("blocked") },
+        { rank: 4, address: DAVE, balance: "100000000000", share: "0.1", ...asset("liquid") },
+        { rank: 5, address: BOB, balance: "100000000000", share: "0.1", ...asset("frozen") },
       ],
       nextCursor: null,
     });
+  });
+
+  it("GET /assets/holders/0: native holders ranked by free + reserved, with free, reserved, frozen and transferable", async () => {
+    const body: any = await (await t.get(`/assets/holders/${KSM}`, auth)).json();
+    expect(body.totalHolders).toBe(2);
+    expect(body.holders).toHaveLength(2);
+    // DAVE: 2 free + 0.5 reserved; his freeze of 1 is covered by the 0.5 reserved only in part,
+    // so 0.5 of the free 2 stays: 1.5 transferable. CHARLIE: 0.3 free + 0.7 reserved, the freeze
+    // of 0.2 lies within the reserve, so all 0.3 free moves. Shares of 15,000,000 KSM.
+    const [dave, charlie] = body.holders;
+    expect(dave).toEqual({ rank: 1, address: DAVE, balance: "2500000000000", share: "0.000000166666666666", free: "2000000000000", reserved: "500000000000", frozen: "1000000000000", transferable: "1500000000000", status: null });
+    expect(charlie).toEqual({ rank: 2, address: CHARLIE, balance: "1000000000000", share: "0.000000066666666666", free: "300000000000", reserved: "700000000000", frozen: "200000000000", transferable: "300000000000", status: null });
+    for (const h of body.holders) expect(BigInt(h.free) + BigInt(h.reserved)).toBe(BigInt(h.balance));
   });
 
   it("GET /assets/holders/{id}: page and limit, a page past the end, and keyset cursors", async () => {

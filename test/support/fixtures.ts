@@ -100,18 +100,23 @@ export async function seedMarket(db: Database): Promise<void> {
       blockNumber: b,
     },
   ] satisfies NewToken[]);
-  // TEN: five holders; BOB and CHARLIE tie, so the address decides their order.
+  // TEN: five holders; BOB and CHARLIE tie, so the address decides their order. BOB's TEN
+  // account is frozen, CHARLIE's blocked. KSM: DAVE's freeze (1) exceeds his reserve (0.5), so
+  // 0.5 of his free 2 KSM stays; CHARLIE's (0.2) is covered by his reserve (0.7).
+  const liquid = "liquid" as const;
   await upsertHolders(db, [
-    { tokenId: TEN, account: TREASURY, balance: "400000000000", blockNumber: b },
-    { tokenId: TEN, account: ALICE, balance: "300000000000", blockNumber: b },
-    { tokenId: TEN, account: BOB, balance: "100000000000", blockNumber: b },
-    { tokenId: TEN, account: CHARLIE, balance: "100000000000", blockNumber: b },
-    { tokenId: TEN, account: DAVE, balance: "100000000000", blockNumber: b },
-    { tokenId: USDT, account: TREASURY, balance: "250000000000", blockNumber: b },
-    { tokenId: WETH, account: ALICE, balance: "1500000000000000000", blockNumber: b },
-    { tokenId: DOG, account: ALICE, balance: "70000000000", blockNumber: b },
-    { tokenId: PUSDC, account: TREASURY, balance: "4000000", blockNumber: b },
-    { tokenId: PUSDC, account: BOB, balance: "1000000", blockNumber: b },
+    { tokenId: TEN, account: TREASURY, balance: "400000000000", status: liquid, blockNumber: b },
+    { tokenId: TEN, account: ALICE, balance: "300000000000", status: liquid, blockNumber: b },
+    { tokenId: TEN, account: BOB, balance: "100000000000", status: "frozen", blockNumber: b },
+    { tokenId: TEN, account: CHARLIE, balance: "100000000000", status: "blocked", blockNumber: b },
+    { tokenId: TEN, account: DAVE, balance: "100000000000", status: liquid, blockNumber: b },
+    { tokenId: USDT, account: TREASURY, balance: "250000000000", status: liquid, blockNumber: b },
+    { tokenId: WETH, account: ALICE, balance: "1500000000000000000", status: liquid, blockNumber: b },
+    { tokenId: DOG, account: ALICE, balance: "70000000000", status: liquid, blockNumber: b },
+    { tokenId: PUSDC, account: TREASURY, balance: "4000000", status: liquid, blockNumber: b },
+    { tokenId: PUSDC, account: BOB, balance: "1000000", status: liquid, blockNumber: b },
+    { tokenId: KSM, account: DAVE, balance: "2500000000000", free: "2000000000000", reserved: "500000000000", frozen: "1000000000000", transferable: "1500000000000", blockNumber: b },
+    { tokenId: KSM, account: CHARLIE, balance: "1000000000000", free: "300000000000", reserved: "700000000000", frozen: "200000000000", transferable: "300000000000", blockNumber: b },
   ]);
   await insertPrices(db, [
     { tokenId: USDT, blockNumber: 1_000, priceUsd: "1" },
