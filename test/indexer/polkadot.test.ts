@@ -144,7 +144,7 @@ describe.skipIf(skip)(`Polkadot Asset Hub (statemint 1,001,002)${skip ? ` (skipp
     expect(await (await t.get("/pool/stats")).json()).toMatchObject({ totalPools: 0, totalValueLocked: "0", volume24h: "0", swaps24h: 0 });
     await expectError(await t.get("/pool/stats/DOT/USDt"), 404, "POOL_NOT_FOUND");
     await expectError(await t.get(`/pool/stats/DOT/${ksm}`), 404, "POOL_NOT_FOUND");
-    await expectError(await t.get("/oracle/value/0"), 404, "NOT_FOUND"); // no pool, no USD value
+    await expectError(await t.get("/oracle/value/0"), 404, "PRICE_UNAVAILABLE"); // no pool, no USD value
     expect(await (await t.get("/oracle/value/1984")).json()).toMatchObject({ valueUsd: "1" }); // the anchor itself
     expect(((await (await t.get("/pools")).json()) as { pools: unknown[] }).pools).toEqual([]);
   }, LONG);
