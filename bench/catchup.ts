@@ -10,7 +10,7 @@
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { ChainReader } from "../indexer/chain/reader.js";
 import { Follower } from "../indexer/follower.js";
-import { Indexer } from "../indexer/indexer.js";
+import { Bootstrapper } from "../indexer/bootstrap.js";
 import { oracleSettings } from "../indexer/service.js";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/logger.js";
@@ -36,8 +36,7 @@ async function main(): Promise<void> {
   for (const latencyMs of LATENCIES) {
     for (const depth of DEPTHS) {
       const store = await freshStore();
-      const indexer = new Indexer(store.handle.db, new ChainReader(api, config.nativeTokenId), base);
-      await indexer.load();
+      const indexer = await Bootstrapper.create(store.handle.db, new ChainReader(api, config.nativeTokenId), base);
       await indexer.bootstrap(from, from.number);
       const relay = await startRpcRelay(chain.wsUrl, { latencyMs });
       let peak = process.memoryUsage().rss;

@@ -16,7 +16,7 @@ import { getCheckpoint, markChunkDone, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
-import { Indexer } from "./indexer.js";
+import { Deriver } from "./derive.js";
 import { Pipeline } from "./pipeline.js";
 import type { OracleSettings } from "./market.js";
 import { Batch } from "./writer.js";
@@ -84,8 +84,9 @@ export async function backfillChunk(
   options: BackfillOptions,
   onBlocks: (committed: number) => void = () => {},
 ): Promise<{ blocks: number; swaps: number }> {
-  const indexer = new Indexer(db, new ChainReader(api, options.nativeTokenId), options);
-  await indexer.loadAt(range.from - 1);
+  const reader = new ChainReader(api, options.nativeTokenId);
+  const deriver = new Deriver(reader, options);
+  await seedAt(reader, deriver, range.from - 1);
   let batch = new Batch();
   let swaps = 0;
   const flush = async () => {
@@ -94,20 +95,35 @@ export async function backfillChunk(
     onBlocks(batch.size);
     batch = new Batch();
   };
-  const pipeline = new Pipeline(indexer, options.prefetchBlocks ?? 32, "history");
+  const pipeline = new Pipeline(reader, deriver, options.prefetchBlocks ?? 32, "history");
   for (let n = range.from; n <= range.to; n++) {
     if (options.signal?.aborted) {
       await flush();
       return { blocks: n - range.from, swaps };
     }
-    const r = await indexer.processBlock(n, batch, "history", await pipeline.next(n, range.to));
-    if (r.codeUpdated) pipeline.codeUpdated();
+    const r = await pipeline.apply(n, range.to, batch);
     swaps += r.swaps;
     if (batch.size >= options.batchBlocks) await flush();
   }
   await flush();
   await markChunkDone(db, { fromBlock: range.from, toBlock: range.to, swaps });
   return { blocks: range.to - range.from + 1, swaps };
+}
+
+/**
+ * The market (tokens, pools, reserves, prices) from chain storage at block `number` instead of
+ * the store: where a chunk starts, anywhere in history, read with the runtime of that block.
+ */
+async function seedAt(reader: ChainReader, deriver: Deriver, number: number): Promise<void> {
+  const { at } = await reader.block(number);
+  const market = deriver.emptyMarket();
+  deriver.startFrom(at.runtime);
+  const { tokens } = await reader.tokens(at, await reader.allTokenIds(at));
+  for (const t of tokens) market.setToken(t);
+  const { pools, unusable } = await reader.allPools(at);
+  deriver.reportUnusable(number, unusable, reader.collisions);
+  for (const p of await reader.pools(at, pools)) market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
+  market.reprice();
 }
 
 /**

@@ -9,14 +9,17 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
-import { CHAIN_TASK, getTask, HEARTBEAT_TASK, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Database, type HeartbeatState } from "../db/index.js";
+import { CHAIN_TASK, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
+import { Bootstrapper } from "./bootstrap.js";
+import { catchUp, StateDiscardedAt } from "./catch-up.js";
 import { connect } from "./chain/connect.js";
-import { ChainReader, isStateDiscarded } from "./chain/reader.js";
-import { HISTORY_TASK, Indexer, type BootstrapTask, type HistoryTask, type IndexerOptions, type TaskName } from "./indexer.js";
-import { Pipeline } from "./pipeline.js";
-import { Batch } from "./writer.js";
+import { ChainReader } from "./chain/reader.js";
+import { Deriver } from "./derive.js";
+import { Heartbeat } from "./heartbeat.js";
 import { historyRange, runHistory } from "./history.js";
-import { verifyStore } from "./verify.js";
+import { Pipeline } from "./pipeline.js";
+import { runReread } from "./reread.js";
+import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type IndexerOptions, type TaskName } from "./tasks.js";
 import type { IndexerMetrics } from "../shared/metrics.js";
 
 export interface FollowerOptions extends IndexerOptions {
@@ -50,16 +53,11 @@ export interface FollowerOptions extends IndexerOptions {
   metrics?: IndexerMetrics;
   /** How often the heartbeat is written, and the finalized head asked for while idle at it. Default 5 s. */
   heartbeatMs?: number;
-}
-
-/** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
-class StateDiscardedAt extends Error {
-  constructor(
-    readonly block: number,
-    cause: unknown,
-  ) {
-    super(cause instanceof Error ? cause.message : String(cause));
-  }
+  /**
+   * How often, at most, a batch ends by comparing every asset's supply and account count with
+   * chain storage, to find changes no event names (0 = every batch). Default 30 s.
+   */
+  reconcileMs?: number;
 }
 
 /** The node no longer has the state the store needs next. */
@@ -91,31 +89,38 @@ export interface FollowerStatus {
 
 const MAX_RETRY_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
+const RECONCILE_MS = 30_000;
 /** Failures in a row at one checkpoint after which the follower logs at error level. */
 const STUCK_AFTER = 3;
+
+/** What one connection works with: the stages and the jobs built on them. */
+interface Session {
+  reader: ChainReader;
+  deriver: Deriver;
+  bootstrapper: Bootstrapper;
+}
+
 export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
   readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, blockTime: null, blocksIndexed: 0, skippedEvents: 0, progress: {} };
   private history: Promise<void> | undefined;
-  /** The block that updated the runtime, until the store is verified after it. */
-  private upgradedAt: number | undefined;
   /** Aborted by stop(): the bootstrap, the catch-up and the history end early. */
   private readonly abort = new AbortController();
   /** Resolves each time a batch is committed (tests and the CLI wait on it). */
   onCommit: ((block: number) => void) | undefined;
-  /** Date.now() of the last progress (a page, a commit, the head confirmed) and of the last one written. */
-  private progressAt = 0;
-  private beatAt = 0;
-  private beating: Promise<void> | undefined;
+  private readonly heartbeat: Heartbeat;
   /** Bootstrap accounts last reported: a report that moves them is progress, a restart's first is not. */
   private bootstrapSeen: number | undefined;
+  private reconciledAt = 0;
 
   constructor(
     private readonly db: Database,
     private readonly options: FollowerOptions,
-  ) {}
+  ) {
+    this.heartbeat = new Heartbeat((write) => this.fenced(write), () => ({ finalized: this.status.finalized, block: this.status.block }), options.logger);
+  }
 
   start(): void {
     this.running ??= this.loop();
@@ -127,7 +132,7 @@ export class Follower {
     this.wake?.();
     await this.running;
     await this.history;
-    await this.beating;
+    await this.heartbeat.stop();
   }
 
   /** Runs `write` in a transaction fenced by the writer lock (when there is one). */
@@ -139,62 +144,23 @@ export class Follower {
     });
   }
 
-  private progressed(): void {
-    this.progressAt = Date.now();
-  }
-
-  /**
-   * Writes the heartbeat when there was progress since the last one (one small upsert every
-   * few seconds at most). A follower that is stuck (a block failing again and again), cannot
-   * reach its node, or is gone, writes none, and /health and `tokenpool status` say stale.
-   */
-  private beat(first = false): void {
-    if (this.beating || (!first && this.progressAt <= this.beatAt)) return;
-    const at = this.progressAt;
-    const state: HeartbeatState = { finalized: this.status.finalized, block: this.status.block };
-    this.beating = this.fenced(async (t) => {
-      // The first, at start, only starts the clock of a store that has none (a new store, or
-      // one from before heartbeats); an existing one keeps its age until this process progresses.
-      if (first && (await getTask(t, HEARTBEAT_TASK)) !== undefined) return;
-      await setTask(t, HEARTBEAT_TASK, state);
-    })
-      .then(
-        () => void (this.beatAt = at),
-        (err) => {
-          if (first) this.beatAt = at;
-          this.options.logger.debug({ err: err instanceof Error ? err.message : String(err) }, "indexer: heartbeat not written");
-        },
-      )
-      .finally(() => (this.beating = undefined));
-  }
-
   /** Keeps status.progress in step with a task (the metrics and the CLI's progress read it). */
   private readonly onTask = (name: TaskName, state: BootstrapTask | HistoryTask): void => {
-    if (name === "bootstrap") {
+    if (name === BOOTSTRAP_TASK) {
       const b = state as BootstrapTask;
       const total = b.finished ? b.accounts : b.fraction > 0 ? Math.round(b.accounts - b.mapEntries + b.mapEntries / b.fraction) : null;
       this.status.progress.bootstrap = { done: b.accounts, total, finished: b.finished };
+      if (b.finished || (this.bootstrapSeen !== undefined && b.accounts !== this.bootstrapSeen)) this.heartbeat.progressed();
+      this.bootstrapSeen = b.accounts;
     } else {
       const h = state as HistoryTask;
       this.status.progress.history = { done: h.done, total: h.to - h.from + 1, finished: h.finished };
     }
-    if (name === "bootstrap") {
-      const b = state as BootstrapTask;
-      if (b.finished || (this.bootstrapSeen !== undefined && b.accounts !== this.bootstrapSeen)) this.progressed();
-      this.bootstrapSeen = b.accounts;
-    }
   };
 
   private async loop(): Promise<void> {
-    this.progressAt = Date.now();
-    this.beat(true);
-    const heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs ?? HEARTBEAT_MS);
-    heartbeat.unref();
-    try {
-      await this.sessions();
-    } finally {
-      clearInterval(heartbeat);
-    }
+    this.heartbeat.start(this.options.heartbeatMs ?? HEARTBEAT_MS);
+    await this.sessions();
   }
 
   /** Connects, runs a session, and reconnects with backoff after a failure, until stopped. */
@@ -246,7 +212,8 @@ export class Follower {
   private async session(api: ApiPromise): Promise<void> {
     const log = this.options.logger;
     const reader = new ChainReader(api, this.options.nativeTokenId);
-    const indexer = new Indexer(this.db, reader, { ...this.options, onTask: this.onTask, signal: this.abort.signal });
+    const deriver = new Deriver(reader, this.options);
+    const s: Session = { reader, deriver, bootstrapper: new Bootstrapper(this.db, reader, deriver, { ...this.options, onTask: this.onTask, signal: this.abort.signal }) };
     let failure: Error | undefined;
     api.on("disconnected", () => {
       failure = new Error("WebSocket disconnected");
@@ -259,64 +226,32 @@ export class Follower {
     try {
       this.status.connected = true;
       this.status.sessions++;
-      const head = await reader.finalizedHead();
-      this.status.finalized = Math.max(this.status.finalized ?? 0, head.number);
-      let checkpoint = await indexer.load();
-      if (checkpoint) {
-        const onChain = await reader.hashAt(checkpoint.blockNumber);
-        if (onChain === undefined && this.options.onOtherChain !== "reset") {
-          // A node still syncing: retried (with backoff) until it has the block to compare.
-          throw new Error(`the node at WS_URL has no block ${checkpoint.blockNumber} yet (finalized head ${head.number}); the store's checkpoint is ahead of it`);
-        }
-        if (onChain !== checkpoint.blockHash) {
-          const what = `block ${checkpoint.blockNumber} of the store is ${checkpoint.blockHash}, but ${onChain ? `that block of the chain at WS_URL is ${onChain}` : `the chain at WS_URL has no such block yet (finalized head ${head.number})`}`;
-          if (this.options.onOtherChain !== "reset") {
-            throw new OtherChainError(
-              `indexer: the store was built from another chain: ${what}. Point WS_URL at the chain it was built from, or index this one into a new DATA_DIR or database.`,
-            );
-          }
-          log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash, chain: onChain ?? null }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
-          await this.fenced((t) => resetIndexedData(t));
-          checkpoint = await indexer.load();
-        }
-      }
-      let fresh = false;
-      if (checkpoint && checkpoint.blockNumber < head.number) {
-        const next = await reader.hashAt(checkpoint.blockNumber + 1);
-        if (next && !(await reader.hasState(next))) checkpoint = await this.pruned(indexer, head, checkpoint.blockNumber, "at start");
-      }
-      if (!checkpoint) {
-        fresh = (await getTask(this.db, "bootstrap")) === undefined;
-        log.info({ block: head.number, wsUrl: this.options.wsUrl }, "indexer: no checkpoint; bootstrapping from the finalized head");
-        await indexer.bootstrap(head, head.number);
-        checkpoint = await indexer.load();
-      }
-      // What the API needs of the chain to answer in its terms (addresses in its SS58 prefix).
-      await this.fenced((t) => setTask(t, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo));
-      await indexer.snapshotLpHolders(head);
-      await this.startHistory(reader, checkpoint!.blockNumber, fresh);
-      let block = checkpoint!.blockNumber;
+      const checkpoint = await this.open(s);
+      let block = checkpoint.blockNumber;
       this.status.block = block;
+      // The runtime the next block starts from: a block run by another one is an upgrade.
+      deriver.startFrom(await reader.runtimes.ofState(checkpoint.blockHash));
       log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
-      const pipeline = new Pipeline(indexer, this.options.prefetchBlocks ?? 32);
+      const pipeline = new Pipeline(reader, deriver, this.options.prefetchBlocks ?? 32);
       while (!this.stopped) {
         if (failure) throw failure;
         const finalized = this.status.finalized ?? block;
         if (block >= finalized) {
           // At the chain's head: alive. Without a new head within a heartbeat, ask the node for
           // it: a connection that died without a word then fails (and the heartbeat stops).
-          this.progressed();
+          this.heartbeat.progressed();
           const woken = await this.sleep(this.options.heartbeatMs ?? HEARTBEAT_MS);
           if (!woken && !this.stopped && !failure) this.status.finalized = Math.max(this.status.finalized ?? 0, (await reader.finalizedHead()).number);
           continue;
         }
         try {
-          block = await this.catchUp(indexer, pipeline, block, finalized);
+          block = await this.follow(s, pipeline, block, finalized);
         } catch (err) {
           pipeline.clear();
           if (!(err instanceof StateDiscardedAt)) throw err;
-          block = (await this.pruned(indexer, await reader.finalizedHead(), block, "while catching up", err.block)).blockNumber;
+          block = (await this.pruned(s, await reader.finalizedHead(), block, "while catching up", err.block)).blockNumber;
           this.status.block = block;
+          deriver.startFrom(await reader.runtimes.ofState((await getCheckpoint(this.db))!.blockHash));
         }
       }
     } finally {
@@ -326,11 +261,101 @@ export class Follower {
   }
 
   /**
+   * The checkpoint to follow from: the store's, checked to be a block of this chain whose next
+   * state the node still has; or a bootstrap at the head. A re-read left unfinished (a stop, a
+   * crash) is finished first.
+   */
+  private async open(s: Session): Promise<Checkpoint> {
+    const log = this.options.logger;
+    const { reader, deriver, bootstrapper } = s;
+    const head = await reader.finalizedHead();
+    this.status.finalized = Math.max(this.status.finalized ?? 0, head.number);
+    await deriver.load(this.db);
+    let checkpoint = await getCheckpoint(this.db);
+    if (checkpoint) {
+      const onChain = await reader.hashAt(checkpoint.blockNumber);
+      if (onChain === undefined && this.options.onOtherChain !== "reset") {
+        // A node still syncing: retried (with backoff) until it has the block to compare.
+        throw new Error(`the node at WS_URL has no block ${checkpoint.blockNumber} yet (finalized head ${head.number}); the store's checkpoint is ahead of it`);
+      }
+      if (onChain !== checkpoint.blockHash) {
+        const what = `block ${checkpoint.blockNumber} of the store is ${checkpoint.blockHash}, but ${onChain ? `that block of the chain at WS_URL is ${onChain}` : `the chain at WS_URL has no such block yet (finalized head ${head.number})`}`;
+        if (this.options.onOtherChain !== "reset") {
+          throw new OtherChainError(`indexer: the store was built from another chain: ${what}. Point WS_URL at the chain it was built from, or index this one into a new DATA_DIR or database.`);
+        }
+        log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash, chain: onChain ?? null }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
+        await this.fenced((t) => resetIndexedData(t));
+        await deriver.load(this.db);
+        checkpoint = undefined;
+      }
+    }
+    let fresh = false;
+    if (checkpoint && checkpoint.blockNumber < head.number) {
+      const next = await reader.hashAt(checkpoint.blockNumber + 1);
+      if (next && !(await reader.hasState(next))) checkpoint = await this.pruned(s, head, checkpoint.blockNumber, "at start");
+    }
+    if (!checkpoint) {
+      fresh = (await getTask(this.db, BOOTSTRAP_TASK)) === undefined;
+      log.info({ block: head.number, wsUrl: this.options.wsUrl }, "indexer: no checkpoint; bootstrapping from the finalized head");
+      await bootstrapper.bootstrap(head, head.number);
+      await deriver.load(this.db);
+      checkpoint = (await getCheckpoint(this.db))!;
+    }
+    // What the API needs of the chain to answer in its terms (addresses in its SS58 prefix).
+    await this.fenced((t) => setTask(t, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo));
+    await this.reread(s);
+    await bootstrapper.snapshotLpHolders(head);
+    await this.startHistory(reader, checkpoint.blockNumber, fresh);
+    return checkpoint;
+  }
+
+  /** Blocks after `from` up to `to` as one batch, then any re-read they called for. */
+  private async follow(s: Session, pipeline: Pipeline, from: number, to: number): Promise<number> {
+    const reconcileMs = this.options.reconcileMs ?? RECONCILE_MS;
+    const result = await catchUp(
+      {
+        ...s,
+        db: this.db,
+        pipeline,
+        batchBlocks: this.options.batchBlocks,
+        logger: this.options.logger,
+        fence: this.options.fence,
+        metrics: this.options.metrics,
+        stopped: () => this.stopped,
+        reconcile: () => {
+          if (Date.now() - this.reconciledAt < reconcileMs) return false;
+          this.reconciledAt = Date.now();
+          return true;
+        },
+      },
+      from,
+      to,
+      this.status.finalized ?? to,
+    );
+    this.heartbeat.progressed();
+    Object.assign(this.status, { block: result.last.number, blockTime: result.last.timestamp });
+    this.status.blocksIndexed += result.blocks;
+    this.status.skippedEvents += result.skipped;
+    if (result.reread) {
+      // The blocks fetched ahead were planned against the market before the re-read.
+      pipeline.clear();
+      await this.reread(s);
+    }
+    this.onCommit?.(result.last.number);
+    return result.last.number;
+  }
+
+  /** Runs the re-read on record (reread.ts) to its end, pages counting as progress. */
+  private async reread(s: Session): Promise<void> {
+    await runReread({ ...s, db: this.db, logger: this.options.logger, fence: this.options.fence, signal: this.abort.signal, onPage: () => this.heartbeat.progressed() });
+  }
+
+  /**
    * The node has no state after `block` (pruned): with INDEXER_REBOOTSTRAP=auto a new snapshot
    * at the head; otherwise a fatal error naming the block and what to do. Never a retry loop:
    * the state does not come back.
    */
-  private async pruned(indexer: Indexer, head: { number: number; hash: string }, block: number, when: string, missing = block + 1) {
+  private async pruned(s: Session, head: { number: number; hash: string }, block: number, when: string, missing = block + 1): Promise<Checkpoint> {
     const log = this.options.logger;
     const what = `the node at WS_URL no longer has the state of block ${missing} (state pruning keeps only recent blocks; its finalized head is ${head.number}), and the store's checkpoint is block ${block}`;
     if (this.options.rebootstrap !== "auto") {
@@ -339,10 +364,10 @@ export class Follower {
       );
     }
     log.error({ block, head: head.number, when }, `indexer: ${what}; INDEXER_REBOOTSTRAP=auto: taking a new snapshot at the head (blocks ${block + 1}–${head.number} stay out of history)`);
-    await indexer.bootstrap(head, head.number);
-    await indexer.snapshotLpHolders(head);
-    const checkpoint = await indexer.load();
-    return checkpoint!;
+    await s.bootstrapper.bootstrap(head, head.number);
+    await s.bootstrapper.snapshotLpHolders(head);
+    await s.deriver.load(this.db);
+    return (await getCheckpoint(this.db))!;
   }
 
   /**
@@ -379,69 +404,6 @@ export class Follower {
       signal: this.abort.signal,
       onTask: (t) => this.onTask(HISTORY_TASK, t),
     }).catch((err) => this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, "history: backfill failed; a restart continues it"));
-  }
-
-  /** Indexes blocks after `from` up to `to`, committing every batchBlocks blocks. */
-  private async catchUp(indexer: Indexer, pipeline: Pipeline, from: number, to: number): Promise<number> {
-    const started = Date.now();
-    const batch = new Batch();
-    let events = 0;
-    let swaps = 0;
-    let skipped = 0;
-    const end = Math.min(to, from + this.options.batchBlocks);
-    for (let n = from + 1; n <= end; n++) {
-      // Stopping: the blocks applied so far are committed (a shorter batch), the rest left.
-      if (this.stopped && batch.size > 0) break;
-      // Fetched up to the finalized head ahead, not just to the batch's end: the next batch's
-      // blocks are in flight while this one commits.
-      let r: Awaited<ReturnType<Indexer["processBlock"]>>;
-      try {
-        r = await indexer.processBlock(n, batch, "all", await pipeline.next(n, to));
-      } catch (err) {
-        if (isStateDiscarded(err)) throw new StateDiscardedAt(n, err);
-        throw err;
-      }
-      if (r.codeUpdated) {
-        pipeline.codeUpdated();
-        this.upgradedAt ??= n;
-      }
-      events += r.events;
-      swaps += r.swaps;
-      skipped += r.skipped;
-    }
-    const last = batch.lastBlock!;
-    const timer = this.options.metrics?.commitDuration.startTimer();
-    await batch.commit(this.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, this.status.finalized ?? to) }, this.options.fence);
-    timer?.();
-    this.progressed();
-    this.status.block = last.number;
-    this.status.blockTime = last.timestamp;
-    this.status.blocksIndexed += batch.size;
-    this.status.skippedEvents += skipped;
-    this.options.logger.info(
-      { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: (this.status.finalized ?? to) - last.number, ms: Date.now() - started },
-      "indexer: batch committed",
-    );
-    if (this.upgradedAt !== undefined && last.number > this.upgradedAt) {
-      this.upgradedAt = undefined;
-      await this.verifyAfterUpgrade(indexer, last.number);
-    }
-    this.onCommit?.(last.number);
-    return last.number;
-  }
-
-  /**
-   * After the first block of a new runtime: tokens and pools are compared with chain storage
-   * (a migration may have changed storage without an event) and repaired; the in-memory market
-   * is reloaded when anything was.
-   */
-  private async verifyAfterUpgrade(indexer: Indexer, block: number): Promise<void> {
-    const log = this.options.logger;
-    const report = await verifyStore(this.db, indexer.reader, { scopes: ["tokens", "pools"], repair: true, keep: 20 });
-    const total = Object.values(report.counts).reduce((a, b) => a + b, 0);
-    if (total === 0) return void log.info({ block }, "indexer: runtime upgrade: tokens and pools equal chain storage");
-    log.error({ block, counts: report.counts, first: report.drift.slice(0, 5) }, "indexer: runtime upgrade: tokens or pools differed from chain storage (changed without an event); repaired");
-    await indexer.load();
   }
 
   /** Waits `ms`, or until woken (a new head, a failure, stop); resolves to whether it was woken. */

@@ -9,7 +9,7 @@ import { doneChunks, setTask, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import type { ChainReader } from "./chain/reader.js";
 import { rangeKey, runLocal, splitRange } from "./backfill.js";
-import { HISTORY_TASK, type HistoryTask } from "./indexer.js";
+import { HISTORY_TASK, type HistoryTask } from "./tasks.js";
 import type { OracleSettings } from "./market.js";
 
 /**

@@ -1,53 +1,63 @@
 /**
- * Blocks fetched ahead of their turn, `depth` at a time, applied strictly in order. Against a
- * remote node a block costs a few round trips (hash, events and timestamp, the state reads its
- * events call for); one after the other that is 1–2 blocks/s at 50 ms, with 32 in flight it is
- * the node's throughput instead. The runtime version of the blocks ahead is taken from the last
- * block fetched, so api.at makes no header or version call; a block that updates the code
- * (system.CodeUpdated) drops what was fetched after it, which is then fetched again with the
- * new runtime's version.
+ * Orders the stages for a run of blocks: fetch → decode → derive, then the caller writes. Up to
+ * `depth` blocks are fetched and decoded ahead of their turn (against a remote node a block
+ * costs a few round trips; one after the other that is 1–2 blocks/s at 50 ms, with 32 in flight
+ * it is the node's throughput instead), and applied strictly in order.
+ *
+ * Fetching ahead guesses nothing that decoding depends on: each block's runtime comes from its
+ * own state (fetch.ts), so a block after an upgrade is decoded with the new runtime whether it
+ * was fetched before or after the upgrade was applied. What a block fetched ahead cannot know is
+ * the market at its turn (a pool created or a location learned in a block between): its state
+ * reads are planned against copies, and made again at its turn if the real plan differs.
  */
-import type { RuntimeVersion } from "@polkadot/types/interfaces";
-import type { FetchedBlock, Indexer, Scope } from "./indexer.js";
+import type { ChainReader } from "./chain/reader.js";
+import { decodeBlock, type DecodedBlock } from "./decode.js";
+import type { BlockPlan, BlockReads, BlockResult, Deriver, Scope } from "./derive.js";
+import { fetchBlock, fetchState } from "./fetch.js";
+import type { Batch } from "./writer.js";
+
+/** A block fetched and decoded, with the state it seemed to call for when it was fetched ahead. */
+interface Prepared {
+  block: DecodedBlock;
+  plan?: BlockPlan;
+  reads?: BlockReads;
+}
 
 export class Pipeline {
-  private readonly ahead = new Map<number, Promise<FetchedBlock>>();
-  private version: RuntimeVersion | undefined;
+  private readonly ahead = new Map<number, Promise<Prepared>>();
 
   constructor(
-    private readonly indexer: Indexer,
+    private readonly reader: ChainReader,
+    private readonly deriver: Deriver,
     private readonly depth: number,
     private readonly scope: Scope = "all",
   ) {}
 
-  /** Block `number` (the next to apply), with the fetches of the blocks after it up to `last` started. */
-  async next(number: number, last: number): Promise<FetchedBlock | undefined> {
-    if (this.depth <= 1) return undefined; // the sequential path: processBlock reads the block itself
+  /** Applies block `number` (the next in order) to `batch`, with the blocks after it up to `last` in flight. */
+  async apply(number: number, last: number, batch: Batch): Promise<BlockResult> {
     for (const n of this.ahead.keys()) if (n < number) this.ahead.delete(n);
-    if (!this.version && !this.ahead.has(number)) {
-      // The first block alone: the blocks after it reuse its runtime's version.
-      const first = await this.indexer.fetchBlock(number, undefined, this.scope);
-      this.version = first.block.at.runtimeVersion as unknown as RuntimeVersion;
-      this.ahead.set(number, Promise.resolve(first));
-    }
-    for (let n = number; n <= Math.min(last, number + this.depth - 1); n++) {
+    for (let n = number; n <= Math.min(last, number + Math.max(1, this.depth) - 1); n++) {
       if (this.ahead.has(n)) continue;
-      const fetched = this.indexer.fetchBlock(n, this.version, this.scope);
+      const prepared = this.prepare(n, n > number);
       // Settled when its turn comes; one that is dropped first must not be an unhandled rejection.
-      fetched.catch(() => {});
-      this.ahead.set(n, fetched);
+      prepared.catch(() => {});
+      this.ahead.set(n, prepared);
     }
-    const fetched = this.ahead.get(number)!;
+    const prepared = await this.ahead.get(number)!;
     this.ahead.delete(number);
-    const block = await fetched;
-    this.version ??= block.block.at.runtimeVersion as unknown as RuntimeVersion;
-    return block;
+    const plan = this.deriver.plan(prepared.block.events, this.scope);
+    const reads = prepared.reads && prepared.plan?.key === plan.key ? prepared.reads : await fetchState(this.reader, prepared.block.at, plan);
+    return this.deriver.apply(prepared.block, plan, reads, batch, this.scope);
   }
 
-  /** Block `number` updated the runtime: what was fetched after it used the old one. */
-  codeUpdated(): void {
-    this.ahead.clear();
-    this.version = undefined;
+  private async prepare(number: number, ahead: boolean): Promise<Prepared> {
+    const block = decodeBlock(await fetchBlock(this.reader, number), this.reader.rpc, this.reader.ss58);
+    if (!ahead) return { block };
+    const plan = this.deriver.plan(block.events, this.scope, true);
+    // A read its turn would not make (a token the real directory does not know yet) fails
+    // here and is simply made again then.
+    const reads = await fetchState(this.reader, block.at, plan).catch(() => undefined);
+    return { block, plan, reads };
   }
 
   /** Drops what is in flight (a failure, the end of a session). */

@@ -64,6 +64,11 @@ export interface BlockChanges {
   /** Tokens whose details, metadata or (native) total issuance to read again. */
   tokens: Set<number>;
   destroyed: Set<number>;
+  /**
+   * Tokens whose accounts were removed by an event that names none of them
+   * (`AccountsDestroyed` while an asset is destroyed): their holders are read again from storage.
+   */
+  accountsDropped: Set<number>;
   /** tokenId → accounts whose balance to read again (native included). */
   balances: Map<number, Set<string>>;
   /** LP token id → accounts whose LP balance to read again. */
@@ -87,7 +92,7 @@ export interface CollectContext {
 }
 
 export function emptyChanges(): BlockChanges {
-  return { tokens: new Set(), destroyed: new Set(), balances: new Map(), lpBalances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], named: new Map(), skipped: [] };
+  return { tokens: new Set(), destroyed: new Set(), accountsDropped: new Set(), balances: new Map(), lpBalances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], named: new Map(), skipped: [] };
 }
 
 class Skip extends Error {}
@@ -226,6 +231,7 @@ function fungibles(e: ChainEvent, ctx: CollectContext, changes: BlockChanges): v
   }
   changes.tokens.add(id);
   if (e.method === "Destroyed") changes.destroyed.add(id);
+  if (e.method === "AccountsDestroyed") changes.accountsDropped.add(id);
   for (const a of e.accounts) touch(changes, id, a);
 }
 

@@ -163,6 +163,17 @@ export async function sweepSnapshot(db: Database, block: number): Promise<void> 
   await db.execute(sql`insert into holder_counts (token_id, holders) select token_id, count(*) from holders group by token_id`);
 }
 
+/**
+ * The end of one token's re-read at `block` (its holders read again from storage, each row
+ * written at `block` or kept where newer): rows older than it are accounts the re-read did not
+ * see, and go; the token's holder count is recounted from its rows.
+ */
+export async function sweepToken(db: Database, tokenId: number, block: number): Promise<void> {
+  await db.execute(sql`delete from holders where token_id = ${tokenId} and block_number < ${block}`);
+  await db.execute(sql`delete from holder_counts where token_id = ${tokenId}`);
+  await db.execute(sql`insert into holder_counts (token_id, holders) select ${tokenId}, count(*) from holders where token_id = ${tokenId} having count(*) > 0`);
+}
+
 /** The chain the store indexes, as the indexer last connected to it (indexer_tasks "chain"). */
 export interface ChainInfo {
   ss58: number;

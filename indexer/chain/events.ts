@@ -1,13 +1,11 @@
 import "@polkadot/api-augment/assetHubKusama";
-import type { ApiPromise } from "@polkadot/api";
 import { AbstractArray, AbstractInt, Compact, Option, Struct } from "@polkadot/types-codec";
 import type { Codec } from "@polkadot/types/types";
 import type { EventRecord } from "@polkadot/types/interfaces";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
 
-/** The API decorated for one block hash (`api.at(hash)`). */
-export type At = Awaited<ReturnType<ApiPromise["at"]>>;
+export type { At } from "./storage.js";
 
 /** One runtime event in plain values: accounts as SS58, integers as decimal strings. */
 export interface ChainEvent {
@@ -78,8 +76,4 @@ export function decodeEvents(records: Iterable<EventRecord>, ss58: number): Chai
       accounts: [...accounts],
     };
   });
-}
-
-export async function readEvents(at: At, ss58: number): Promise<ChainEvent[]> {
-  return decodeEvents(await at.query.system.events(), ss58);
 }

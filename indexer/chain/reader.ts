@@ -1,23 +1,31 @@
 /**
  * Absolute values from chain storage at one block hash, in batched `state_queryStorageAt`
  * calls (`.multi`), and the paged full-state reads of a bootstrap (`entriesPaged`). Every read
- * goes through the block's own decorated API (`api.at(hash)`), so storage layouts, constants and
- * location types are those of the runtime that produced the block.
+ * goes through storage decorated with the runtime that wrote the block's state (storage.ts,
+ * runtimes.ts), so storage layouts, constants and location types are that runtime's.
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { encodeAddress } from "@polkadot/util-crypto";
-import { u8aToHex, u8aToString } from "@polkadot/util";
+import { u8aToString } from "@polkadot/util";
 import type { Codec } from "@polkadot/types/types";
-import type { RuntimeVersion } from "@polkadot/types/interfaces";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
 import { lpFeePpm } from "./runtime.js";
 import { assetParts, nativeParts, type AssetAccountStatus, type BalanceParts } from "./balances.js";
 import type { PoolRef } from "../touched.js";
-import type { At } from "./events.js";
+import { LAST_UPGRADE_KEY, Runtimes, type ChainRpc } from "./runtimes.js";
+import { storageAt, type At } from "./storage.js";
 
 export type { At };
+
+/** The state after one block, read with the runtime that wrote it. */
+export interface BlockState {
+  number: number;
+  hash: string;
+  at: At;
+  timestamp: number;
+}
 const CHUNK = 500;
 const PAGE = 1_000;
 
@@ -34,6 +42,8 @@ export interface TokenState {
   /** A foreign token's location (canonical JSON). */
   location: unknown;
   status: "live" | "frozen" | "destroying";
+  /** The chain's count of the asset's accounts (zero balances too); null for the native token. */
+  accounts: number | null;
 }
 
 export interface BalanceState {
@@ -130,60 +140,54 @@ export class ChainReader {
       decimals: props?.tokenDecimals.unwrapOr(undefined)?.[0]?.toNumber() ?? 12,
     };
     this.identity = { genesisHash: api.genesisHash.toHex(), specName: api.runtimeVersion.specName.toString() };
-    // Every query at a block hash makes @polkadot/api look up that block's type registry (its
-    // "registry swap"), and with several blocks in flight its one-slot cache misses, so each
-    // block costs a header and a runtime-version round trip even when api.at was given the
-    // version. The swap has no way to take a known version, so it is set here to one that
-    // passes the version this reader recorded for the hash (ApiPromise.getBlockRegistry's own
-    // second argument); hashes it has none for go the usual way.
-    const core = (api as unknown as { _rpcCore?: { setRegistrySwap?: (swap: (hash: Uint8Array) => Promise<unknown>) => void } })._rpcCore;
-    core?.setRegistrySwap?.((hash) => api.getBlockRegistry(hash, this.versions.get(u8aToHex(hash))));
+    // Raw calls: polkadot-js' rpc methods that take a block hash look up (and memoize for the
+    // life of the connection) a type registry for that hash; the indexer picks each block's
+    // runtime itself (runtimes.ts).
+    const provider = (api as unknown as { _rpcCore?: { provider?: ChainRpc } })._rpcCore?.provider;
+    this.rpc = { send: (method, params) => provider!.send(method, params) };
+    this.runtimes = new Runtimes(this.rpc, props);
   }
 
-  /** Runtime versions of blocks being read (for the registry swap above), newest 1,024. */
-  private readonly versions = new Map<string, RuntimeVersion>();
-
-  private rememberVersion(hash: string, version: RuntimeVersion): void {
-    this.versions.set(hash, version);
-    if (this.versions.size > 1_024) this.versions.delete(this.versions.keys().next().value!);
-  }
+  readonly rpc: ChainRpc;
+  /** The runtimes blocks were executed by, each confirmed from the block's own state. */
+  readonly runtimes: Runtimes;
 
   /** The LP fee of the block's runtime, in parts per million (null without asset conversion). */
   lpFeePpm(at: At): bigint | null {
     return lpFeePpm(at);
   }
 
+  /** The hash of block `number`; throws when the chain has no such block (yet). */
+  async hashOf(number: number): Promise<string> {
+    const hash = await this.hashAt(number);
+    if (hash === undefined) throw new Error(`the node has no block ${number}`);
+    return hash;
+  }
+
   /**
-   * Block `number`: hash, decorated API and timestamp. With the runtime `version` of the block's
-   * parent state known (a block after one of the same runtime), api.at reuses that runtime's
-   * registry without a header or runtime-version round trip.
+   * The state after block `hash` (number, storage with the runtime that wrote it, timestamp):
+   * a bootstrap's pinned block, a backfill chunk's start, the block `verify` compares at.
    */
-  async block(number: number, version?: RuntimeVersion): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
-    const hash = (await this.api.rpc.chain.getBlockHash(number)).toHex();
-    return this.blockByHash(hash, number, version);
+  async stateAt(hash: string, number?: number): Promise<BlockState> {
+    const runtime = await this.runtimes.ofState(hash);
+    const at = storageAt(this.rpc, runtime, hash);
+    const [now, header] = await Promise.all([at.query.timestamp.now(), number === undefined ? this.rpc.send<{ number: string }>("chain_getHeader", [hash]) : undefined]);
+    return { number: number ?? Number(header!.number), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
   }
 
-  async blockByHash(hash: string, number?: number, version?: RuntimeVersion): Promise<{ number: number; hash: string; at: At; timestamp: number }> {
-    return (await this.blockAndEvents(hash, number, version, false)).block;
+  /** The state after block `number` (see stateAt). */
+  async block(number: number): Promise<BlockState> {
+    return this.stateAt(await this.hashOf(number), number);
   }
 
-  /** A block and (with `events`) its System.Events, read in the same round trip as its timestamp. */
-  async blockAndEvents(hash: string, number: number | undefined, version: RuntimeVersion | undefined, events: boolean) {
-    if (version) this.rememberVersion(hash, version);
-    const at = await this.api.at(hash, version);
-    const [now, header, records] = await Promise.all([
-      at.query.timestamp.now(),
-      number === undefined ? this.api.rpc.chain.getHeader(hash) : undefined,
-      events ? at.query.system.events() : undefined,
-    ]);
-    const block = { number: number ?? header!.number.toNumber(), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
-    return { block, records };
+  async blockByHash(hash: string, number?: number): Promise<BlockState> {
+    return this.stateAt(hash, number);
   }
 
   /** The hash of block `number` on this chain, or undefined when the chain has no such block yet. */
   async hashAt(number: number): Promise<string | undefined> {
-    const hash = (await this.api.rpc.chain.getBlockHash(number)).toHex();
-    return /^0x0*$/.test(hash) ? undefined : hash;
+    const hash = await this.rpc.send<string | null>("chain_getBlockHash", [number]);
+    return hash === null || /^0x0*$/.test(hash) ? undefined : hash;
   }
 
   /**
@@ -192,7 +196,7 @@ export class ChainReader {
    */
   async hasState(hash: string): Promise<boolean> {
     try {
-      await this.api.rpc.state.getStorage(this.api.query.timestamp.now.key(), hash);
+      await this.rpc.send("state_getStorage", [LAST_UPGRADE_KEY, hash]);
       return true;
     } catch (err) {
       if (isStateDiscarded(err)) return false;
@@ -201,9 +205,9 @@ export class ChainReader {
   }
 
   async finalizedHead(): Promise<{ number: number; hash: string }> {
-    const hash = await this.api.rpc.chain.getFinalizedHead();
-    const header = await this.api.rpc.chain.getHeader(hash);
-    return { number: header.number.toNumber(), hash: hash.toHex() };
+    const hash = await this.rpc.send<string>("chain_getFinalizedHead", []);
+    const header = await this.rpc.send<{ number: string }>("chain_getHeader", [hash]);
+    return { number: Number(header.number), hash };
   }
 
   private sides<T>(ids: number[], item: (id: number) => T): Side<T>[] {
@@ -218,7 +222,7 @@ export class ChainReader {
     if (ids.includes(this.nativeTokenId)) {
       const issuance = await at.query.balances.totalIssuance();
       const { symbol, decimals } = this.native;
-      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: issuance.toString(), owner: null, kind: "native", assetId: null, location: null, status: "live" });
+      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: issuance.toString(), owner: null, kind: "native", assetId: null, location: null, status: "live", accounts: null });
     }
     const sides = this.sides(others, (id) => id);
     const none = async (c: unknown[]) => c.map(() => undefined as unknown as Codec);
@@ -250,6 +254,7 @@ export class ChainReader {
         assetId: key.kind === "asset" ? key.assetId : null,
         location: key.kind === "foreign" ? key.location : null,
         status: assetStatus(d),
+        accounts: Number(d.accounts.toString()),
       });
     });
     return { tokens: out, missing };
@@ -376,7 +381,7 @@ export class ChainReader {
    * that with the page's rows, and how far into the map's key space it is (`fraction`): keys
    * begin with a blake2_128 hash, spread evenly, so it estimates the share of the map read.
    */
-  async *allBalances(at: At, from: { map: number; lastKey: string | null } = { map: 0, lastKey: null }, pageSize = PAGE): AsyncGenerator<BalancePage> {
+  async *allBalances(at: At, from: { map: number; lastKey: string | null } = { map: 0, lastKey: null }, pageSize = PAGE, only?: number): AsyncGenerator<BalancePage> {
     const maps: [unknown, (key: any, value: any) => BalanceState | undefined][] = [
       [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), ...nativeParts(v.data) })],
       [at.query.assets.account, (k, v) => ({ tokenId: assetTokenId(Number(k.args[0].toString()), this.nativeTokenId), account: encodeAddress(k.args[1], this.ss58), ...assetParts(some(v)) })],
@@ -388,13 +393,16 @@ export class ChainReader {
         },
       ],
     ];
+    // One token's balances (`only`): the map of its kind, under its key's prefix.
+    const key = only === undefined ? undefined : this.directory.mustKey(only);
+    const scope = key && { map: key.kind === "native" ? 0 : key.kind === "asset" ? 1 : 2, args: key.kind === "asset" ? [key.assetId] : key.kind === "foreign" ? [key.key] : [] };
     for (let map = from.map; map < maps.length; map++) {
       const [query, decode] = maps[map]!;
-      if (!query) continue;
-      let startKey = map === from.map ? (from.lastKey ?? undefined) : undefined;
+      if (!query || (scope && scope.map !== map)) continue;
+      let startKey = map === from.map || scope ? (from.lastKey ?? undefined) : undefined;
       // The next page is requested while the caller writes this one: the round trip to the
       // node and the database write overlap.
-      const fetchPage = (key: string | undefined) => (query as any).entriesPaged({ args: [], pageSize, startKey: key }) as Promise<[any, Codec][]>;
+      const fetchPage = (key: string | undefined) => (query as any).entriesPaged({ args: scope?.args ?? [], pageSize, startKey: key }) as Promise<[any, Codec][]>;
       let next: Promise<[any, Codec][]> | undefined = fetchPage(startKey);
       while (next) {
         const page: [any, Codec][] = await next;

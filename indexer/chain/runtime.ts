@@ -4,7 +4,7 @@
  * mixes scales.
  */
 import type { Codec } from "@polkadot/types/types";
-import type { At } from "./events.js";
+import type { At } from "./storage.js";
 
 /**
  * pallet-asset-conversion's LPFee in parts per million. Up to polkadot-sdk PR 11804 (fellows

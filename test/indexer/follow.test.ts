@@ -46,7 +46,8 @@ async function lifecycle(api: ApiPromise): Promise<number> {
   const keys = await devKeyring(0, api.registry.chainSS58 ?? 42);
   const alice = createSubmitter(api, keys.dev.Alice);
   const head = (await api.rpc.chain.getFinalizedHead()).toHex();
-  const { pools } = await new ChainReader(api, 0).allPools(await api.at(head));
+  const reader = new ChainReader(api, 0);
+  const { pools } = await reader.allPools((await reader.blockByHash(head)).at);
   const usdtPool = pools.find((p) => p.token1Id === 1984)!;
   const tx = api.tx;
   await alice.send(tx.utility.batchAll([tx.assets.setMetadata(10, "Ten v2", "TEN2", 10), tx.assets.freezeAsset(18), tx.assets.startDestroy(42)]), "metadata, freeze, start destroy");

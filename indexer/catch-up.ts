@@ -1,0 +1,100 @@
+/**
+ * A run of blocks after the checkpoint, through the pipeline (fetch → decode → derive) into one
+ * batch, written in one transaction with the checkpoint (the write stage, writer.ts). What the
+ * blocks call for reading again — state that changed without events — is scheduled in the same
+ * transaction (reread.ts), so a crash at any moment loses none of it.
+ */
+import { getTask, setTask, type Database } from "../db/index.js";
+import type { Logger } from "../shared/logger.js";
+import type { IndexerMetrics } from "../shared/metrics.js";
+import { isStateDiscarded, type ChainReader } from "./chain/reader.js";
+import type { Deriver } from "./derive.js";
+import type { Pipeline } from "./pipeline.js";
+import { REREAD_TASK, scheduleReread, type RereadRequest, type RereadTask } from "./reread.js";
+import { Batch } from "./writer.js";
+
+/** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
+export class StateDiscardedAt extends Error {
+  constructor(
+    readonly block: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+export interface CatchUpContext {
+  db: Database;
+  reader: ChainReader;
+  deriver: Deriver;
+  pipeline: Pipeline;
+  batchBlocks: number;
+  logger: Logger;
+  fence?: (tx: Database) => Promise<void>;
+  metrics?: IndexerMetrics;
+  stopped(): boolean;
+  /** Whether this batch ends by comparing every asset's details with chain storage (Deriver.reconcile). */
+  reconcile(): boolean;
+}
+
+export interface CatchUpResult {
+  last: { number: number; hash: string; timestamp: number };
+  blocks: number;
+  skipped: number;
+  /** A re-read is scheduled (runReread runs it before the next batch). */
+  reread: boolean;
+}
+
+/** Indexes blocks after `from` up to `to` (at most batchBlocks), committing them as one batch. */
+export async function catchUp(ctx: CatchUpContext, from: number, to: number, chainFinalized: number): Promise<CatchUpResult> {
+  const started = Date.now();
+  const batch = new Batch();
+  const requests: RereadRequest[] = [];
+  let events = 0;
+  let swaps = 0;
+  let skipped = 0;
+  let lastAt: Parameters<ChainReader["tokens"]>[0] | undefined;
+  const end = Math.min(to, from + ctx.batchBlocks);
+  for (let n = from + 1; n <= end; n++) {
+    // Stopping: the blocks applied so far are committed (a shorter batch), the rest left.
+    if (ctx.stopped() && batch.size > 0) break;
+    let r: Awaited<ReturnType<Pipeline["apply"]>>;
+    try {
+      // Fetched up to the finalized head ahead, not just to the batch's end: the next batch's
+      // blocks are in flight while this one commits.
+      r = await ctx.pipeline.apply(n, to, batch);
+    } catch (err) {
+      if (isStateDiscarded(err)) throw new StateDiscardedAt(n, err);
+      throw err;
+    }
+    events += r.events;
+    swaps += r.swaps;
+    skipped += r.skipped;
+    lastAt = r.block.at;
+    if (r.reread.length > 0) requests.push({ scope: r.reread, reason: `block ${n}: accounts of token(s) ${r.reread.join(", ")} destroyed (AccountsDestroyed names none)` });
+    if (r.upgraded) {
+      // Migrations ran in this block: the batch ends here, and a new snapshot is taken at it.
+      const { specName, specVersion } = r.block.runtime;
+      requests.push({ scope: "all", reason: `block ${n} is the first of runtime ${specName} ${specVersion}; its migrations may change state without events` });
+      ctx.logger.warn({ block: n, specName, specVersion }, "indexer: runtime upgrade; reading state again after this block");
+      break;
+    }
+  }
+  const last = batch.lastBlock!;
+  if (lastAt && !requests.some((r) => r.scope === "all") && ctx.reconcile()) {
+    const changed = ctx.deriver.reconcile(await ctx.reader.tokens(lastAt, ctx.deriver.knownAssets()), batch, last.number);
+    if (changed.length > 0) requests.push({ scope: changed, reason: `block ${last.number}: supply or account count of token(s) ${changed.join(", ")} changed without an event naming their accounts` });
+  }
+  const timer = ctx.metrics?.commitDuration.startTimer();
+  await batch.commit(ctx.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, chainFinalized) }, ctx.fence, async (t) => {
+    if (requests.length === 0) return;
+    await setTask(t, REREAD_TASK, scheduleReread(await getTask<RereadTask>(t, REREAD_TASK), requests, last));
+  });
+  timer?.();
+  for (const r of requests) ctx.logger.warn({ block: last.number, reason: r.reason }, "indexer: state changed without events: reading it again");
+  ctx.logger.info(
+    { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: chainFinalized - last.number, ms: Date.now() - started },
+    "indexer: batch committed",
+  );
+  return { last, blocks: batch.size, skipped, reread: requests.length > 0 };
+}

@@ -1,0 +1,138 @@
+/**
+ * The runtime that produced a block, confirmed from that block's own state, and its types.
+ *
+ * Block N is executed by the code in the state of its parent, and frame-executive writes
+ * `System.LastRuntimeUpgrade` (spec name and version) in the first block a new code executes,
+ * so the value in N's own state names the runtime that emitted N's events and wrote N's storage.
+ * It is raw bytes fetched with the block (no guess from the blocks before it), decoded here by
+ * hand: its layout (Compact<u32>, Text) has not changed since it was added in 2020.
+ *
+ * Each runtime's registry is built once from the metadata of a state that has its code (the
+ * parent's, or the block's own when a node answers the parent late) and checked against the
+ * version the block's state names; nothing is cached by block hash, so a block can only be
+ * decoded with the runtime its state confirms (polkadot-js memoizes a registry per block hash
+ * for the life of a connection, which is why the indexer does not decode through api.at).
+ */
+import { expandMetadata, Metadata, TypeRegistry } from "@polkadot/types";
+import type { ChainProperties } from "@polkadot/types/interfaces";
+import { compactFromU8a, hexToU8a, u8aToString } from "@polkadot/util";
+import { xxhashAsHex } from "@polkadot/util-crypto";
+import { rawValues } from "./storage.js";
+
+/** Raw JSON-RPC: what every fetch goes through (no decoding, no cache keyed by block hash). */
+export interface ChainRpc {
+  send<T = unknown>(method: string, params: unknown[]): Promise<T>;
+}
+
+export interface SpecId {
+  specName: string;
+  specVersion: number;
+}
+
+export interface Runtime extends SpecId {
+  registry: TypeRegistry;
+  metadata: Metadata;
+  /** Storage entries, constants and events decorated from this runtime's metadata. */
+  decorated: ReturnType<typeof expandMetadata>;
+}
+
+/** The key of System.LastRuntimeUpgrade (twox128 of the pallet and item names). */
+export const LAST_UPGRADE_KEY = `${xxhashAsHex("System", 128)}${xxhashAsHex("LastRuntimeUpgrade", 128).slice(2)}`;
+
+/** The node answered a runtime that is not the one the block's own state names: nothing is decoded. */
+export class RuntimeMismatchError extends Error {
+  override name = "RuntimeMismatchError";
+}
+
+const specKey = (s: SpecId) => `${s.specName}/${s.specVersion}`;
+
+/** LastRuntimeUpgradeInfo { spec_version: Compact<u32>, spec_name: Text } from its SCALE bytes. */
+export function decodeLastUpgrade(hex: string | null | undefined): SpecId | undefined {
+  if (!hex || hex === "0x") return undefined;
+  const bytes = hexToU8a(hex);
+  const [at, version] = compactFromU8a(bytes);
+  const [offset, length] = compactFromU8a(bytes.subarray(at));
+  const start = at + offset;
+  const end = start + length.toNumber();
+  if (end !== bytes.length) throw new Error(`System.LastRuntimeUpgrade of ${bytes.length} bytes does not decode as (Compact<u32>, Text)`);
+  return { specVersion: version.toNumber(), specName: u8aToString(bytes.subarray(start, end)) };
+}
+
+/** How many runtimes' registries are kept (a backfill across many upgrades builds one per runtime). */
+const KEEP = 4;
+
+export class Runtimes {
+  private readonly built = new Map<string, Promise<Runtime>>();
+
+  constructor(
+    private readonly rpc: ChainRpc,
+    private readonly properties: ChainProperties | undefined,
+  ) {}
+
+  /**
+   * The runtime that executed block `hash`, whose state names it `named` (its
+   * System.LastRuntimeUpgrade; undefined on a state without one, e.g. a genesis state, when
+   * the node's version of the parent state decides).
+   */
+  async ofBlock(hash: string, named: SpecId | undefined): Promise<Runtime> {
+    const known = named && this.built.get(specKey(named));
+    if (known) return this.touch(specKey(named), known);
+    const parent = await this.parentOf(hash);
+    const spec = named ?? (await this.version(parent));
+    const key = specKey(spec);
+    let runtime = this.built.get(key);
+    if (!runtime) {
+      runtime = this.build(spec, hash, parent);
+      this.built.set(key, runtime);
+      // A failed build (a node that answered late) is tried again by the next block that needs it.
+      runtime.catch(() => this.built.get(key) === runtime && this.built.delete(key));
+      while (this.built.size > KEEP) this.built.delete(this.built.keys().next().value!);
+    }
+    return this.touch(key, runtime);
+  }
+
+  /** The runtime whose types a state's storage has: the one that executed that block. */
+  async ofState(hash: string): Promise<Runtime> {
+    const [value] = await rawValues(this.rpc, [LAST_UPGRADE_KEY], hash);
+    return this.ofBlock(hash, decodeLastUpgrade(value));
+  }
+
+  private touch(key: string, runtime: Promise<Runtime>): Promise<Runtime> {
+    this.built.delete(key);
+    this.built.set(key, runtime);
+    return runtime;
+  }
+
+  private async parentOf(hash: string): Promise<string> {
+    const header = await this.rpc.send<{ parentHash: string; number: string }>("chain_getHeader", [hash]);
+    if (!header) throw new Error(`the node has no header for block ${hash}`);
+    // The genesis block has no parent: its own state holds its code.
+    return Number(header.number) === 0 ? hash : header.parentHash;
+  }
+
+  private async version(hash: string): Promise<SpecId> {
+    const v = await this.rpc.send<{ specName: string; specVersion: number }>("state_getRuntimeVersion", [hash]);
+    return { specName: v.specName, specVersion: Number(v.specVersion) };
+  }
+
+  /**
+   * The registry of `spec` from the metadata of a state that has its code: the parent's (the
+   * code that executed the block), or the block's own when the node still answers the parent
+   * with the version before (its code is the same unless the block itself applied another).
+   */
+  private async build(spec: SpecId, hash: string, parent: string): Promise<Runtime> {
+    const answers: string[] = [];
+    for (const source of parent === hash ? [hash] : [parent, hash]) {
+      const v = await this.version(source);
+      answers.push(`${specKey(v)} at ${source}`);
+      if (specKey(v) !== specKey(spec)) continue;
+      const hex = await this.rpc.send<`0x${string}`>("state_getMetadata", [source]);
+      const registry = new TypeRegistry();
+      const metadata = new Metadata(registry, hex);
+      if (this.properties) registry.setChainProperties(this.properties);
+      registry.setMetadata(metadata);
+      return { ...spec, registry, metadata, decorated: expandMetadata(registry, metadata) };
+    }
+    throw new RuntimeMismatchError(`block ${hash} was executed by ${specKey(spec)} (its System.LastRuntimeUpgrade), but the node reports ${answers.join(" and ")}: not decoding it with another runtime's types`);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Chain storage at one block hash, decoded with one given runtime: the part of polkadot-js'
+ * `api.at(hash)` the indexer uses (`query.x.y(...)`, `.multi`, `.entries`, `.keys`,
+ * `.entriesPaged`, `.key`, `.keyPrefix`, `consts`), over raw JSON-RPC. Hand-written because
+ * api.at chooses the registry itself, by block hash, and memoizes that choice for the life of
+ * the connection (see runtimes.ts); here the caller passes the runtime confirmed for the block,
+ * and every value is checked to use up exactly its bytes, so a wrong type fails loudly instead
+ * of decoding into plausible numbers.
+ */
+import "@polkadot/api-augment/assetHubKusama";
+import type { ApiPromise } from "@polkadot/api";
+import type { StorageEntry } from "@polkadot/types/primitive/types";
+import type { Codec } from "@polkadot/types/types";
+import { compactStripLength, hexToU8a, u8aToHex } from "@polkadot/util";
+import type { ChainRpc, Runtime } from "./runtimes.js";
+
+/** The API decorated for one block hash, as the reader uses it. */
+export type At = Awaited<ReturnType<ApiPromise["at"]>> & { readonly hash: string; readonly runtime: Runtime };
+
+/** Keys per state_queryStorageAt (a node caps a request's size; polkadot-js pages the same way). */
+const KEYS_PER_CALL = 1_000;
+const PAGE = 1_000;
+
+/** The value of `entry` from its raw bytes (null: absent), as polkadot-js would decode it, but exact. */
+export function decodeValue(runtime: Runtime, entry: StorageEntry, hex: string | null): Codec {
+  const { registry } = runtime;
+  const { meta } = entry;
+  const type = registry.createLookupType(meta.type.isPlain ? meta.type.asPlain : meta.type.asMap.value);
+  const exact = (bytes: Uint8Array): Codec => {
+    let value: Codec;
+    try {
+      value = registry.createTypeUnsafe(type, [bytes]);
+    } catch (err) {
+      throw new Error(`Unable to decode storage ${entry.section}.${entry.method} with ${runtime.specName}/${runtime.specVersion}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (value.encodedLength !== bytes.length) {
+      throw new Error(`Unable to decode storage ${entry.section}.${entry.method} with ${runtime.specName}/${runtime.specVersion}: ${bytes.length} bytes, ${value.encodedLength} decoded`);
+    }
+    return value;
+  };
+  if (meta.modifier.isOptional) return registry.createTypeUnsafe(type, [hex === null ? undefined : exact(hexToU8a(hex))], { isOptional: true });
+  if (hex === null) return registry.createTypeUnsafe(type, [hexToU8a(meta.fallback.toHex())], { isFallback: true });
+  return exact(hexToU8a(hex));
+}
+
+/** Raw values of `keys` at `hash`, in order (null where absent), a call per KEYS_PER_CALL keys. */
+export async function rawValues(rpc: ChainRpc, keys: string[], hash: string): Promise<(string | null)[]> {
+  const out: (string | null)[] = [];
+  for (let i = 0; i < keys.length; i += KEYS_PER_CALL) {
+    const chunk = keys.slice(i, i + KEYS_PER_CALL);
+    const [set] = await rpc.send<{ changes: [string, string | null][] }[]>("state_queryStorageAt", [chunk, hash]);
+    const found = new Map(set?.changes ?? []);
+    for (const k of chunk) out.push(found.get(k) ?? null);
+  }
+  return out;
+}
+
+/** The storage key of `entry` for `args` (hex, without the length prefix polkadot-js adds). */
+export const storageKey = (entry: StorageEntry, args: unknown[]): string => u8aToHex(compactStripLength(entry(...args))[1]);
+
+/** One storage item bound to a block: callable like polkadot-js' query functions. */
+function bind(rpc: ChainRpc, runtime: Runtime, hash: string, entry: StorageEntry) {
+  const hashers = entry.meta.type.isMap ? entry.meta.type.asMap.hashers.length : 0;
+  const decode = (hex: string | null) => decodeValue(runtime, entry, hex);
+  const prefix = (args: unknown[]) => u8aToHex(entry.keyPrefix(...args));
+  const keyObject = (hex: string) => {
+    const key = runtime.registry.createTypeUnsafe("StorageKey", [hex]) as unknown as { setMeta(m: unknown, s?: string, n?: string): Codec };
+    return key.setMeta(entry.meta, entry.section, entry.method);
+  };
+  const keysPage = (args: unknown[], pageSize: number, startKey?: string) =>
+    rpc.send<string[]>("state_getKeysPaged", [prefix(args), pageSize, startKey ?? prefix(args), hash]);
+  const entriesPage = async (args: unknown[], pageSize: number, startKey?: string) => {
+    const keys = await keysPage(args, pageSize, startKey);
+    const values = keys.length > 0 ? await rawValues(rpc, keys, hash) : [];
+    return keys.map((k, i) => [keyObject(k), decode(values[i]!)] as const);
+  };
+  const all = async <T>(page: (startKey?: string) => Promise<T[]>, last: (item: T) => string): Promise<T[]> => {
+    const out: T[] = [];
+    for (let startKey: string | undefined; ; ) {
+      const items = await page(startKey);
+      out.push(...items);
+      if (items.length < PAGE) return out;
+      startKey = last(items[items.length - 1]!);
+    }
+  };
+  const fn = async (...args: unknown[]) => decode((await rawValues(rpc, [storageKey(entry, args)], hash))[0]!);
+  return Object.assign(fn, {
+    creator: entry,
+    key: (...args: unknown[]) => storageKey(entry, args),
+    keyPrefix: (...args: unknown[]) => prefix(args),
+    // One argument per item for a single-key map (even a tuple key), an argument list otherwise.
+    multi: async (items: unknown[]) => (await rawValues(rpc, items.map((a) => storageKey(entry, hashers === 1 ? [a] : (a as unknown[]))), hash)).map(decode),
+    entriesPaged: (opts: { args?: unknown[]; pageSize: number; startKey?: string }) => entriesPage(opts.args ?? [], opts.pageSize, opts.startKey),
+    entries: (...args: unknown[]) => all((s) => entriesPage(args, PAGE, s), ([k]) => k.toHex()),
+    keys: (...args: unknown[]) => all(async (s) => (await keysPage(args, PAGE, s)).map(keyObject), (k) => k.toHex()),
+  });
+}
+
+/**
+ * Storage and constants at block `hash` with `runtime`'s types. Sections and items are bound
+ * when first used; a pallet the runtime does not have is undefined, as with api.at.
+ */
+export function storageAt(rpc: ChainRpc, runtime: Runtime, hash: string): At {
+  const query = runtime.decorated.query as unknown as Record<string, Record<string, StorageEntry>>;
+  const sections = new Map<string, unknown>();
+  const section = (name: string) => {
+    const items = query[name];
+    if (!items) return undefined;
+    const bound = new Map<string, unknown>();
+    return new Proxy(
+      {},
+      {
+        get: (_, item: string) => {
+          if (typeof item !== "string" || !items[item]) return undefined;
+          if (!bound.has(item)) bound.set(item, bind(rpc, runtime, hash, items[item]!));
+          return bound.get(item);
+        },
+      },
+    );
+  };
+  const proxy = new Proxy({}, { get: (_, name: string) => (sections.has(name) ? sections.get(name) : (sections.set(name, section(name)), sections.get(name))) });
+  const version = runtime.registry.createType("RuntimeVersionPartial", { specName: runtime.specName, specVersion: runtime.specVersion });
+  return { hash, runtime, query: proxy, consts: runtime.decorated.consts, registry: runtime.registry, runtimeVersion: version } as unknown as At;
+}

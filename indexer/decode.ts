@@ -1,0 +1,36 @@
+/**
+ * The decode stage: a fetched block's raw bytes become plain events and a timestamp, with the
+ * runtime the block's own state confirmed (fetch.ts) — never one guessed from the blocks before
+ * it. No node, no store: a value that does not decode exactly with that runtime's types throws.
+ */
+import type { StorageEntry } from "@polkadot/types/primitive/types";
+import type { EventRecord } from "@polkadot/types/interfaces";
+import { decodeEvents, type ChainEvent } from "./chain/events.js";
+import type { ChainRpc, Runtime } from "./chain/runtimes.js";
+import { decodeValue, storageAt, type At } from "./chain/storage.js";
+import type { RawBlock } from "./fetch.js";
+
+export interface DecodedBlock {
+  number: number;
+  hash: string;
+  runtime: Runtime;
+  /** Storage at the block with its runtime, for the state its events call for. */
+  at: At;
+  /** Unix seconds. */
+  timestamp: number;
+  events: ChainEvent[];
+}
+
+export function decodeBlock(raw: RawBlock, rpc: ChainRpc, ss58: number): DecodedBlock {
+  const q = raw.runtime.decorated.query as unknown as Record<string, Record<string, StorageEntry>>;
+  const records = decodeValue(raw.runtime, q.system!.events!, raw.events) as unknown as Iterable<EventRecord>;
+  const now = decodeValue(raw.runtime, q.timestamp!.now!, raw.now);
+  return {
+    number: raw.number,
+    hash: raw.hash,
+    runtime: raw.runtime,
+    at: storageAt(rpc, raw.runtime, raw.hash),
+    timestamp: Math.floor(Number(now.toString()) / 1000),
+    events: decodeEvents(records, ss58),
+  };
+}

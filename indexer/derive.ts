@@ -1,0 +1,258 @@
+/**
+ * The derive stage: a decoded block's events and the state they touched become rows. It never
+ * talks to the node or the store: `plan` says which state a block's events call for (the fetch
+ * stage reads it), `apply` turns the reads into rows of the batch and moves the in-memory market
+ * (pools, reserves, decimals, prices) forward. Nothing is derived by adding up event amounts.
+ */
+import { tokenDetails, type Database } from "../db/index.js";
+import { formatFixed, USD_SCALE } from "../shared/decimal.js";
+import type { Logger } from "../shared/logger.js";
+import { chainAnchors } from "./anchors.js";
+import type { ChainEvent } from "./chain/events.js";
+import type { TokenDirectory } from "./chain/directory.js";
+import type { At, BalanceState, ChainIdentity, LpBalance, PoolBalances, TokenState } from "./chain/reader.js";
+import { lpFeePpm } from "./chain/runtime.js";
+import type { SpecId } from "./chain/runtimes.js";
+import type { DecodedBlock } from "./decode.js";
+import { Market, type AnchorConfig, type AnchorNotice, type OracleSettings } from "./market.js";
+import { liquidityRows, swapRows } from "./swaps.js";
+import { collectChanges, type BlockChanges, type PoolRef, type SkippedEvent } from "./touched.js";
+import type { Batch } from "./writer.js";
+
+/** "history": a backfill, which reads no holder balances and writes no current state. */
+export type Scope = "all" | "history";
+
+export interface BlockPlan {
+  changes: BlockChanges;
+  /** Token ids the events name, and those of them the directory can read. */
+  wanted: Set<number>;
+  readable: Set<number>;
+  tokenIds: number[];
+  pairs: { tokenId: number; account: string }[];
+  lpPairs: { lpTokenId: number; account: string }[];
+  refs: PoolRef[];
+  /** The reads in a canonical form: equal keys, equal reads. */
+  key: string;
+}
+
+export interface BlockReads {
+  tokens: { tokens: TokenState[]; missing: number[] };
+  balances: BalanceState[];
+  lpBalances: LpBalance[];
+  pools: PoolBalances[];
+}
+
+export interface BlockResult {
+  block: DecodedBlock;
+  events: number;
+  swaps: number;
+  skipped: number;
+  /** The block is the first of a runtime other than the block's before it (an upgrade took effect). */
+  upgraded: boolean;
+  /** Tokens whose accounts changed without events naming them (AccountsDestroyed): their holders are read again. */
+  reread: number[];
+}
+
+export interface DeriveOptions {
+  oracle: OracleSettings;
+  logger: Logger;
+}
+
+export class Deriver {
+  market!: Market;
+  readonly anchors: AnchorConfig;
+  /** The LP fee of the last runtime whose constant was understood: pools keep it through an unknown one. */
+  private lastLpFeePpm = 0n;
+  private readonly feeProblems = new Set<string>();
+  /** The runtime of the block applied last (undefined: not known yet, no upgrade can be told). */
+  private runtime: SpecId | undefined;
+  /** Each asset's supply and account count as last read ("supply|accounts"): see reconcile. */
+  private readonly details = new Map<number, string>();
+
+  constructor(
+    private readonly chain: { identity: ChainIdentity; nativeTokenId: number; directory: TokenDirectory },
+    private readonly options: DeriveOptions,
+  ) {
+    const configured = options.oracle.stablecoins;
+    const anchors = chainAnchors(chain.identity, chain.nativeTokenId);
+    this.anchors = configured ?? { ids: anchors.ids, symbols: [] };
+    options.logger.info(
+      configured ? { chain: anchors.chain, anchors: configured } : { chain: anchors.chain, anchors: anchors.names, ids: anchors.ids },
+      configured ? "oracle: USD anchors from USD_STABLECOINS" : "oracle: USD anchors of this chain",
+    );
+  }
+
+  /** The market as the store last committed it (at start, and after a repair). */
+  async load(db: Database): Promise<void> {
+    const [market, details] = await Promise.all([Market.load(db, this.options.oracle, this.anchors, this.chain.directory, this.anchorNotice), tokenDetails(db)]);
+    this.market = market;
+    this.details.clear();
+    for (const d of details) if (d.accounts !== null) this.details.set(d.id, `${d.supply}|${d.accounts}`);
+  }
+
+  /** The assets and foreign assets the indexer knows (those whose details reconcile compares). */
+  knownAssets(): number[] {
+    return [...this.market.decimals.keys()].filter((id) => id !== this.chain.nativeTokenId).sort((a, b) => a - b);
+  }
+
+  /**
+   * Assets whose supply or account count (read at the end of a batch) differ from what the
+   * indexer last read, though no event of the batch named them: a refund that burns a balance
+   * (no event on the 2023 runtimes, \`balances.Unreserved\` at most), a storage write, a
+   * migration. Their details are written anew; the ids returned are the tokens whose holders are
+   * read again. A token gone from storage is destroyed.
+   */
+  reconcile(read: { tokens: TokenState[]; missing: number[] }, batch: Batch, blockNumber: number): number[] {
+    // A token whose count was never read (a store from before counts were kept) is only written.
+    const changed = read.tokens.filter((t) => t.accounts !== null && this.details.get(t.id) !== `${t.supply}|${t.accounts}`);
+    const unknown = new Set(changed.filter((t) => !this.details.has(t.id)).map((t) => t.id));
+    this.applyTokenStates({ tokens: changed, missing: read.missing }, batch, blockNumber);
+    return changed.map((t) => t.id).filter((id) => !unknown.has(id));
+  }
+
+  /** Pools the chain has but the indexer cannot use, and foreign locations refused: never silently. */
+  reportUnusable(block: number, unusable: { pool: string; reason: string }[], collisions: { id: number; key: string }[]): void {
+    for (const u of unusable) this.options.logger.error({ block, ...u }, "indexer: pool cannot be indexed");
+    for (const c of collisions.splice(0)) {
+      this.options.logger.error({ block, tokenId: c.id, location: c.key }, "indexer: foreign asset not indexed: its location derives the id of another location");
+    }
+  }
+
+  /** A market with nothing in it yet (a backfill chunk fills it from chain storage). */
+  emptyMarket(): Market {
+    return (this.market = new Market(this.options.oracle, this.anchors, this.anchorNotice));
+  }
+
+  /** The runtime of the state the next block starts from (its parent's). */
+  startFrom(runtime: SpecId): void {
+    this.runtime = { specName: runtime.specName, specVersion: runtime.specVersion };
+  }
+
+  readonly anchorNotice = (n: AnchorNotice): void => {
+    const log = this.options.logger;
+    if (n.kind === "pinned") log.warn({ symbol: n.symbol, tokenId: n.id }, "oracle: USD_STABLECOINS symbol pinned to the one token that has it (for this run; prefer ids)");
+    else if (n.kind === "ambiguous") log.error({ symbol: n.symbol, ids: n.ids }, "oracle: a USD_STABLECOINS symbol names several tokens; none of them is an anchor (use an id)");
+    else log.warn({ symbol: n.symbol }, "oracle: no token has this USD_STABLECOINS symbol (yet)");
+  };
+
+  /** The block runtime's LP fee, or why it cannot be told (then pools keep the last one, swaps are skipped). */
+  lpFee(at: At): { ppm: bigint; unknown?: string } {
+    try {
+      const ppm = lpFeePpm(at);
+      if (ppm === null) return at.query.assetConversion ? { ppm: this.lastLpFeePpm, unknown: "the runtime has no assetConversion.LPFee constant" } : { ppm: 0n };
+      this.lastLpFeePpm = ppm;
+      return { ppm };
+    } catch (err) {
+      const unknown = err instanceof Error ? err.message : String(err);
+      if (!this.feeProblems.has(unknown)) this.options.logger.error({ specVersion: at.runtime.specVersion, reason: unknown }, "indexer: LP fee of this runtime not understood; its swaps are recorded as skipped");
+      this.feeProblems.add(unknown);
+      return { ppm: this.lastLpFeePpm, unknown };
+    }
+  }
+
+  /**
+   * What a block's events call for reading: tokens, (token, account) balances and pools. A
+   * speculative plan (a block fetched ahead of its turn) is made against copies of the market's
+   * pools and of the directory, so nothing shared moves.
+   */
+  plan(events: ChainEvent[], scope: Scope, speculative = false): BlockPlan {
+    const pools = speculative ? new Map(this.market.refs) : this.market.refs;
+    const directory = speculative ? this.chain.directory.fork() : this.chain.directory;
+    const changes = collectChanges(events, { nativeTokenId: this.chain.nativeTokenId, pools, tokens: directory });
+    for (const id of [...changes.destroyed, ...changes.accountsDropped]) changes.tokens.add(id);
+    const wanted = new Set([...changes.tokens, ...changes.balances.keys(), ...[...changes.pools].flatMap((k) => k.split("/").map(Number))]);
+    const readable = new Set([...wanted].filter((id) => directory.key(id) !== undefined));
+    const tokenIds = [...changes.tokens].filter((id) => readable.has(id)).sort((a, b) => a - b);
+    const pairs = scope === "all" ? [...changes.balances].flatMap(([tokenId, accounts]) => (readable.has(tokenId) ? [...accounts].map((account) => ({ tokenId, account })) : [])) : [];
+    const refs = [...changes.pools].map((k) => pools.get(k)).filter((r): r is PoolRef => r !== undefined && readable.has(r.token0Id) && readable.has(r.token1Id));
+    const lpPairs = scope === "all" ? [...changes.lpBalances].flatMap(([lpTokenId, accounts]) => [...accounts].map((account) => ({ lpTokenId, account }))) : [];
+    const key = JSON.stringify([
+      tokenIds,
+      pairs.map((p) => `${p.tokenId}|${p.account}`).sort(),
+      refs.map((r) => `${r.token0Id}/${r.token1Id}|${r.account}|${r.lpTokenId}`).sort(),
+      lpPairs.map((p) => `${p.lpTokenId}|${p.account}`).sort(),
+    ]);
+    return { changes, wanted, readable, tokenIds, pairs, lpPairs, refs, key };
+  }
+
+  /**
+   * Adds `block` to `batch` from its plan and the reads the plan called for. With `history`
+   * only, no holder balances: a backfill writes history (swaps, liquidity, reserves, prices,
+   * blocks), never current state.
+   */
+  apply(block: DecodedBlock, plan: BlockPlan, reads: BlockReads, batch: Batch, scope: Scope): BlockResult {
+    const { number } = block;
+    for (const id of plan.wanted) if (!plan.readable.has(id)) this.options.logger.error({ block: number, tokenId: id }, "indexer: token not read: no location is known for this foreign token id");
+    const { changes } = plan;
+    const missing = this.applyTokenStates(reads.tokens, batch, number);
+    if (scope === "all") for (const b of reads.balances) if (!missing.has(b.tokenId)) batch.holder({ ...b, blockNumber: number });
+    for (const b of reads.lpBalances) batch.lpHolder({ ...b, blockNumber: number });
+    const fee = this.lpFee(block.at);
+    this.applyPoolStates(reads.pools, batch, number, block.timestamp, fee.ppm);
+    this.applyPrices(batch, number);
+    const at = { number, timestamp: block.timestamp };
+    const valuation = { prices: this.market.prices, decimals: this.market.decimals, lpFeePpm: fee.ppm, feeUnknown: fee.unknown };
+    const swaps = swapRows(changes.swaps, this.market.refs, valuation, at);
+    batch.swaps.push(...swaps.rows);
+    batch.liquidity.push(...liquidityRows(changes.liquidity, this.market.refs, at));
+    this.storeLearned(batch, number);
+    batch.blocks.push({ number, hash: block.hash, timestamp: block.timestamp });
+    const skipped = [...changes.skipped, ...swaps.skipped];
+    this.recordSkipped(number, skipped, batch);
+    const upgraded = this.runtime !== undefined && (this.runtime.specName !== block.runtime.specName || this.runtime.specVersion !== block.runtime.specVersion);
+    this.startFrom(block.runtime);
+    const reread = scope === "all" ? [...changes.accountsDropped].filter((id) => !missing.has(id) && plan.readable.has(id)) : [];
+    return { block, events: block.events.length, swaps: swaps.rows.length, skipped: skipped.length, upgraded, reread };
+  }
+
+  /** Never silently: each skipped event is an error line, a row for /health and status. */
+  private recordSkipped(block: number, skipped: SkippedEvent[], batch: Batch): void {
+    for (const s of skipped) {
+      this.options.logger.error({ block, eventIndex: s.eventIndex, event: s.event, reason: s.reason }, "indexer: event not indexed");
+      batch.skipped.push({ blockNumber: block, eventIndex: s.eventIndex, event: s.event, reason: s.reason });
+    }
+  }
+
+  /** Token states read at `blockNumber` into the batch and the market; returns the ids that no longer exist. */
+  applyTokenStates({ tokens, missing }: { tokens: TokenState[]; missing: number[] }, batch: Batch, blockNumber: number): Set<number> {
+    for (const t of tokens) {
+      batch.token({ ...t, blockNumber });
+      this.market.setToken(t);
+      if (t.accounts !== null) this.details.set(t.id, `${t.supply}|${t.accounts}`);
+    }
+    for (const id of missing) {
+      batch.destroy(id);
+      this.market.deleteToken(id);
+      this.details.delete(id);
+    }
+    return new Set(missing);
+  }
+
+  applyPoolStates(states: PoolBalances[], batch: Batch, blockNumber: number, timestamp: number, feePpm: bigint = this.lastLpFeePpm): void {
+    const lpFeePpm = Number(feePpm);
+    for (const p of states) {
+      const { ref } = p;
+      this.market.setPool(ref, BigInt(p.reserve0), BigInt(p.reserve1));
+      batch.pool({
+        ...ref,
+        reserve0: p.reserve0,
+        reserve1: p.reserve1,
+        lpSupply: p.lpSupply,
+        lpFeePpm,
+        // Ignored on update: a pool's creation block is written once.
+        createdBlock: blockNumber,
+        blockNumber,
+      });
+      batch.reserves.push({ token0Id: ref.token0Id, token1Id: ref.token1Id, blockNumber, timestamp, reserve0: p.reserve0, reserve1: p.reserve1 });
+    }
+  }
+
+  applyPrices(batch: Batch, blockNumber: number): void {
+    for (const [tokenId, price] of this.market.reprice()) batch.prices.push({ tokenId, blockNumber, priceUsd: price === null ? null : formatFixed(price, USD_SCALE) });
+  }
+
+  /** The foreign locations learned since the last batch, to store with it. */
+  storeLearned(batch: Batch, blockNumber: number): void {
+    for (const [tokenId, key] of this.chain.directory.drainLearned()) batch.foreignLocations.push({ tokenId, locationKey: key.key, location: key.location, blockNumber });
+  }
+}
