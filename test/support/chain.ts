@@ -28,7 +28,7 @@ export function foreignId(location: Codec): number {
   return Number(min + (h % (2n ** 53n - 1n - min + 1n)));
 }
 
-function tokenIdOfLocation(location: Codec, nativeTokenId: number): number {
+export function tokenIdOfLocation(location: Codec, nativeTokenId: number): number {
   const l = location.toPrimitive() as { parents: number; interior: Record<string, any> };
   if (l.parents === 1 && "here" in l.interior) return nativeTokenId;
   const x2 = l.interior.x2 as [Record<string, unknown>, Record<string, unknown>] | undefined;

@@ -1,0 +1,173 @@
+/**
+ * History as the chain has it, read block by block with `api.at(hash)` (polkadot.js picks each
+ * block's own runtime from its parent's version), beside the store's rows in the same shape:
+ * swaps from SwapExecuted events, block hashes, and the history tables a backfill writes.
+ */
+import "@polkadot/api-augment/assetHubKusama";
+import { Writable } from "node:stream";
+import type { ApiPromise } from "@polkadot/api";
+import type { Codec } from "@polkadot/types/types";
+import { encodeAddress } from "@polkadot/util-crypto";
+import { and, asc, between } from "drizzle-orm";
+import { pino, type Logger } from "pino";
+import { schema, type Database } from "../../db/index.js";
+import { tokenIdOfLocation } from "./chain.js";
+
+export interface BlockRange {
+  from: number;
+  to: number;
+}
+
+/** A swap hop as both sides can state it. */
+export interface SwapHop {
+  blockNumber: number;
+  eventIndex: number;
+  hop: number;
+  tokenIn: number;
+  tokenOut: number;
+  amountIn: string;
+  amountOut: string;
+  fee: string;
+  account: string | null;
+  extrinsicIndex: number | null;
+}
+
+/**
+ * LP fee in parts per million from the runtime's own constant: a u32 is per mille (statemine up
+ * to polkadot-sdk PR 11804), a Permill is already ppm.
+ */
+function feePpm(lpFee: Codec): bigint {
+  const raw = BigInt(lpFee.toString());
+  return lpFee.toRawType() === "u32" ? raw * 1_000n : raw;
+}
+
+interface Leg {
+  tokenId: number;
+  amount: bigint;
+}
+
+/**
+ * A swap's amount at each step of its path. Current runtimes state them in the path; the 2023
+ * ones (statemine 1,000,000) give the path's locations only, and every step is an
+ * assetConversion.Transfer of the same extrinsic before the SwapExecuted: trader → first pool,
+ * pool → pool, last pool → recipient.
+ */
+function stepAmounts(path: Codec[], legs: Leg[], nativeTokenId: number): Leg[] {
+  if (path.every((step) => Array.isArray(step))) {
+    return path.map((step) => {
+      const [location, amount] = step as unknown as [Codec, Codec];
+      return { tokenId: tokenIdOfLocation(location, nativeTokenId), amount: BigInt(amount.toString()) };
+    });
+  }
+  const tokens = path.map((location) => tokenIdOfLocation(location, nativeTokenId));
+  if (legs.length !== tokens.length || legs.some((l, i) => l.tokenId !== tokens[i])) {
+    throw new Error(`chainSwaps: the Transfer legs (${JSON.stringify(legs, (_, v) => (typeof v === "bigint" ? v.toString() : v))}) do not follow the path ${tokens.join(" → ")}`);
+  }
+  return legs;
+}
+
+/** Every SwapExecuted of blocks [from, to] as hops: path step i → i + 1. */
+export async function chainSwaps(api: ApiPromise, range: BlockRange, nativeTokenId = 0): Promise<SwapHop[]> {
+  const ss58 = api.registry.chainSS58 ?? 42;
+  const out: SwapHop[] = [];
+  for (let n = range.from; n <= range.to; n++) {
+    const at = await api.at(await api.rpc.chain.getBlockHash(n));
+    if (!at.query.assetConversion) continue;
+    const ppm = feePpm(at.consts.assetConversion.lpFee as Codec);
+    let legs: Leg[] = [];
+    (await at.query.system.events()).forEach(({ event, phase }, eventIndex) => {
+      if (event.section !== "assetConversion") return;
+      const data = event.data as unknown as Record<string, Codec & Codec[]>;
+      if (event.method === "Transfer") legs.push({ tokenId: tokenIdOfLocation(data.asset!, nativeTokenId), amount: BigInt(data.amount!.toString()) });
+      if (event.method !== "SwapExecuted") return;
+      const steps = stepAmounts([...data.path!], legs, nativeTokenId);
+      legs = [];
+      for (let hop = 0; hop + 1 < steps.length; hop++) {
+        const [a, b] = [steps[hop]!, steps[hop + 1]!];
+        out.push({
+          blockNumber: n,
+          eventIndex,
+          hop,
+          tokenIn: a.tokenId,
+          tokenOut: b.tokenId,
+          amountIn: a.amount.toString(),
+          amountOut: b.amount.toString(),
+          fee: ((a.amount * ppm) / 1_000_000n).toString(),
+          account: encodeAddress(data.who!.toU8a(), ss58),
+          extrinsicIndex: phase.isApplyExtrinsic ? phase.asApplyExtrinsic.toNumber() : null,
+        });
+      }
+    });
+  }
+  return out;
+}
+
+export async function storeSwaps(db: Database, range: BlockRange): Promise<SwapHop[]> {
+  const s = schema.swaps;
+  const rows = await db.select().from(s).where(between(s.blockNumber, range.from, range.to)).orderBy(asc(s.blockNumber), asc(s.eventIndex), asc(s.hop));
+  return rows.map((r) => ({
+    blockNumber: r.blockNumber,
+    eventIndex: r.eventIndex,
+    hop: r.hop,
+    tokenIn: r.tokenIn,
+    tokenOut: r.tokenOut,
+    amountIn: r.amountIn,
+    amountOut: r.amountOut,
+    fee: r.fee,
+    account: r.account,
+    extrinsicIndex: r.extrinsicIndex,
+  }));
+}
+
+/** The chain's block hashes of [from, to], by number. */
+export async function chainBlocks(api: ApiPromise, range: BlockRange): Promise<{ number: number; hash: string }[]> {
+  const out: { number: number; hash: string }[] = [];
+  for (let n = range.from; n <= range.to; n++) out.push({ number: n, hash: (await api.rpc.chain.getBlockHash(n)).toHex() });
+  return out;
+}
+
+export async function storeBlocks(db: Database): Promise<{ number: number; hash: string }[]> {
+  return (await db.select().from(schema.blocks).orderBy(asc(schema.blocks.number))).map((b) => ({ number: b.number, hash: b.hash }));
+}
+
+export async function skippedEvents(db: Database) {
+  return db.select().from(schema.skippedEvents).orderBy(asc(schema.skippedEvents.blockNumber), asc(schema.skippedEvents.eventIndex));
+}
+
+/** The history rows of blocks [from, to] a backfill writes, in key order. */
+export async function historyRows(db: Database, r: BlockRange) {
+  const { swaps, liquidityEvents, poolReserves, tokenPrices, blocks } = schema;
+  return {
+    swaps: await db.select().from(swaps).where(between(swaps.blockNumber, r.from, r.to)).orderBy(asc(swaps.blockNumber), asc(swaps.eventIndex), asc(swaps.hop)),
+    liquidity: await db.select().from(liquidityEvents).where(between(liquidityEvents.blockNumber, r.from, r.to)).orderBy(asc(liquidityEvents.blockNumber), asc(liquidityEvents.eventIndex)),
+    reserves: await db
+      .select()
+      .from(poolReserves)
+      .where(and(between(poolReserves.blockNumber, r.from, r.to)))
+      .orderBy(asc(poolReserves.blockNumber), asc(poolReserves.token0Id), asc(poolReserves.token1Id)),
+    prices: await db.select().from(tokenPrices).where(between(tokenPrices.blockNumber, r.from, r.to)).orderBy(asc(tokenPrices.blockNumber), asc(tokenPrices.tokenId)),
+    blocks: await db.select().from(blocks).where(between(blocks.number, r.from, r.to)).orderBy(asc(blocks.number)),
+  };
+}
+
+/** What a component logged at warn level and above, for the failure messages of a test. */
+export interface CapturedLog {
+  logger: Logger;
+  lines: { level: number; msg: string; block?: number; err?: unknown }[];
+  /** The last few lines, one string each. */
+  tail(n?: number): string[];
+  /** Every line at `level` or above (pino: 40 warn, 50 error), one string each. */
+  at(level: number): string[];
+}
+
+export function captureLog(): CapturedLog {
+  const lines: CapturedLog["lines"] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line) as CapturedLog["lines"][number]);
+      done();
+    },
+  });
+  const describe = (l: CapturedLog["lines"][number]) => `${l.msg}${l.block !== undefined ? ` (block ${l.block})` : ""}${l.err ? `: ${typeof l.err === "string" ? l.err : JSON.stringify(l.err)}` : ""}`;
+  return { logger: pino({ level: "warn" }, sink), lines, tail: (n = 5) => lines.slice(-n).map(describe), at: (level) => lines.filter((l) => l.level >= level).map(describe) };
+}
