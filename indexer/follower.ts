@@ -9,6 +9,7 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
+export { OtherChainError, StatePrunedError } from "./start.js";
 import { CHAIN_TASK, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
 import { Bootstrapper } from "./bootstrap.js";
 import { catchUp, StateDiscardedAt } from "./catch-up.js";
@@ -16,7 +17,8 @@ import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import { Deriver } from "./derive.js";
 import { Heartbeat } from "./heartbeat.js";
-import { historyRange, runHistory } from "./history.js";
+import { startHistory } from "./history.js";
+import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedError } from "./start.js";
 import { Pipeline } from "./pipeline.js";
 import { runReread } from "./reread.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type IndexerOptions, type TaskName } from "./tasks.js";
@@ -58,16 +60,6 @@ export interface FollowerOptions extends IndexerOptions {
    * chain storage, to find changes no event names (0 = every batch). Default 30 s.
    */
   reconcileMs?: number;
-}
-
-/** The node no longer has the state the store needs next. */
-export class StatePrunedError extends Error {
-  override name = "StatePrunedError";
-}
-
-/** The store was built from another chain than the one at wsUrl. */
-export class OtherChainError extends Error {
-  override name = "OtherChainError";
 }
 
 export interface FollowerStatus {
@@ -272,22 +264,11 @@ export class Follower {
     this.status.finalized = Math.max(this.status.finalized ?? 0, head.number);
     await deriver.load(this.db);
     let checkpoint = await getCheckpoint(this.db);
-    if (checkpoint) {
-      const onChain = await reader.hashAt(checkpoint.blockNumber);
-      if (onChain === undefined && this.options.onOtherChain !== "reset") {
-        // A node still syncing: retried (with backoff) until it has the block to compare.
-        throw new Error(`the node at WS_URL has no block ${checkpoint.blockNumber} yet (finalized head ${head.number}); the store's checkpoint is ahead of it`);
-      }
-      if (onChain !== checkpoint.blockHash) {
-        const what = `block ${checkpoint.blockNumber} of the store is ${checkpoint.blockHash}, but ${onChain ? `that block of the chain at WS_URL is ${onChain}` : `the chain at WS_URL has no such block yet (finalized head ${head.number})`}`;
-        if (this.options.onOtherChain !== "reset") {
-          throw new OtherChainError(`indexer: the store was built from another chain: ${what}. Point WS_URL at the chain it was built from, or index this one into a new DATA_DIR or database.`);
-        }
-        log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash, chain: onChain ?? null }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
-        await this.fenced((t) => resetIndexedData(t));
-        await deriver.load(this.db);
-        checkpoint = undefined;
-      }
+    if (checkpoint && (await sameChain(reader, checkpoint, head, this.options.onOtherChain ?? "refuse")) === "other") {
+      log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
+      await this.fenced((t) => resetIndexedData(t));
+      await deriver.load(this.db);
+      checkpoint = undefined;
     }
     let fresh = false;
     if (checkpoint && checkpoint.blockNumber < head.number) {
@@ -305,7 +286,21 @@ export class Follower {
     await this.fenced((t) => setTask(t, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo));
     await this.reread(s);
     await bootstrapper.snapshotLpHolders(head);
-    await this.startHistory(reader, checkpoint.blockNumber, fresh);
+    if (!this.history) this.history = (await startHistory(this.db, reader, {
+      hours: this.options.historyHours ?? 0,
+      fresh,
+      bootstrapBlock: checkpoint.blockNumber,
+      wsUrl: this.options.wsUrl,
+      nativeTokenId: this.options.nativeTokenId,
+      oracle: this.options.oracle,
+      batchBlocks: this.options.batchBlocks,
+      logger: this.options.logger,
+      chunkBlocks: this.options.historyChunkBlocks ?? 500,
+      workers: this.options.historyWorkers ?? 2,
+      prefetchBlocks: this.options.prefetchBlocks ?? 32,
+      signal: this.abort.signal,
+      onTask: (t) => this.onTask(HISTORY_TASK, t),
+    }))?.running;
     return checkpoint;
   }
 
@@ -357,53 +352,13 @@ export class Follower {
    */
   private async pruned(s: Session, head: { number: number; hash: string }, block: number, when: string, missing = block + 1): Promise<Checkpoint> {
     const log = this.options.logger;
-    const what = `the node at WS_URL no longer has the state of block ${missing} (state pruning keeps only recent blocks; its finalized head is ${head.number}), and the store's checkpoint is block ${block}`;
-    if (this.options.rebootstrap !== "auto") {
-      throw new StatePrunedError(
-        `indexer: ${what} (${when}). Point WS_URL at an archive node (--state-pruning archive) to index every block, or set INDEXER_REBOOTSTRAP=auto to take a new snapshot at the head (blocks ${block + 1}–${head.number} then stay out of history; \`tokenpool backfill\` against an archive node fills them).`,
-      );
-    }
+    const what = prunedMessage(block, head.number, missing);
+    if (this.options.rebootstrap !== "auto") throw new StatePrunedError(`indexer: ${what} (${when}). ${PRUNED_ADVICE(block, head.number)}`);
     log.error({ block, head: head.number, when }, `indexer: ${what}; INDEXER_REBOOTSTRAP=auto: taking a new snapshot at the head (blocks ${block + 1}–${head.number} stay out of history)`);
     await s.bootstrapper.bootstrap(head, head.number);
     await s.bootstrapper.snapshotLpHolders(head);
     await s.deriver.load(this.db);
     return (await getCheckpoint(this.db))!;
-  }
-
-  /**
-   * The first start's history (INDEXER_HISTORY_HOURS before the bootstrap block), in the
-   * background with the backfill's own code and connection; a restart continues an unfinished
-   * one (its done chunks are skipped).
-   */
-  private async startHistory(reader: ChainReader, bootstrapBlock: number, fresh: boolean): Promise<void> {
-    const hours = this.options.historyHours ?? 0;
-    if (this.history) return;
-    let task = await getTask<HistoryTask>(this.db, HISTORY_TASK);
-    if (task) this.onTask(HISTORY_TASK, task);
-    if (task?.finished || task?.error) return;
-    if (!task) {
-      if (!fresh || hours === 0) return;
-      task = await historyRange(reader, bootstrapBlock, hours);
-      await setTask(this.db, HISTORY_TASK, task);
-      this.onTask(HISTORY_TASK, task);
-      if (task.error) {
-        this.options.logger.warn({ hours, error: task.error }, "history: not backfilled");
-        return;
-      }
-    }
-    const started = task;
-    this.history = runHistory(this.db, started, {
-      wsUrl: this.options.wsUrl,
-      nativeTokenId: this.options.nativeTokenId,
-      oracle: this.options.oracle,
-      batchBlocks: this.options.batchBlocks,
-      logger: this.options.logger,
-      chunkBlocks: this.options.historyChunkBlocks ?? 500,
-      workers: this.options.historyWorkers ?? 2,
-      prefetchBlocks: this.options.prefetchBlocks ?? 32,
-      signal: this.abort.signal,
-      onTask: (t) => this.onTask(HISTORY_TASK, t),
-    }).catch((err) => this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, "history: backfill failed; a restart continues it"));
   }
 
   /** Waits `ms`, or until woken (a new head, a failure, stop); resolves to whether it was woken. */

@@ -5,7 +5,7 @@
  * bootstrap block in the background, with the backfill's own code (chunks rebuilt from chain
  * storage, history rows only): the follower goes on following meanwhile.
  */
-import { doneChunks, setTask, type Database } from "../db/index.js";
+import { doneChunks, getTask, setTask, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import type { ChainReader } from "./chain/reader.js";
 import { rangeKey, runLocal, splitRange } from "./backfill.js";
@@ -91,4 +91,31 @@ export async function runHistory(db: Database, task: HistoryTask, options: Histo
   await setTask(db, HISTORY_TASK, finished);
   options.onTask(finished);
   log.info({ from: range.from, to: range.to }, "history: done; the 24 h figures and price history cover the window");
+}
+
+/**
+ * The first start's history (INDEXER_HISTORY_HOURS before the bootstrap block), in the
+ * background with the backfill's own code and connection; a restart continues an unfinished
+ * one (its done chunks are skipped). Resolves to the run in flight, if one was started (in an
+ * object: a promise of a promise would be awaited through).
+ */
+export async function startHistory(
+  db: Database,
+  reader: ChainReader,
+  options: HistoryOptions & { hours: number; fresh: boolean; bootstrapBlock: number },
+): Promise<{ running: Promise<void> } | undefined> {
+  let task = await getTask<HistoryTask>(db, HISTORY_TASK);
+  if (task) options.onTask(task);
+  if (task?.finished || task?.error) return undefined;
+  if (!task) {
+    if (!options.fresh || options.hours === 0) return undefined;
+    task = await historyRange(reader, options.bootstrapBlock, options.hours);
+    await setTask(db, HISTORY_TASK, task);
+    options.onTask(task);
+    if (task.error) {
+      options.logger.warn({ hours: options.hours, error: task.error }, "history: not backfilled");
+      return undefined;
+    }
+  }
+  return { running: runHistory(db, task, options).catch((err) => options.logger.error({ err: err instanceof Error ? err.message : String(err) }, "history: backfill failed; a restart continues it")) };
 }

@@ -411,7 +411,9 @@ describe("operations on the devnet", () => {
       const calls = (r: RpcRelay) => r.total(["chain_getHeader", "state_getRuntimeVersion", "state_getMetadata"]);
       for (const f of followers) expect(calls(f.relay)).toBeLessThan(blocks);
       for (const f of followers) expect(f.relay.total(["chain_getBlockHash"])).toBeGreaterThanOrEqual(blocks);
-      expect(pipelined!.relay.total()).toBeLessThanOrEqual(sequential!.relay.total() + blocks);
+      // Ahead, a block whose reads were planned before a block in between moved the market reads
+      // again at its turn: some more calls, never a multiple.
+      expect(pipelined!.relay.total()).toBeLessThanOrEqual(1.5 * sequential!.relay.total());
     }, LONG);
 
     it("a fresh store backfills its history in the background: the 24 h figures equal those of a store that followed every block", async () => {
