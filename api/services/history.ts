@@ -9,11 +9,11 @@ import {
   poolCandleFolds,
   poolSwaps,
   priceBefore,
-  priceExpiries,
   reservesBefore,
   statsBuckets,
   tokenCandleFolds,
   type Database,
+  type CurrentPrice,
   type Token,
   type UsdCandleFold,
 } from "../../db/index.js";
@@ -139,21 +139,20 @@ type Ohlc = { open: string; high: string; low: string; close: string };
 /**
  * tokenA's USD candle for each of `count` intervals: the prices it had during the interval (its
  * stored candle), or the previous close carried through an interval without a point — but only
- * while that price is current: after an expiry (a block where every route fell below the floor)
- * intervals have none (null) until the token has a price again.
+ * while that price is current: an expiry (a block where every route fell below the floor) ends
+ * it, and the intervals after the one holding the expiry have none (null) until the token has a
+ * price again.
  */
-function usdSeries(folds: UsdCandleFold[], expiries: { blockNumber: number; timestamp: number }[], prior: string | undefined, w: { first: number; seconds: number; count: number }): (Ohlc | null)[] {
+function usdSeries(folds: UsdCandleFold[], prior: CurrentPrice | undefined, w: { first: number; seconds: number; count: number }): (Ohlc | null)[] {
   const foldAt = new Map(folds.map((f) => [f.i, f]));
-  const lastExpiry = new Map<number, number>();
-  for (const e of expiries) lastExpiry.set(Math.floor((e.timestamp - w.first) / w.seconds), e.blockNumber);
-  let carried = prior;
+  let carried = prior && { price: usd(parseFixed(prior.priceUsd, USD_SCALE)), expiresAt: prior.expiresAt };
   const out: (Ohlc | null)[] = [];
   for (let i = 0; i < w.count; i++) {
     const u = foldAt.get(i);
-    const expiry = lastExpiry.get(i);
-    out.push(u ? { open: u.open, high: u.high, low: u.low, close: u.close } : carried === undefined ? null : { open: carried, high: carried, low: carried, close: carried });
-    if (u) carried = u.close;
-    if (expiry !== undefined && (!u || expiry > u.closeBlock)) carried = undefined;
+    if (u) carried = { price: u.close, expiresAt: u.expiresAt };
+    // A price that expired before this interval began is no price here.
+    else if (carried && carried.expiresAt !== null && carried.expiresAt < w.first + i * w.seconds) carried = undefined;
+    out.push(u ? { open: u.open, high: u.high, low: u.low, close: u.close } : carried ? { open: carried.price, high: carried.price, low: carried.price, close: carried.price } : null);
   }
   return out;
 }
@@ -171,15 +170,14 @@ export async function poolOhlcv(db: Database, refA: string, refB: string, q: Win
   const span = { res: w.res, first: w.first, seconds: w.seconds, end };
   // Each candle is folded in SQL from its stored rows (≤ 5), prices already as the API writes
   // them (exact: see poolCandleFolds); here only the carrying of closes through empty intervals.
-  const [poolFolds, usdFolds, priorReserves, priorUsd, expiries] = await Promise.all([
+  const [poolFolds, usdFolds, priorReserves, priorUsd] = await Promise.all([
     poolCandleFolds(db, pool, span, { aIs0, decimalsA: a.decimals, decimalsB: b.decimals }),
     tokenCandleFolds(db, a.id, span),
     reservesBefore(db, pool, w.first),
     priceBefore(db, a.id, w.first),
-    priceExpiries(db, a.id, w.first, end),
   ]);
   const poolAt = new Map(poolFolds.map((f) => [f.i, f]));
-  const usdAt = usdSeries(usdFolds, expiries, priorUsd === undefined ? undefined : usd(parseFixed(priorUsd, USD_SCALE)), w);
+  const usdAt = usdSeries(usdFolds, priorUsd, w);
   // A in B from reserves in the pool's order: token1 per token0 is r1/r0, its inverse for A = token1.
   const priceAB = (r: Reserves) => (aIs0 ? spotPrice(r.r0, a.decimals, r.r1, b.decimals) : spotPrice(r.r1, a.decimals, r.r0, b.decimals));
   let last: string | undefined = priorReserves ? usd(priceAB({ r0: BigInt(priorReserves.reserve0), r1: BigInt(priorReserves.reserve1) })) : undefined;

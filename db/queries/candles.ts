@@ -2,10 +2,10 @@
  * Candles and per-block token figures, kept at ingest so that a chart of any range reads a
  * bounded number of rows (≤ 5 per candle), whatever the number of swaps or price points.
  */
-import { and, asc, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import type { Database } from "../client.js";
-import { blocks, poolCandles, poolReserves, tokenCandles, tokenPrices, tokenStats } from "../schema/index.js";
+import { blocks, poolCandles, poolReserves, tokenCandles, tokenStats } from "../schema/index.js";
 
 /** Bucket sizes kept, in seconds; every interval the API offers is a whole number of one of them. */
 export const CANDLE_RESOLUTIONS = [60, 900, 3600, 86_400] as const;
@@ -223,33 +223,36 @@ export async function reservesBefore(db: Database, pool: { token0Id: number; tok
   return row;
 }
 
-/** The token's USD price of the newest block before `timestamp` (two index seeks); undefined when it had none then (none yet, or expired). */
-export async function priceBefore(db: Database, tokenId: number, timestamp: number): Promise<string | undefined> {
-  const [block] = await db.select({ number: blocks.number }).from(blocks).where(lt(blocks.timestamp, timestamp)).orderBy(desc(blocks.timestamp), desc(blocks.number)).limit(1);
-  if (!block) return undefined;
-  const [row] = await db
-    .select({ priceUsd: tokenPrices.priceUsd })
-    .from(tokenPrices)
-    .where(and(eq(tokenPrices.tokenId, tokenId), lte(tokenPrices.blockNumber, block.number)))
-    .orderBy(desc(tokenPrices.blockNumber))
-    .limit(1);
-  return row?.priceUsd ?? undefined;
+/** A price in force, and when it expires: the time of the token's next point, when that point is an expiry (null price). */
+export interface CurrentPrice {
+  priceUsd: string;
+  /** Unix seconds of the block whose null point ends this price; null while nothing ends it. */
+  expiresAt: number | null;
 }
 
 /**
- * The blocks in [from, to) (by time) at which the token's price expired (null points), oldest
- * first: few, so one range scan on token_prices' key within the window's blocks.
+ * The token's next point after `block` when it is an expiry: its block's time. One seek on
+ * token_prices' key (the next point, priced or not), one on blocks'.
  */
-export async function priceExpiries(db: Database, tokenId: number, from: number, to: number): Promise<{ blockNumber: number; timestamp: number }[]> {
-  const rows = rowsOf<{ block_number: string | number; timestamp: string | number }>(
+const expiryAfter = (tokenId: number, block: SQL) => sql`(
+  select case when n.price_usd is null then (select b.timestamp from blocks b where b.number = n.block_number) end
+  from (select tp.block_number, tp.price_usd from token_prices tp where tp.token_id = ${tokenId}::bigint and tp.block_number > ${block} order by tp.block_number limit 1) n)`;
+
+/**
+ * The token's USD price of the newest block before `timestamp` and when it expires (three index
+ * seeks); undefined when it had none then (none yet, or expired).
+ */
+export async function priceBefore(db: Database, tokenId: number, timestamp: number): Promise<CurrentPrice | undefined> {
+  const [block] = await db.select({ number: blocks.number }).from(blocks).where(lt(blocks.timestamp, timestamp)).orderBy(desc(blocks.timestamp), desc(blocks.number)).limit(1);
+  if (!block) return undefined;
+  const [row] = rowsOf<{ price_usd: string | null; expires_at: string | number | null }>(
     await db.execute(sql`
-      select p.block_number, b.timestamp from token_prices p join blocks b on b.number = p.block_number
-      where p.token_id = ${tokenId}::bigint and p.price_usd is null
-        and p.block_number >= (select f.number from blocks f where f.timestamp >= ${from}::bigint order by f.timestamp, f.number limit 1)
-        and b.timestamp >= ${from}::bigint and b.timestamp < ${to}::bigint
-      order by p.block_number`),
+      select p.price_usd::text as price_usd, ${expiryAfter(tokenId, sql`p.block_number`)} as expires_at
+      from (select tp.block_number, tp.price_usd from token_prices tp where tp.token_id = ${tokenId}::bigint and tp.block_number <= ${block.number}::bigint
+            order by tp.block_number desc limit 1) p`),
   );
-  return rows.map((r) => ({ blockNumber: Number(r.block_number), timestamp: Number(r.timestamp) }));
+  if (!row || row.price_usd === null) return undefined;
+  return { priceUsd: row.price_usd, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
 }
 
 export interface StatsAt {
@@ -369,20 +372,26 @@ export interface UsdCandleFold {
   high: string;
   low: string;
   close: string;
-  /** The block of the close: an expiry after it in the candle ends the price. */
-  closeBlock: number;
+  /** When the close stops being the price: the time of the expiry that follows it, if one does. */
+  expiresAt: number | null;
 }
 
-/** A token's USD candles of `seconds` from `first` to `end`, folded in SQL as poolCandleFolds (values truncated to 18 decimals). */
+/**
+ * A token's USD candles of `seconds` from `first` to `end`, folded in SQL as poolCandleFolds
+ * (values truncated to 18 decimals), each with the time its close expires, if it does: per
+ * candle one more seek, for the token's next point after the close.
+ */
 export async function tokenCandleFolds(db: Database, tokenId: number, w: { res: number; first: number; seconds: number; end: number }): Promise<UsdCandleFold[]> {
-  const rows = rowsOf<{ i: number | string; open: string; high: string; low: string; close: string; close_block: number | string }>(
+  const rows = rowsOf<{ i: number | string; open: string; high: string; low: string; close: string; expires_at: number | string | null }>(
     await db.execute(sql`
-      select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
-        ${usdText(sql`(array_agg(open order by open_block))[1]`)} as open, ${usdText(sql`max(high)`)} as high,
-        ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close, max(close_block) as close_block
-      from token_candles
-      where token_id = ${tokenId}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
-      group by 1 order by 1`),
+      select f.*, ${expiryAfter(tokenId, sql`f.close_block`)} as expires_at from (
+        select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
+          ${usdText(sql`(array_agg(open order by open_block))[1]`)} as open, ${usdText(sql`max(high)`)} as high,
+          ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close, max(close_block) as close_block
+        from token_candles
+        where token_id = ${tokenId}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
+        group by 1) f
+      order by f.i`),
   );
-  return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close, closeBlock: Number(r.close_block) }));
+  return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close, expiresAt: r.expires_at === null ? null : Number(r.expires_at) }));
 }
