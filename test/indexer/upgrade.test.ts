@@ -150,8 +150,9 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
     expect(run.before!.block).toBeLessThan(upgrade.applied.number);
     expect.soft(run.before!.db, `${run.name}: store = chain at block ${run.before!.block}, before the upgrade`).toEqual(run.before!.chain);
     expect.soft(run.reached?.ok, `reached the head (${head}) within ${REACH_MS} ms — ${state(run)}`).toBe(true);
-    // On a local devnet nothing fails: a block that needs a reconnect to decode is a bug too.
-    expect.soft(run.log.at(40), `${run.name}: warnings and errors logged`).toEqual([]);
+    // On a local devnet nothing fails: a block that decodes only after a reconnect is a bug too.
+    // (Warnings are allowed: an upgrade is worth one.)
+    expect.soft({ sessions: run.follower.status.sessions, errors: run.log.at(50) }, `${run.name} never reconnected and logged no error`).toEqual({ sessions: 1, errors: [] });
     const cp = (await getCheckpoint(run.handle.db))!;
     expect.soft(cp.blockNumber, `checkpoint — ${state(run)}`).toBe(head);
     const [onChain, inStore] = await Promise.all([chainSnapshot(api, cp.blockHash), dbSnapshot(run.handle.db)]);
