@@ -372,25 +372,30 @@ export interface UsdCandleFold {
   high: string;
   low: string;
   close: string;
-  /** When the close stops being the price: the time of the expiry that follows it, if one does. */
+  /** When the close stops being the price: the time of the expiry that follows it, if one does (looked up only where the next interval has no candle). */
   expiresAt: number | null;
 }
 
 /**
  * A token's USD candles of `seconds` from `first` to `end`, folded in SQL as poolCandleFolds
- * (values truncated to 18 decimals), each with the time its close expires, if it does: per
- * candle one more seek, for the token's next point after the close.
+ * (values truncated to 18 decimals), each with the time its close expires, if it does: one more
+ * seek (the token's next point after the close) per candle that is followed by an interval
+ * without points — a close followed by a candle is never carried, so a token priced in every
+ * interval costs none.
  */
 export async function tokenCandleFolds(db: Database, tokenId: number, w: { res: number; first: number; seconds: number; end: number }): Promise<UsdCandleFold[]> {
   const rows = rowsOf<{ i: number | string; open: string; high: string; low: string; close: string; expires_at: number | string | null }>(
     await db.execute(sql`
-      select f.*, ${expiryAfter(tokenId, sql`f.close_block`)} as expires_at from (
-        select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
-          ${usdText(sql`(array_agg(open order by open_block))[1]`)} as open, ${usdText(sql`max(high)`)} as high,
-          ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close, max(close_block) as close_block
-        from token_candles
-        where token_id = ${tokenId}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
-        group by 1) f
+      select f.i, f.open, f.high, f.low, f.close,
+        case when f.next_i is distinct from f.i + 1 then ${expiryAfter(tokenId, sql`f.close_block`)} end as expires_at
+      from (
+        select g.*, lead(g.i) over (order by g.i) as next_i from (
+          select (bucket - ${w.first}::bigint) / ${w.seconds}::bigint as i,
+            ${usdText(sql`(array_agg(open order by open_block))[1]`)} as open, ${usdText(sql`max(high)`)} as high,
+            ${usdText(sql`min(low)`)} as low, ${usdText(sql`(array_agg(close order by close_block desc))[1]`)} as close, max(close_block) as close_block
+          from token_candles
+          where token_id = ${tokenId}::bigint and res = ${w.res}::integer and bucket >= ${w.first}::bigint and bucket < ${w.end}::bigint
+          group by 1) g) f
       order by f.i`),
   );
   return rows.map((r) => ({ i: Number(r.i), open: r.open, high: r.high, low: r.low, close: r.close, expiresAt: r.expires_at === null ? null : Number(r.expires_at) }));
