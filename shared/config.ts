@@ -63,6 +63,11 @@ export interface Config {
   /** Hours of history a fresh store backfills after its bootstrap (0 = none). */
   indexerHistoryHours: number;
   /**
+   * Seconds between comparisons of every asset's supply and account count with chain storage
+   * (at the end of a batch), which find balances that changed without an event (0 = every batch).
+   */
+  indexerReconcileSeconds: number;
+  /**
    * Raw genesis of the local devnet that `npm start` runs without WS_URL: a path (.json or
    * .json.gz), an https URL, or "rococo"; the shipped Kusama Asset Hub genesis by default.
    */
@@ -207,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     indexerPrefetchBlocks: int(env, "INDEXER_PREFETCH_BLOCKS", 32, 1, 256),
     indexerRebootstrap: oneOf(env, "INDEXER_REBOOTSTRAP", ["off", "auto"] as const, "off"),
     indexerHistoryHours: int(env, "INDEXER_HISTORY_HOURS", 24, 0, 24 * 365),
+    indexerReconcileSeconds: int(env, "INDEXER_RECONCILE_SECONDS", 30, 0, 86_400),
     devnetGenesis: genesis(env),
     devnetPort: int(env, "DEVNET_PORT", 9944, 0, 65535),
     devnetSwapIntervalMs: int(env, "DEVNET_SWAP_INTERVAL_MS", 3_000, 0, 3_600_000),

@@ -1,0 +1,151 @@
+/**
+ * State that changes without an event naming the accounts, on the real runtime under chopsticks:
+ * a refund that burns a balance (statemine 1,000,000 emits only balances.Unreserved and leaves
+ * the supply as it was), an asset whose destruction is in progress and whose accounts are then
+ * destroyed (AccountsDestroyed names none), and a storage write such as a migration makes (no
+ * event at all). After each, every table of a follower on PGlite and on Postgres equals chain
+ * storage at its checkpoint, holder counts included.
+ */
+import "@polkadot/api-augment/assetHubKusama";
+import { ApiPromise, WsProvider } from "@polkadot/api";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getCheckpoint, type Database, type DbHandle } from "../../db/index.js";
+import { devKeyring, DEV_NAMES, fund } from "../../indexer/devnet/accounts.js";
+import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
+import { createSubmitter, type Submitter } from "../../indexer/devnet/submitter.js";
+import { Follower } from "../../indexer/follower.js";
+import { oracleSettings } from "../../indexer/service.js";
+import { loadConfig } from "../../shared/config.js";
+import { createLogger } from "../../shared/logger.js";
+import { chainSnapshot, dbSnapshot } from "../support/chain.js";
+import { dbTargets } from "../support/db.js";
+import { until } from "../support/wait.js";
+
+const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
+const LONG = 240_000;
+const [REFUNDED, DESTROYED, WRITTEN] = [500, 501, 502];
+
+async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+}
+
+describe("state that changes without events is read again", () => {
+  let devnet: Devnet;
+  let api: ApiPromise;
+  let alice: Submitter;
+  let keys: Awaited<ReturnType<typeof devKeyring>>;
+  const stores: { name: string; handle: DbHandle & { drop(): Promise<void> }; follower: Follower; log: string[] }[] = [];
+
+  const head = async () => (await api.rpc.chain.getHeader()).number.toNumber();
+
+  /** Every follower at the chain's head, then each store equal to chain storage there, counts exact. */
+  const expectEqualToChain = async () => {
+    const tip = await head();
+    await until(`the followers to reach block ${tip}`, () => stores.every((s) => (s.follower.status.block ?? 0) >= tip));
+    for (const s of stores) {
+      const cp = (await getCheckpoint(s.handle.db))!;
+      const [store, chain] = [await dbSnapshot(s.handle.db), await chainSnapshot(api, cp.blockHash)];
+      expect(Object.keys(store.holders).length, s.name).toBe(Object.keys(chain.holders).length);
+      expect(store, s.name).toEqual(chain);
+      const counts = await rows<{ token_id: string }>(
+        s.handle.db,
+        sql`select coalesce(c.token_id, h.token_id) as token_id from holder_counts c
+            full join (select token_id, count(*) as n from holders group by token_id) h on h.token_id = c.token_id
+            where coalesce(c.holders, 0) <> coalesce(h.n, 0)`,
+      );
+      expect(counts, s.name).toEqual([]);
+    }
+    return tip;
+  };
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ genesis: config.devnetGenesis, port: 0 });
+    api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
+    keys = await devKeyring(0, api.registry.chainSS58 ?? 42);
+    // Funding writes storage without events: before any indexer starts.
+    await fund(api, DEV_NAMES.map((n) => keys.dev[n].address), 10n ** 16n);
+    for (const target of dbTargets.filter((t) => !t.skip)) {
+      const handle = await target.open();
+      const log: string[] = [];
+      const logger = createLogger("warn", "reread-test", { write: (line: string) => void log.push((JSON.parse(line) as { msg: string }).msg) });
+      // Every batch compares the assets' details with chain storage (INDEXER_RECONCILE_SECONDS=0).
+      const follower = new Follower(handle.db, { wsUrl: devnet.wsUrl, nativeTokenId: 0, oracle: oracleSettings(config), batchBlocks: 4, logger, historyHours: 0, reconcileMs: 0, retryMs: 100 });
+      follower.start();
+      stores.push({ name: target.name, handle, follower, log });
+    }
+    await until("the followers to bootstrap", () => stores.every((s) => s.follower.status.block !== null));
+    alice = createSubmitter(api, keys.dev.Alice);
+    const { Alice, Bob, Charlie, Dave, Ferdie } = keys.dev;
+    const tx = api.tx;
+    await alice.send(
+      tx.utility.batchAll([
+        ...[REFUNDED, DESTROYED, WRITTEN].flatMap((id) => [tx.assets.create(id, Alice.address, 1), tx.assets.setMetadata(id, `Token ${id}`, `T${id}`, 6)]),
+        ...[Bob, Charlie].map((who) => tx.assets.mint(REFUNDED, who.address, 1_000)),
+        ...[Bob, Charlie, Dave].map((who) => tx.assets.mint(DESTROYED, who.address, 1_000)),
+        ...[Bob, Charlie].map((who) => tx.assets.mint(WRITTEN, who.address, 1_000)),
+      ]),
+      "create and mint three assets",
+    );
+    // Ferdie's account is opened with a deposit (touch), then receives tokens.
+    await createSubmitter(api, Ferdie).send(tx.assets.touch(REFUNDED), "Ferdie touches");
+    await createSubmitter(api, Bob).send(tx.assets.transfer(REFUNDED, Ferdie.address, 300), "Bob pays Ferdie");
+    await expectEqualToChain();
+  }, LONG);
+
+  afterAll(async () => {
+    for (const s of stores) {
+      await s.follower.stop();
+      await s.handle.drop();
+    }
+    await api?.disconnect();
+    await devnet?.close();
+  }, LONG);
+
+  it("a refund that burns a balance (no event names the asset's account): the holder goes, counts follow", async () => {
+    const ferdie = keys.dev.Ferdie.address;
+    const included = await createSubmitter(api, keys.dev.Ferdie).send(api.tx.assets.refund(REFUNDED, true), "Ferdie refunds, burning 300");
+    const events = included.events.map((e) => `${e.event.section}.${e.event.method}`);
+    // What makes this case: no event of the assets pallet, the supply left as it was.
+    expect(events.filter((e) => e.startsWith("assets."))).toEqual([]);
+    expect((await api.query.assets.account(REFUNDED, ferdie)).isNone).toBe(true);
+    expect((await api.query.assets.asset(REFUNDED)).unwrap().supply.toString()).toBe("2000");
+    await expectEqualToChain();
+    for (const s of stores) {
+      expect((await dbSnapshot(s.handle.db)).holders[`${REFUNDED}|${ferdie}`], s.name).toBeUndefined();
+      expect(s.log, s.name).toContain("indexer: state changed without events: reading it again");
+    }
+  }, LONG);
+
+  it("an asset being destroyed keeps its holders until AccountsDestroyed removes them, naming none", async () => {
+    await alice.send(api.tx.assets.startDestroy(DESTROYED), "start destroying");
+    await expectEqualToChain();
+    for (const s of stores) {
+      const snap = await dbSnapshot(s.handle.db);
+      expect(snap.tokens[DESTROYED]?.status, s.name).toBe("destroying");
+      expect(Object.keys(snap.holders).filter((k) => k.startsWith(`${DESTROYED}|`)), s.name).toHaveLength(3);
+    }
+    const included = await alice.send(api.tx.assets.destroyAccounts(DESTROYED), "destroy its accounts");
+    const destroyed = included.events.find((e) => e.event.method === "AccountsDestroyed")!;
+    expect(destroyed.event.data.toJSON()).toEqual([DESTROYED, 3, 0]);
+    await expectEqualToChain();
+    for (const s of stores) {
+      const snap = await dbSnapshot(s.handle.db);
+      // Still an asset (not finished), with no holder left.
+      expect(snap.tokens[DESTROYED]?.status, s.name).toBe("destroying");
+      expect(Object.keys(snap.holders).filter((k) => k.startsWith(`${DESTROYED}|`)), s.name).toEqual([]);
+    }
+  }, LONG);
+
+  it("balances and supply written without any event, as a migration writes them: read again at the next batch", async () => {
+    const bob = keys.dev.Bob.address;
+    const account = (await api.query.assets.account(WRITTEN, bob)).unwrap().toJSON() as Record<string, unknown>;
+    const details = (await api.query.assets.asset(WRITTEN)).unwrap().toJSON() as Record<string, unknown>;
+    await api.rpc("dev_setStorage" as never, { Assets: { Account: [[[WRITTEN, bob], { ...account, balance: 400 }]], Asset: [[[WRITTEN], { ...details, supply: 1_400 }]] } } as never);
+    await api.rpc("dev_newBlock" as never);
+    expect((await api.query.assets.account(WRITTEN, bob)).unwrap().balance.toString()).toBe("400");
+    await expectEqualToChain();
+    for (const s of stores) expect((await dbSnapshot(s.handle.db)).holders[`${WRITTEN}|${bob}`], s.name).toBe("400");
+  }, LONG);
+});
