@@ -325,8 +325,8 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
     }),
   );
 
-/** The bootstrap and history lines of `tokenpool status`. */
-function taskLines({ bootstrap: b, history: h }: TaskProgress): string {
+/** The bootstrap, history and re-read lines of `tokenpool status`. */
+function taskLines({ bootstrap: b, history: h, reread: r }: TaskProgress): string {
   let out = "";
   if (b) {
     const rate = b.perSecond !== null ? `, ${b.perSecond}/s` : "";
@@ -337,6 +337,7 @@ function taskLines({ bootstrap: b, history: h }: TaskProgress): string {
     const total = h.to - h.from + 1;
     out += h.error ? `history: not backfilled: ${h.error}\n` : `history: ${h.finished ? "done" : "in progress"}, blocks ${h.from}–${h.to} (${h.hours} h), ${h.done}/${total}\n`;
   }
+  if (r) out += `re-read: in progress at block ${r.block}, ${r.scope === "all" ? "a new snapshot" : `holders of ${r.tokens.length} token(s), ${r.rows} rows`} (${r.reasons.join("; ")})\n`;
   return out;
 }
 

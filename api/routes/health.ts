@@ -42,6 +42,16 @@ const Health = z
         })
         .nullable()
         .openapi({ description: "The first start's history backfill (INDEXER_HISTORY_HOURS); null when none was started" }),
+      reread: z
+        .object({
+          block: z.number().int().openapi({ description: "The block the state is read at (the checkpoint stays there until it is done)" }),
+          scope: z.enum(["all", "tokens"]).openapi({ description: "all: a new snapshot after a runtime upgrade; tokens: the holders of `tokens`" }),
+          tokens: z.array(z.number().int()),
+          rows: z.number().int().openapi({ description: "Holder rows read again so far (tokens)" }),
+          reasons: z.array(z.string()).openapi({ description: "What called for it: AccountsDestroyed, a supply or account count that moved without an event, a runtime upgrade" }),
+        })
+        .nullable()
+        .openapi({ description: "State being read again because it changed without an event naming it; null when none is under way" }),
     }),
     db: z.literal("ok"),
   })
@@ -50,7 +60,7 @@ const Health = z
 const Unavailable = ErrorBody.extend({
   status: z.literal("down"),
   chain: z.object({ finalized: z.null() }),
-  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null(), bootstrap: z.null(), history: z.null() }),
+  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null(), bootstrap: z.null(), history: z.null(), reread: z.null() }),
   db: z.literal("down"),
 }).openapi("HealthUnavailable");
 
@@ -93,7 +103,7 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; lo
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
-      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null }, db: "down" as const }, 503, { "Retry-After": "5" });
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null }, db: "down" as const }, 503, { "Retry-After": "5" });
     }
   });
 }

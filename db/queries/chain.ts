@@ -232,16 +232,23 @@ export interface TaskProgress {
     note: string | null;
   } | null;
   history: { from: number; to: number; hours: number; done: number; finished: boolean; error: string | null } | null;
+  /**
+   * State being read again because it changed without events (indexer/reread.ts): the block it
+   * is read at, everything ("all", after a runtime upgrade) or how many tokens, and why.
+   */
+  reread: { block: number; scope: "all" | "tokens"; tokens: number[]; rows: number; reasons: string[] } | null;
 }
 
 export async function taskProgress(db: Database): Promise<TaskProgress> {
   const tasks = (await allTasks(db)) as Record<string, Record<string, any> | undefined>;
   const b = tasks.bootstrap;
   const h = tasks.history;
+  const r = tasks.reread;
   return {
     bootstrap: b
       ? { block: b.number, finished: b.finished, accounts: b.accounts, holders: b.holders, perSecond: b.perSecond, etaSeconds: b.etaSeconds, resumed: b.resumed, note: b.note }
       : null,
     history: h ? { from: h.from, to: h.to, hours: h.hours, done: h.done, finished: h.finished, error: h.error } : null,
+    reread: r ? { block: r.block, scope: r.scope === "all" ? "all" : "tokens", tokens: r.scope === "all" ? [] : r.scope, rows: r.rows, reasons: r.reasons } : null,
   };
 }

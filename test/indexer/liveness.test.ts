@@ -72,4 +72,21 @@ describeDb("the indexer's heartbeat in /health", (ctx) => {
     expect(await status(600)).toBe("ok");
     expect(await status(30)).toBe("stale");
   });
+
+  it("a re-read under way (state that changed without events) is shown with its block, scope and reasons, as the OpenAPI document says", async () => {
+    await seedMarket(ctx.db);
+    const t = buildApp(ctx.db);
+    expect(((await (await t.get("/health")).json()) as any).indexer.reread).toBeNull();
+    const reasons = [`block ${HEAD_BLOCK}: accounts of token(s) 10 destroyed (AccountsDestroyed names none)`];
+    await setTask(ctx.db, "reread", { block: HEAD_BLOCK, hash: "0x01", scope: [10, 18], reasons, index: 1, lastKey: "0x02", rows: 7 });
+    const body = (await (await t.get("/health")).json()) as any;
+    expect(body.indexer.reread).toEqual({ block: HEAD_BLOCK, scope: "tokens", tokens: [10, 18], rows: 7, reasons });
+    const doc = (await (await t.get("/openapi.json")).json()) as any;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: "openapi", components: doc.components });
+    const validate = ajv.compile(JSON.parse(JSON.stringify(doc.paths["/health"].get.responses["200"].content["application/json"].schema).replaceAll('"#/components/', '"openapi#/components/')));
+    expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+    await setTask(ctx.db, "reread", { block: HEAD_BLOCK, hash: "0x01", scope: "all", reasons: ["runtime upgrade"], index: 0, lastKey: null, rows: 0 });
+    expect(((await (await t.get("/health")).json()) as any).indexer.reread).toEqual({ block: HEAD_BLOCK, scope: "all", tokens: [], rows: 0, reasons: ["runtime upgrade"] });
+  });
 });
