@@ -32,9 +32,10 @@ export class Bootstrapper {
    * snapshot while the node still has that block's state, and otherwise starts a new one at
    * `head` and says why. At the end, in the transaction that writes the checkpoint, rows of
    * current state the snapshot did not see (from an aborted attempt, or from before a
-   * re-bootstrap) are removed and the holder counts are recounted, so they are exact.
+   * re-bootstrap) are removed and the holder counts are recounted, so they are exact. `why`
+   * notes a new snapshot's reason; `after` runs last in that transaction.
    */
-  async bootstrap(head: { number: number; hash: string }, chainFinalized: number, why?: string): Promise<void> {
+  async bootstrap(head: { number: number; hash: string }, chainFinalized: number, why?: string, after?: (tx: Database) => Promise<void>): Promise<void> {
     const log = this.options.logger;
     if (this.options.signal?.aborted) throw new BootstrapStopped("bootstrap not started: stopping");
     const task = await this.bootstrapTask(head, why);
@@ -94,6 +95,7 @@ export class Bootstrapper {
       await setTask(t, BOOTSTRAP_TASK, done);
       // A new snapshot of tokens calls for one of LP positions too (snapshotLpHolders, next).
       await deleteTask(t, LP_TASK);
+      await after?.(t);
     });
     this.report(done);
     log.info({ block: task.number, tokens: ids.length, accounts: task.accounts, holders: task.holders, pools: pools.length, resumed: task.resumed }, "bootstrap: done");

@@ -87,12 +87,10 @@ export async function runReread(ctx: RereadContext): Promise<boolean> {
   log.info({ block: task.block, scope: task.scope === "all" ? "all" : task.scope.length, reasons: task.reasons }, "indexer: reading state again that changed without events");
   if (task.scope === "all") {
     const head = { number: task.block, hash: task.hash };
-    await ctx.bootstrapper.bootstrap(head, task.block, `a new snapshot at block ${task.block}: ${task.reasons.join("; ")}`);
+    // The task ends in the snapshot's own last transaction: a crash before it resumes the
+    // snapshot, a crash after it has nothing left to do.
+    await ctx.bootstrapper.bootstrap(head, task.block, `a new snapshot at block ${task.block}: ${task.reasons.join("; ")}`, (t) => deleteTask(t, REREAD_TASK));
     await ctx.bootstrapper.snapshotLpHolders(head);
-    await ctx.db.transaction(async (tx) => {
-      await ctx.fence?.(tx as unknown as Database);
-      await deleteTask(tx as unknown as Database, REREAD_TASK);
-    });
   } else {
     await rereadTokens(ctx, task);
   }
