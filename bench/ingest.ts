@@ -20,7 +20,10 @@ const CHUNK = 10_000;
 function rows(block: number): NewHolder[] {
   const out: NewHolder[] = [];
   for (let i = 0; i < ROWS; i++) {
-    out.push({ tokenId: i % 5, account: `account-${i.toString(36).padStart(8, "0")}`, balance: (BigInt(i + 1) * 1_000_000_007n * BigInt(block)).toString(), blockNumber: block });
+    const balance = BigInt(i + 1) * 1_000_000_007n * BigInt(block);
+    // Token 0 is the native one, with its parts; the others are assets, with a status.
+    const parts = i % 5 === 0 ? { free: (balance - 1_000n).toString(), reserved: "1000", frozen: "0", transferable: (balance - 1_000n).toString() } : { status: "liquid" as const };
+    out.push({ tokenId: i % 5, account: `account-${i.toString(36).padStart(8, "0")}`, balance: balance.toString(), blockNumber: block, ...parts });
   }
   return out;
 }
