@@ -1,0 +1,58 @@
+/** What a follower is told (its options) and what it tells (its status: metrics, the CLI, tests). */
+import type { IndexerMetrics } from "../shared/metrics.js";
+import type { IndexerOptions, TaskName } from "./tasks.js";
+
+export interface FollowerOptions extends IndexerOptions {
+  wsUrl: string;
+  nativeTokenId: number;
+  /** First reconnect delay; doubles up to 30 s. */
+  retryMs?: number;
+  /**
+   * When the store's checkpoint is not a block of this chain (another chain, or the devnet
+   * started anew): "refuse" stops the follower with a fatal error naming both hashes (a store is
+   * never mixed from two chains); "reset" empties the indexed data and bootstraps (the devnet of
+   * `npm start`, a scratch chain that is rebuilt on every run). Default "refuse".
+   */
+  onOtherChain?: "refuse" | "reset";
+  /** Called once when the follower stops for good (OtherChainError); the CLI exits 1. */
+  onFatal?: (err: Error) => void;
+  /** Blocks fetched ahead while catching up (1 = one block after the other). Default 32. */
+  prefetchBlocks?: number;
+  /**
+   * When the node no longer has the state after the checkpoint (a pruned node and a store
+   * that fell behind): "off" stops with a fatal error saying what to do; "auto" takes a new
+   * snapshot at the head (the blocks in between are then missing from history).
+   */
+  rebootstrap?: "off" | "auto";
+  /** Hours of history a fresh store backfills in the background after its bootstrap (0 = none). */
+  historyHours?: number;
+  /** Backfill chunk size and workers of that history. */
+  historyChunkBlocks?: number;
+  historyWorkers?: number;
+  /** Prometheus metrics (the batch commit time is observed here; the rest read `status`). */
+  metrics?: IndexerMetrics;
+  /** How often the heartbeat is written, and the finalized head asked for while idle at it. Default 5 s. */
+  heartbeatMs?: number;
+  /**
+   * How often, at most, a batch ends by comparing every asset's supply and account count with
+   * chain storage, to find changes no event names (0 = every batch). Default 30 s.
+   */
+  reconcileMs?: number;
+}
+
+export interface FollowerStatus {
+  block: number | null;
+  finalized: number | null;
+  connected: boolean;
+  /** Connections made so far; above 1 means the follower has reconnected. */
+  sessions: number;
+  /** Why the follower stopped for good (it no longer retries), or null. */
+  fatal: string | null;
+  /** Unix seconds (on chain) of the newest committed block. */
+  blockTime: number | null;
+  /** Blocks committed and undecodable events met by this process (the metrics' counters). */
+  blocksIndexed: number;
+  skippedEvents: number;
+  /** Long tasks as they move: the bootstrap snapshot and the first start's history. */
+  progress: Partial<Record<TaskName, { done: number; total: number | null; finished: boolean }>>;
+}
