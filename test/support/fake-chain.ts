@@ -14,7 +14,8 @@ import { ChainState, encodeState, type AccountHex } from "./fake-state.js";
 import { CODE_KEY, RuntimeCodec, type VersionJson } from "./fake-storage.js";
 import { currentRuntime, eventRecord, LOCATIONS } from "./runtimes.js";
 
-export type RuntimeId = "A" | "B";
+/** A: statemint 2,000,000; B: its upgrade; C: B again as the next version (a second upgrade). */
+export type RuntimeId = "A" | "B" | "C";
 
 export interface FakeEvent {
   section: string;
@@ -42,25 +43,32 @@ export interface FakeBlock {
 export interface FakeChain {
   blocks: FakeBlock[];
   runtimes: Record<RuntimeId, RuntimeCodec>;
-  /** The block that applies the upgrade (its state holds B's code), if any. */
+  /** The block that applies the (first) upgrade (its state holds B's code), if any. */
   upgradeAt: number | undefined;
 }
 
 /** Spec version of the upgraded runtime (statemint with the fellows 2.3 changes). */
 export const SPEC_B = 2_003_001;
+/** Spec version of a second upgrade (B's types, the next version). */
+export const SPEC_C = 2_003_002;
 const GENESIS_MS = 1_780_000_000_000;
 const BLOCK_MS = 12_000;
 /** Extrinsics 0 and 1 are the inherents (set_validation_data, timestamp.set). */
 const FIRST_SIGNED = 2;
 
-/** Statemint 2,000,000 (A) and the same with the fellows 2.3 changes as 2,003,001 (B). */
+/**
+ * Statemint 2,000,000 (A), the same with the fellows 2.3 changes as 2,003,001 (B), and B's types
+ * as 2,003,002 (C); each metadata's System.Version names its own version, as a runtime's does.
+ */
 export async function assetHubRuntimes(): Promise<Record<RuntimeId, RuntimeCodec>> {
-  const [a, b] = await Promise.all([currentRuntime("asset-hub-polkadot"), currentRuntime("asset-hub-polkadot", { holdEvents: true, permillLpFee: true })]);
+  const later = (specVersion: number) => currentRuntime("asset-hub-polkadot", { holdEvents: true, permillLpFee: true, specVersion });
+  const [a, b, c] = await Promise.all([currentRuntime("asset-hub-polkadot"), later(SPEC_B), later(SPEC_C)]);
   const { default: ver } = (await import("@polkadot/types-support/metadata/v15/asset-hub-polkadot-ver")) as unknown as { default: VersionJson };
   const wasm = (spec: number) => u8aToHex(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...new TextEncoder().encode(`statemint-${spec}`)]));
   return {
     A: new RuntimeCodec(a, { ...ver }, wasm(ver.specVersion)),
     B: new RuntimeCodec(b, { ...ver, specVersion: SPEC_B }, wasm(SPEC_B)),
+    C: new RuntimeCodec(c, { ...ver, specVersion: SPEC_C }, wasm(SPEC_C)),
   };
 }
 
@@ -136,7 +144,7 @@ export class BlockOps {
 
 interface PlannedBlock {
   ops?: (b: BlockOps) => void;
-  upgrade?: { codeUpdated: boolean };
+  upgrade?: { codeUpdated: boolean; to: RuntimeId };
 }
 
 export class ChainBuilder {
@@ -157,10 +165,11 @@ export class ChainBuilder {
 
   /**
    * The next block applies the upgrade (parachainSystem.ValidationFunctionApplied, and
-   * system.CodeUpdated unless `codeUpdated` is false: the applying block need not emit it).
+   * system.CodeUpdated unless `codeUpdated` is false: the applying block need not emit it), to
+   * runtime B unless `to` says otherwise.
    */
-  upgrade(options: { codeUpdated?: boolean } = {}, ops?: (b: BlockOps) => void): this {
-    this.planned.push({ ops, upgrade: { codeUpdated: options.codeUpdated ?? true } });
+  upgrade(options: { codeUpdated?: boolean; to?: RuntimeId } = {}, ops?: (b: BlockOps) => void): this {
+    this.planned.push({ ops, upgrade: { codeUpdated: options.codeUpdated ?? true, to: options.to ?? "B" } });
     return this;
   }
 
@@ -180,8 +189,8 @@ export class ChainBuilder {
       const events: FakeEvent[] = [];
       let code = parent.code;
       if (plan.upgrade) {
-        upgradeAt = number;
-        code = "B";
+        upgradeAt ??= number;
+        code = plan.upgrade.to;
         events.push({ section: "parachainSystem", method: "ValidationFunctionApplied", fields: { relayChainBlockNum: 20_000_000 + number }, extrinsic: 0 });
         if (plan.upgrade.codeUpdated) events.push({ section: "system", method: "CodeUpdated", fields: {}, extrinsic: 0 });
       }

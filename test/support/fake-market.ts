@@ -32,6 +32,10 @@ export interface MarketOptions {
   upgradeAt: number;
   /** Whether that block emits system.CodeUpdated (ValidationFunctionApplied it always does). */
   codeUpdated?: boolean;
+  /** A block that applies a second upgrade, to runtime C. */
+  secondUpgradeAt?: number;
+  /** More of what block `n` does, after its usual activity (a migration: state changed without events). */
+  extra?: (n: number, b: BlockOps) => void;
 }
 
 function genesis(chain: ChainBuilder): void {
@@ -70,8 +74,12 @@ export function marketChain(runtimes: Record<RuntimeId, RuntimeCodec>, options: 
   genesis(chain);
   while (chain.next <= options.blocks) {
     const n = chain.next;
-    const ops = (b: BlockOps) => activity(n, options.upgradeAt, b);
+    const ops = (b: BlockOps) => {
+      activity(n, options.upgradeAt, b);
+      options.extra?.(n, b);
+    };
     if (n === options.upgradeAt) chain.upgrade({ codeUpdated: options.codeUpdated ?? true }, ops);
+    else if (n === options.secondUpgradeAt) chain.upgrade({ to: "C" }, ops);
     else chain.block(ops);
   }
   return chain.build();

@@ -9,7 +9,9 @@
  *
  * Attacks: `lateVersion` — state_getRuntimeVersion, state_getMetadata and the runtime calls at
  * U and U + 1 still answer the old runtime (storage, :code and System.LastRuntimeUpgrade stay
- * true); `latencyMs` — every message waits that long each way.
+ * true); `lateMetadata` — only state_getMetadata and the Metadata_* calls at U and U + 1 still
+ * answer the old runtime's metadata (the version is right); `latencyMs` — every message waits
+ * that long each way.
  */
 import { WebSocket, WebSocketServer } from "ws";
 import { blake2AsHex } from "@polkadot/util-crypto";
@@ -20,6 +22,7 @@ export interface FakeNodeOptions {
   /** The best and finalized block at start. Default: the last block. */
   finalized?: number;
   lateVersion?: boolean;
+  lateMetadata?: boolean;
   latencyMs?: number;
 }
 
@@ -83,6 +86,7 @@ class NodeView {
     readonly chain: FakeChain,
     public finalized: number,
     private readonly lateVersion: boolean,
+    private readonly lateMetadata = false,
   ) {
     this.byHash = new Map(chain.blocks.map((b) => [b.hash, b]));
   }
@@ -111,6 +115,12 @@ class NodeView {
     const late = this.lateVersion && u !== undefined && (block.number === u || block.number === u + 1);
     return this.chain.runtimes[late ? "A" : block.code];
   }
+
+  /** The runtime whose metadata the node answers at `block` (lateMetadata: the old one at U and U + 1). */
+  metadata(block: FakeBlock): RuntimeCodec {
+    const u = this.chain.upgradeAt;
+    return this.lateMetadata && u !== undefined && (block.number === u || block.number === u + 1) ? this.chain.runtimes.A : this.reported(block);
+  }
 }
 
 type Handler = (params: unknown[]) => unknown;
@@ -138,7 +148,7 @@ function chainHandlers(view: NodeView, rpcMethods: () => string[]): Record<strin
     chain_getBlock: ([hash]) => block(view.visible(hash)),
     chain_getFinalizedHead: () => view.best().hash,
     state_getRuntimeVersion: ([hash]) => view.reported(view.at(hash)).version,
-    state_getMetadata: ([hash]) => view.reported(view.at(hash)).metadataHex(),
+    state_getMetadata: ([hash]) => view.metadata(view.at(hash)).metadataHex(),
   };
 }
 
@@ -167,7 +177,8 @@ function stateHandlers(view: NodeView, onCall: (name: string) => void, unimpleme
     state_call: ([method, data, hash]) => {
       const name = String(method);
       onCall(`state_call:${name}`);
-      const answer = view.reported(view.at(hash)).call(name, String(data ?? "0x"));
+      const block = view.at(hash);
+      const answer = (name.startsWith("Metadata_") ? view.metadata(block) : view.reported(block)).call(name, String(data ?? "0x"));
       if (answer !== undefined) return answer;
       unimplemented.push(`state_call:${name}`);
       throw new RpcError(-32000, `Client error: Execution failed: Other: Exported method ${name} is not found`);
@@ -177,7 +188,7 @@ function stateHandlers(view: NodeView, onCall: (name: string) => void, unimpleme
 
 export async function startFakeNode(chain: FakeChain, options: FakeNodeOptions = {}): Promise<FakeNode> {
   const { default: rpc } = (await import("@polkadot/types-support/metadata/v15/asset-hub-polkadot-rpc")) as unknown as { default: { methods: string[] } };
-  const view = new NodeView(chain, options.finalized ?? chain.blocks.length - 1, options.lateVersion ?? false);
+  const view = new NodeView(chain, options.finalized ?? chain.blocks.length - 1, options.lateVersion ?? false, options.lateMetadata ?? false);
   const calls = new Map<string, number>();
   const count = (method: string) => calls.set(method, (calls.get(method) ?? 0) + 1);
   const unimplemented: string[] = [];

@@ -11,7 +11,7 @@
 import { expandMetadata, Metadata, TypeRegistry } from "@polkadot/types";
 import type { EventRecord } from "@polkadot/types/interfaces";
 import type { Codec } from "@polkadot/types/types";
-import { hexToU8a, stringCamelCase, u8aConcat } from "@polkadot/util";
+import { compactFromU8a, hexToU8a, stringCamelCase, u8aConcat, u8aToHex } from "@polkadot/util";
 
 export type RuntimeName = "asset-hub-polkadot" | "asset-hub-kusama";
 
@@ -29,6 +29,8 @@ export interface Patches {
   holdEvents?: boolean;
   /** AssetConversion.LPFee as Permill 3000, as in fellows 2.3 (polkadot-sdk PR 11804). */
   permillLpFee?: boolean;
+  /** System.Version's spec version (the constant a runtime's metadata carries of itself), for a runtime laid over another's metadata. */
+  specVersion?: number;
 }
 
 type Json = Record<string, any>;
@@ -53,6 +55,18 @@ function patch(json: Json, patches: Patches): void {
     constant.type = byPath("sp_arithmetic::per_things::Permill").id;
     constant.value = "0xb80b0000"; // 3000
   }
+  if (patches.specVersion !== undefined) {
+    const constant = pallet("System").constants.find((c: Json) => c.name === "Version");
+    // RuntimeVersion { spec_name: Text, impl_name: Text, authoring_version: u32, spec_version: u32, … }
+    const bytes = hexToU8a(constant.value);
+    let at = 0;
+    for (let text = 0; text < 2; text++) {
+      const [offset, length] = compactFromU8a(bytes.subarray(at));
+      at += offset + length.toNumber();
+    }
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(at + 4, patches.specVersion, true);
+    constant.value = u8aToHex(bytes);
+  }
 }
 
 const SOURCES: Record<RuntimeName, () => Promise<[{ default: string }, { default: { specName: string; specVersion: number } }]>> = {
@@ -64,7 +78,7 @@ const built = new Map<string, Promise<Runtime>>();
 
 /** The runtime's registry (built once per name and patches: decoding 1 MB of metadata takes ~0.4 s). */
 export function currentRuntime(name: RuntimeName, patches: Patches = {}): Promise<Runtime> {
-  const key = `${name}|${!!patches.holdEvents}|${!!patches.permillLpFee}`;
+  const key = `${name}|${!!patches.holdEvents}|${!!patches.permillLpFee}|${patches.specVersion ?? ""}`;
   let runtime = built.get(key);
   if (!runtime) built.set(key, (runtime = build(name, patches)));
   return runtime;
@@ -76,7 +90,7 @@ async function build(name: RuntimeName, patches: Patches): Promise<Runtime> {
   const scratch = new TypeRegistry();
   const raw = scratch.createType("Option<Bytes>", hexToU8a(hex)).unwrap().toU8a(true);
   let source: Uint8Array | Json = raw;
-  if (patches.holdEvents || patches.permillLpFee) {
+  if (patches.holdEvents || patches.permillLpFee || patches.specVersion !== undefined) {
     const json = new Metadata(scratch, raw).toJSON() as Json;
     patch(json, patches);
     source = json;
@@ -85,7 +99,7 @@ async function build(name: RuntimeName, patches: Patches): Promise<Runtime> {
   const metadata = new Metadata(registry, source as Uint8Array);
   registry.setMetadata(metadata);
   const consts = expandMetadata(registry, metadata).consts as unknown as Runtime["consts"];
-  return { registry, metadata, specName: version.specName, specVersion: version.specVersion, ss58: registry.chainSS58 ?? 42, consts };
+  return { registry, metadata, specName: version.specName, specVersion: patches.specVersion ?? version.specVersion, ss58: registry.chainSS58 ?? 42, consts };
 }
 
 /**
