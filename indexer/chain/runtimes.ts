@@ -9,7 +9,8 @@
  *
  * Each runtime's registry is built once from the metadata of a state that has its code (the
  * parent's, or the block's own when a node answers the parent late) and checked against the
- * version the block's state names; nothing is cached by block hash, so a block can only be
+ * version the block's state names — both the node's version there and the metadata's own
+ * System.Version constant; nothing is cached by block hash, so a block can only be
  * decoded with the runtime its state confirms (polkadot-js memoizes a registry per block hash
  * for the life of a connection, which is why the indexer does not decode through api.at).
  */
@@ -56,6 +57,12 @@ export function decodeLastUpgrade(hex: string | null | undefined): SpecId | unde
   const end = start + length.toNumber();
   if (end !== bytes.length) throw new Error(`System.LastRuntimeUpgrade of ${bytes.length} bytes does not decode as (Compact<u32>, Text)`);
   return { specVersion: version.toNumber(), specName: u8aToString(bytes.subarray(start, end)) };
+}
+
+/** The version a runtime's metadata carries of itself (the System.Version constant), when it has one. */
+function ownVersion(decorated: ReturnType<typeof expandMetadata>): SpecId | undefined {
+  const version = (decorated.consts as unknown as Record<string, Record<string, { specName: { toString(): string }; specVersion: { toNumber(): number } } | undefined> | undefined>).system?.version;
+  return version && { specName: version.specName.toString(), specVersion: version.specVersion.toNumber() };
 }
 
 /** How many runtimes' registries are kept (a backfill across many upgrades builds one per runtime). */
@@ -131,7 +138,16 @@ export class Runtimes {
       const metadata = new Metadata(registry, hex);
       if (this.properties) registry.setChainProperties(this.properties);
       registry.setMetadata(metadata);
-      return { ...spec, registry, metadata, decorated: expandMetadata(registry, metadata) };
+      const decorated = expandMetadata(registry, metadata);
+      // A node whose metadata lags its version would give the old types the new name; where
+      // they have the same sizes (AccountData's frozen/flags for miscFrozen/feeFrozen) every
+      // value would still decode, wrongly. The metadata names its own runtime: it must be this.
+      const own = ownVersion(decorated);
+      if (own && specKey(own) !== specKey(spec)) {
+        answers[answers.length - 1] += ` with the metadata of ${specKey(own)}`;
+        continue;
+      }
+      return { ...spec, registry, metadata, decorated };
     }
     throw new RuntimeMismatchError(`block ${hash} was executed by ${specKey(spec)} (its System.LastRuntimeUpgrade), but the node reports ${answers.join(" and ")}: not decoding it with another runtime's types`);
   }

@@ -16,9 +16,10 @@ const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const upgradeInfo = (specName: string, specVersion: number) => u8aToHex(u8aConcat(compactToU8a(specVersion), compactToU8a(specName.length), stringToU8a(specName)));
 
 /** A node of blocks 0…9 whose code changes in block `applied` (from spec 2,000,000 to 2,003,001). */
-function node(old: TestRuntime, next: TestRuntime, applied: number, late = 0) {
+function node(old: TestRuntime, next: TestRuntime, applied: number, late = 0, lateMetadata = 0) {
   const calls: string[] = [];
   const codeAt = (n: number) => (n >= applied + late ? next : old);
+  const metadataAt = (n: number) => (n >= applied + lateMetadata ? codeAt(n) : old);
   const spec = (rt: TestRuntime) => (rt === next ? 2_003_001 : 2_000_000);
   const rpc: ChainRpc = {
     async send<T>(method: string, params: unknown[]): Promise<T> {
@@ -26,7 +27,7 @@ function node(old: TestRuntime, next: TestRuntime, applied: number, late = 0) {
       const n = Number(BigInt(params[params.length - 1] as string));
       if (method === "chain_getHeader") return { number: `0x${n.toString(16)}`, parentHash: hash(n - 1) } as T;
       if (method === "state_getRuntimeVersion") return { specName: "statemint", specVersion: spec(codeAt(n)) } as T;
-      if (method === "state_getMetadata") return codeAt(n).metadata.toHex() as T;
+      if (method === "state_getMetadata") return metadataAt(n).metadata.toHex() as T;
       if (method === "state_queryStorageAt") {
         // The runtime that executed block n ran from the code of n - 1.
         const executed = n > applied ? next : old;
@@ -44,7 +45,7 @@ describe("the runtime of a block", () => {
 
   beforeAll(async () => {
     old = await currentRuntime("asset-hub-polkadot");
-    next = await currentRuntime("asset-hub-polkadot", { holdEvents: true, permillLpFee: true });
+    next = await currentRuntime("asset-hub-polkadot", { holdEvents: true, permillLpFee: true, specVersion: 2_003_001 });
   });
 
   it("System.LastRuntimeUpgrade decodes as (Compact<u32>, Text), like the runtime's own type", () => {
@@ -84,6 +85,18 @@ describe("the runtime of a block", () => {
     const six = await runtimes.ofState(hash(6));
     expect(six.specVersion).toBe(2_003_001);
     expect((six.decorated.consts as any).assetConversion.lpFee.toRawType()).toBe("Permill");
+  });
+
+  it("a node whose metadata lags its version: the metadata's own System.Version must name the block's runtime, else the next state is asked, else nothing is decoded", async () => {
+    // The version at 5 (the parent) is new, its metadata still the old one; at 6 both are new.
+    const behind = node(old, next, 5, 0, 1);
+    const six = await new Runtimes(behind.rpc, undefined).ofState(hash(6));
+    expect(six.specVersion).toBe(2_003_001);
+    expect((six.decorated.consts as any).assetConversion.lpFee.toRawType()).toBe("Permill");
+    expect(behind.calls.filter((c) => c === "state_getMetadata")).toHaveLength(2);
+    // Old metadata at both: refused (the old types under the new name could decode, wrongly).
+    const lagging = new Runtimes(node(old, next, 5, 0, 2).rpc, undefined);
+    await expect(lagging.ofState(hash(6))).rejects.toThrow(/executed by statemint\/2003001 .* reports statemint\/2003001 at 0x0+5 with the metadata of statemint\/2000000 and statemint\/2003001 at 0x0+6 with the metadata of statemint\/2000000/);
   });
 
   it("a node whose answers never match the block's state: nothing is decoded, and the next ask tries again", async () => {
