@@ -10,7 +10,7 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 export { OtherChainError, StatePrunedError } from "./start.js";
-import { CHAIN_TASK, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
+import { CHAIN_TASK, deleteTask, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
 import { Bootstrapper } from "./bootstrap.js";
 import { catchUp, StateDiscardedAt } from "./catch-up.js";
 import { connect } from "./chain/connect.js";
@@ -20,7 +20,7 @@ import { Heartbeat } from "./heartbeat.js";
 import { startHistory } from "./history.js";
 import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedError } from "./start.js";
 import { Pipeline } from "./pipeline.js";
-import { runReread } from "./reread.js";
+import { REREAD_TASK, runReread } from "./reread.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type TaskName } from "./tasks.js";
 import type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
@@ -188,7 +188,8 @@ export class Follower {
         } catch (err) {
           pipeline.clear();
           if (!(err instanceof StateDiscardedAt)) throw err;
-          block = (await this.pruned(s, await reader.finalizedHead(), block, "while catching up", err.block)).blockNumber;
+          // The checkpoint may have moved (a re-read pinned at a batch's end): name the store's.
+          block = (await this.pruned(s, await reader.finalizedHead(), this.status.block ?? block, "while catching up", err.block)).blockNumber;
           this.status.block = block;
           deriver.startFrom(await reader.runtimes.ofState((await getCheckpoint(this.db))!.blockHash));
         }
@@ -231,7 +232,12 @@ export class Follower {
     }
     // What the API needs of the chain to answer in its terms (addresses in its SS58 prefix).
     await this.fenced((t) => setTask(t, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo));
-    await this.reread(s);
+    try {
+      await this.reread(s);
+    } catch (err) {
+      if (!(err instanceof StateDiscardedAt)) throw err;
+      checkpoint = await this.pruned(s, head, checkpoint.blockNumber, "re-reading state", err.block);
+    }
     await bootstrapper.snapshotLpHolders(head);
     if (!this.history) this.history = (await startHistory(this.db, reader, {
       hours: this.options.historyHours ?? 0,
@@ -302,7 +308,8 @@ export class Follower {
     const what = prunedMessage(block, head.number, missing);
     if (this.options.rebootstrap !== "auto") throw new StatePrunedError(`indexer: ${what} (${when}). ${PRUNED_ADVICE(block, head.number)}`);
     log.error({ block, head: head.number, when }, `indexer: ${what}; INDEXER_REBOOTSTRAP=auto: taking a new snapshot at the head (blocks ${block + 1}–${head.number} stay out of history)`);
-    await s.bootstrapper.bootstrap(head, head.number);
+    // A new snapshot of everything: a re-read still on record (pinned at an older block) is done by it.
+    await s.bootstrapper.bootstrap(head, head.number, undefined, (t) => deleteTask(t, REREAD_TASK));
     await s.bootstrapper.snapshotLpHolders(head);
     await s.deriver.load(this.db);
     return (await getCheckpoint(this.db))!;

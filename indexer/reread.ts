@@ -23,6 +23,7 @@ import { deleteTask, getCheckpoint, getTask, recordTokenStats, setTask, sweepTok
 import type { Logger } from "../shared/logger.js";
 import type { ChainReader } from "./chain/reader.js";
 import type { Bootstrapper } from "./bootstrap.js";
+import { StateDiscardedAt } from "./catch-up.js";
 import type { Deriver } from "./derive.js";
 import { BootstrapStopped } from "./tasks.js";
 
@@ -79,8 +80,12 @@ export async function runReread(ctx: RereadContext): Promise<boolean> {
   if (!task) return false;
   const log = ctx.logger;
   if (!(await ctx.reader.hasState(task.hash))) {
-    // The node pruned the pinned block (a long stop): the checkpoint's state, from the start.
     const cp = (await getCheckpoint(ctx.db))!;
+    // Pinned at the checkpoint (a batch schedules it there): the store can no longer be made
+    // equal to chain storage at it, and trying again would loop; the follower's pruned path
+    // decides (a fatal error naming the block, or INDEXER_REBOOTSTRAP=auto's new snapshot).
+    if (cp.blockHash === task.hash) throw new StateDiscardedAt(task.block, `the node no longer has the state of block ${task.block}, where state is being read again`);
+    // The node pruned the pinned block (a long stop): the checkpoint's state, from the start.
     log.warn({ block: task.block, checkpoint: cp.blockNumber }, "indexer: the node no longer has the state of the re-read's block; re-reading at the checkpoint");
     task = { ...task, block: cp.blockNumber, hash: cp.blockHash, index: 0, lastKey: null, rows: 0 };
   }
