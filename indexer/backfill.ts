@@ -2,7 +2,9 @@
  * Backfill: index a historical block range the follower never saw (typically the history before
  * a deployment's bootstrap). A range is split into chunks that are independent of each other:
  * each one rebuilds the market (pools, reserves, decimals, prices) from chain storage at the
- * block before it, then walks its blocks exactly as the follower does. So chunks can run in any
+ * block before it (and again at the first block of a new runtime, whose migrations may move it
+ * without events, as the follower's new snapshot there does), then walks its blocks exactly as
+ * the follower does. So chunks can run in any
  * order, on any number of workers, and give the rows the follower would have written.
  *
  * A backfill writes history only — swaps, liquidity events, pool reserves, prices and blocks,
@@ -16,6 +18,7 @@ import { getCheckpoint, markChunkDone, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
+import type { DecodedBlock } from "./decode.js";
 import { Deriver } from "./derive.js";
 import { Pipeline } from "./pipeline.js";
 import type { OracleSettings } from "./market.js";
@@ -103,6 +106,14 @@ export async function backfillChunk(
     }
     const r = await pipeline.apply(n, range.to, batch);
     swaps += r.swaps;
+    if (r.upgraded) {
+      // The first block of a new runtime: its migrations may move pools and tokens without an
+      // event. The follower takes a new snapshot there; so does the chunk's market, with the
+      // same history rows (every pool's reserves, the prices that moved). The blocks fetched
+      // ahead were planned against the market before it.
+      pipeline.clear();
+      await resnapshotMarket(reader, deriver, r.block, batch);
+    }
     if (batch.size >= options.batchBlocks) await flush();
   }
   await flush();
@@ -124,6 +135,21 @@ async function seedAt(reader: ChainReader, deriver: Deriver, number: number): Pr
   deriver.reportUnusable(number, unusable, reader.collisions);
   for (const p of await reader.pools(at, pools)) market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
   market.reprice();
+}
+
+/** The market read again at `block` (a runtime's first), its history rows into `batch`, as a follower's new snapshot writes them. */
+async function resnapshotMarket(reader: ChainReader, deriver: Deriver, block: DecodedBlock, batch: Batch): Promise<void> {
+  const { at, number, timestamp } = block;
+  // A market of what the chain has now (a pool or token a migration removed is gone), with the
+  // prices before it, so that only the prices that move are written.
+  const prices = deriver.market.prices;
+  deriver.emptyMarket().prices = new Map(prices);
+  deriver.applyTokenStates(await reader.tokens(at, await reader.allTokenIds(at)), batch, number);
+  const { pools, unusable } = await reader.allPools(at);
+  deriver.reportUnusable(number, unusable, reader.collisions);
+  if (pools.length > 0) deriver.applyPoolStates(await reader.pools(at, pools), batch, number, timestamp);
+  deriver.applyPrices(batch, number);
+  deriver.storeLearned(batch, number);
 }
 
 /**
