@@ -20,7 +20,8 @@ import { Follower, type FollowerOptions } from "../../indexer/follower.js";
 import { oracleSettings } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import type { Database } from "../../db/index.js";
+import { getHeartbeat, getTask, type Database } from "../../db/index.js";
+import { REREAD_TASK, type RereadTask } from "../../indexer/reread.js";
 import { account, assetHubRuntimes, type BlockOps, type FakeChain, type RuntimeId } from "../support/fake-chain.js";
 import { ACTORS, marketChain, PINK, type MarketOptions } from "../support/fake-market.js";
 import { startFakeNode, type FakeNode, type FakeNodeOptions } from "../support/fake-node.js";
@@ -132,6 +133,25 @@ describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
     // The bootstrap, and the new snapshot at B's first block: two, no more.
     expect(count(run, "bootstrap: done")).toBe(2);
     expect(run.records.filter((r) => r.msg === "indexer: runtime upgrade; reading state again after this block").map((r) => r.block)).toEqual([FIRST]);
+  });
+
+  it("while the new snapshot after the upgrade runs, the heartbeat keeps beating (/health not stale) and the re-read is on record", async () => {
+    const c = chain();
+    const n = await node(c, { finalized: 5, latencyMs: 15 });
+    const run = follow(ctx.db, n.url, { bootstrapPageSize: 1, heartbeatMs: 200 });
+    await until("the bootstrap", () => run.follower.status.block === 5, BOUND_MS);
+    n.finalize(HEAD);
+    const ages: number[] = [];
+    while (run.follower.status.block !== HEAD && run.follower.status.sessions < 3) {
+      const reread = await getTask<RereadTask>(ctx.db, REREAD_TASK);
+      if (reread?.scope === "all") ages.push((await getHeartbeat(ctx.db))!.ageSeconds);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await reachHead(run);
+    expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
+    // Sampled through the snapshot (a page per account at 30 ms a round trip: seconds).
+    expect(ages.length).toBeGreaterThan(5);
+    expect(Math.max(...ages), `heartbeat ages during the snapshot: ${ages.join(", ")}`).toBeLessThan(2);
   });
 
   for (const pinned of [UPGRADE, FIRST]) {
