@@ -8,7 +8,8 @@
  * hand: its layout (Compact<u32>, Text) has not changed since it was added in 2020.
  *
  * Each runtime's registry is built once from the metadata of a state that has its code (the
- * parent's, or the block's own when a node answers the parent late) and checked against the
+ * parent's, the block's own when a node answers the parent late, or the finalized head's when it
+ * still runs that code and the node answers both late) and checked against the
  * version the block's state names — both the node's version there and the metadata's own
  * System.Version constant; nothing is cached by block hash, so a block can only be
  * decoded with the runtime its state confirms (polkadot-js memoizes a registry per block hash
@@ -125,30 +126,53 @@ export class Runtimes {
   /**
    * The registry of `spec` from the metadata of a state that has its code: the parent's (the
    * code that executed the block), or the block's own when the node still answers the parent
-   * with the version before (its code is the same unless the block itself applied another).
+   * with the version before (its code is the same unless the block itself applied another), or
+   * the finalized head's when its state still names `spec` and the node answers both late.
    */
   private async build(spec: SpecId, hash: string, parent: string): Promise<Runtime> {
     const answers: string[] = [];
     for (const source of parent === hash ? [hash] : [parent, hash]) {
-      const v = await this.version(source);
-      answers.push(`${specKey(v)} at ${source}`);
-      if (specKey(v) !== specKey(spec)) continue;
-      const hex = await this.rpc.send<`0x${string}`>("state_getMetadata", [source]);
-      const registry = new TypeRegistry();
-      const metadata = new Metadata(registry, hex);
-      if (this.properties) registry.setChainProperties(this.properties);
-      registry.setMetadata(metadata);
-      const decorated = expandMetadata(registry, metadata);
-      // A node whose metadata lags its version would give the old types the new name; where
-      // they have the same sizes (AccountData's frozen/flags for miscFrozen/feeFrozen) every
-      // value would still decode, wrongly. The metadata names its own runtime: it must be this.
-      const own = ownVersion(decorated);
-      if (own && specKey(own) !== specKey(spec)) {
-        answers[answers.length - 1] += ` with the metadata of ${specKey(own)}`;
-        continue;
-      }
-      return { ...spec, registry, metadata, decorated };
+      const runtime = await this.buildAt(spec, source, answers);
+      if (runtime) return runtime;
+    }
+    // A node that answers both late for good (a cache, a backend that lags at those blocks):
+    // a newer state whose own System.LastRuntimeUpgrade still names this runtime has its code
+    // (or the node's version there says otherwise); the finalized head is asked once.
+    const head = await this.headNaming(spec).catch(() => undefined);
+    if (head && head !== hash && head !== parent) {
+      const runtime = await this.buildAt(spec, head, answers);
+      if (runtime) return runtime;
     }
     throw new RuntimeMismatchError(`block ${hash} was executed by ${specKey(spec)} (its System.LastRuntimeUpgrade), but the node reports ${answers.join(" and ")}: not decoding it with another runtime's types`);
+  }
+
+  /** The finalized head, when its state names `spec` as its runtime. */
+  private async headNaming(spec: SpecId): Promise<string | undefined> {
+    const head = await this.rpc.send<string>("chain_getFinalizedHead", []);
+    const [value] = await rawValues(this.rpc, [LAST_UPGRADE_KEY], head);
+    const named = decodeLastUpgrade(value);
+    return named && specKey(named) === specKey(spec) ? head : undefined;
+  }
+
+  /** `spec`'s runtime from the metadata at `source`, if the node's version there and the metadata's own name it (else why not, in `answers`). */
+  private async buildAt(spec: SpecId, source: string, answers: string[]): Promise<Runtime | undefined> {
+    const v = await this.version(source);
+    answers.push(`${specKey(v)} at ${source}`);
+    if (specKey(v) !== specKey(spec)) return undefined;
+    const hex = await this.rpc.send<`0x${string}`>("state_getMetadata", [source]);
+    const registry = new TypeRegistry();
+    const metadata = new Metadata(registry, hex);
+    if (this.properties) registry.setChainProperties(this.properties);
+    registry.setMetadata(metadata);
+    const decorated = expandMetadata(registry, metadata);
+    // A node whose metadata lags its version would give the old types the new name; where
+    // they have the same sizes (AccountData's frozen/flags for miscFrozen/feeFrozen) every
+    // value would still decode, wrongly. The metadata names its own runtime: it must be this.
+    const own = ownVersion(decorated);
+    if (own && specKey(own) !== specKey(spec)) {
+      answers[answers.length - 1] += ` with the metadata of ${specKey(own)}`;
+      return undefined;
+    }
+    return { ...spec, registry, metadata, decorated };
   }
 }
