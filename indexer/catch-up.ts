@@ -82,7 +82,9 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
   }
   const last = batch.lastBlock!;
   if (lastAt && !requests.some((r) => r.scope === "all") && ctx.reconcile()) {
-    const changed = ctx.deriver.reconcile(await ctx.reader.tokens(lastAt, ctx.deriver.knownAssets()), batch, last.number);
+    // Counts of every asset first (one read each); the whole token only of those that moved.
+    const moved = ctx.deriver.moved(await ctx.reader.assetCounts(lastAt, ctx.deriver.knownAssets()));
+    const changed = moved.length === 0 ? [] : ctx.deriver.reconcile(await ctx.reader.tokens(lastAt, moved), batch, last.number);
     if (changed.length > 0) requests.push({ scope: changed, reason: `block ${last.number}: supply or account count of token(s) ${changed.join(", ")} changed without an event naming their accounts` });
   }
   const timer = ctx.metrics?.commitDuration.startTimer();

@@ -95,6 +95,11 @@ export class Deriver {
     return [...this.market.decimals.keys()].filter((id) => id !== this.chain.nativeTokenId).sort((a, b) => a - b);
   }
 
+  /** Of `counts` (Reader.assetCounts), the assets whose numbers are not the ones last read. */
+  moved(counts: Map<number, string | null>): number[] {
+    return [...counts].filter(([id, c]) => this.details.get(id) !== (c ?? undefined)).map(([id]) => id);
+  }
+
   /**
    * Assets whose supply or account count (read at the end of a batch) differ from what the
    * indexer last read, though no event of the batch named them: a refund that burns a balance

@@ -215,6 +215,26 @@ export class ChainReader {
   }
 
   /** Current state of tokens; ids absent from chain (destroyed) come back in `missing`. */
+  /**
+   * Each asset's supply and account count ("supply|accounts"), or null when it no longer
+   * exists: its details only, no metadata (what Deriver.reconcile compares at every batch end).
+   */
+  async assetCounts(at: At, ids: number[]): Promise<Map<number, string | null>> {
+    const sides = this.sides(ids, (id) => id);
+    const foreign = at.query.foreignAssets;
+    const details = await byKind<number, Codec>(sides, {
+      native: async (c) => c.map(() => undefined as unknown as Codec),
+      asset: (c) => at.query.assets.asset.multi(c.map((s) => assetKey(s.key))),
+      foreign: (c) => (foreign ? foreign.asset.multi(c.map((s) => foreignKey(s.key)) as never) : Promise.resolve(c.map(() => undefined as unknown as Codec))),
+    });
+    return new Map(
+      sides.map(({ item: id }, i) => {
+        const d = details[i] && some(details[i]!);
+        return [id, d ? `${d.supply.toString()}|${d.accounts.toString()}` : null];
+      }),
+    );
+  }
+
   async tokens(at: At, ids: number[]): Promise<{ tokens: TokenState[]; missing: number[] }> {
     const out: TokenState[] = [];
     const missing: number[] = [];
