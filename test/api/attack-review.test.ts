@@ -1,0 +1,60 @@
+/**
+ * What attacking the public API after issue 24 turned up, each as a regression test:
+ * - a page of a few hundred pools (`GET /pools?limit=500`) planned a row-value IN list that PGlite
+ *   could not plan (a 500, or its one thread busy for minutes: every request of the process
+ *   stalled); lists are now read in chunks, and the page's figures equal the all-pools path's;
+ */
+import { expect, it } from "vitest";
+import { exactSwapTotalsByPool, insertSwaps, upsertPools, upsertTokens, type NewToken } from "../../db/index.js";
+import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
+import { buildApp } from "../support/app.js";
+import { describeDb } from "../support/db.js";
+import { ALICE, HEAD_BLOCK, HEAD_TIME, KSM, seedMarket } from "../support/fixtures.js";
+
+const FIRST = 100_000;
+
+/** `n` assets (symbol `S<i mod 7>`) with a pool against KSM each. */
+function market(n: number) {
+  const tokens: NewToken[] = Array.from({ length: n }, (_, i) => ({ id: FIRST + i, name: `T${i}`, symbol: `S${i % 7}`, decimals: 6, supply: "1000000", owner: null, kind: "asset", assetId: FIRST + i, blockNumber: HEAD_BLOCK }));
+  const pools = tokens.map((t, i) => ({ token0Id: KSM, token1Id: t.id, lpTokenId: 10_000 + i, account: `pool-${i}`, reserve0: String(1_000_000_000_000 + i), reserve1: "1000", lpSupply: "1000", lpFeePpm: 3000, createdBlock: 1, blockNumber: HEAD_BLOCK }));
+  return { tokens, pools };
+}
+
+describeDb("attacks on the public API after issue 24", (ctx) => {
+  it("GET /pools?limit=500 over 600 pools answers, and each page's 24 h totals equal the all-pools path's", async () => {
+    await seedMarket(ctx.db);
+    const { tokens, pools } = market(600);
+    for (let i = 0; i < tokens.length; i += 200) await upsertTokens(ctx.db, tokens.slice(i, i + 200));
+    for (let i = 0; i < pools.length; i += 200) await upsertPools(ctx.db, pools.slice(i, i + 200));
+    // Swaps in pools spread over every chunk of a page (1st, 150th, 333rd, 599th new pool), inside the 24 h window.
+    const traded = [0, 149, 332, 598].map((i) => pools[i]!);
+    await insertSwaps(ctx.db, traded.map((p, i) => ({ blockNumber: HEAD_BLOCK, eventIndex: 100 + i, hop: 0, token0Id: p.token0Id, token1Id: p.token1Id, tokenIn: p.token0Id, tokenOut: p.token1Id, amountIn: "10", amountOut: "9", fee: "1", volumeUsd: `${i + 1}.5`, feeUsd: "0.01", account: ALICE, timestamp: HEAD_TIME - 60 })));
+    const t = buildApp(ctx.db, { rateLimit: { store: new MemoryRateLimitStore(), max: 0, windowMs: 60_000 } });
+
+    const started = performance.now();
+    const pages = [];
+    for (const page of [1, 2]) {
+      const res = await t.get(`/pools?sort=id&order=asc&limit=500&page=${page}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      pages.push(((await res.json()) as { pools: { lpTokenId: number; volume24h: string; swaps24h: number }[] }).pools);
+    }
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(pages[0]).toHaveLength(500);
+    expect(pages[1]).toHaveLength(103); // 600 + the fixture's 3
+    // The same figures as the path that sums every pool at once (sort=volume24h reads no list).
+    const byVolume = (await (await t.get("/pools?sort=volume24h&limit=500")).json()) as { pools: { lpTokenId: number; volume24h: string; swaps24h: number }[] };
+    const expected = new Map(byVolume.pools.map((p) => [p.lpTokenId, `${p.volume24h}/${p.swaps24h}`]));
+    for (const p of pages.flat()) if (expected.has(p.lpTokenId)) expect(`${p.volume24h}/${p.swaps24h}`, `pool ${p.lpTokenId}`).toBe(expected.get(p.lpTokenId));
+    for (const [i, p] of traded.entries()) expect(pages.flat().find((r) => r.lpTokenId === p.lpTokenId)).toMatchObject({ volume24h: `${i + 1}.5`, swaps24h: 1 });
+  }, 120_000);
+
+  it("exactSwapTotalsByPool of a list longer than one statement's is the union of its parts", async () => {
+    await seedMarket(ctx.db);
+    const list = [{ token0Id: KSM, token1Id: 1984 }, ...Array.from({ length: 250 }, (_, i) => ({ token0Id: KSM, token1Id: FIRST + i })), { token0Id: KSM, token1Id: 18 }];
+    const window = { from: HEAD_TIME - 86_400, to: HEAD_TIME };
+    const totals = await exactSwapTotalsByPool(ctx.db, window, list);
+    expect([...totals.keys()].sort()).toEqual(["0/18", "0/1984"]);
+    expect(totals.get("0/1984")).toEqual(await exactSwapTotalsByPool(ctx.db, window, { token0Id: KSM, token1Id: 1984 }).then((m) => m.get("0/1984")));
+  });
+
+});
