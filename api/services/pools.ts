@@ -63,6 +63,9 @@ export async function aggregatePoolStats(db: Database) {
   };
 }
 
+/** Token ids an AMBIGUOUS_TOKEN message names at most (a symbol may be shared by thousands of assets). */
+const AMBIGUOUS_NAMED = 10;
+
 /** A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token. */
 export async function resolveTokenRef(db: Database, ref: string, param: string): Promise<Token> {
   if (/^\d+$/.test(ref)) {
@@ -72,11 +75,13 @@ export async function resolveTokenRef(db: Database, ref: string, param: string):
     if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
     return token;
   }
-  const matches = await findTokensBySymbol(db, ref);
+  // One more than the ids an answer names: enough to tell "these" from "these and more".
+  const matches = await findTokensBySymbol(db, ref, AMBIGUOUS_NAMED + 1);
   if (matches.length === 0) throw new AppError("TOKEN_NOT_FOUND", `No token has the symbol "${ref}".`);
   if (matches.length > 1) {
-    const ids = matches.map((t) => t.id).join(", ");
-    throw new AppError("AMBIGUOUS_TOKEN", `The symbol "${ref}" is shared by tokens ${ids}; use a token id instead.`);
+    const ids = matches.slice(0, AMBIGUOUS_NAMED).map((t) => t.id).join(", ");
+    const more = matches.length > AMBIGUOUS_NAMED ? " and more" : "";
+    throw new AppError("AMBIGUOUS_TOKEN", `The symbol "${ref}" is shared by tokens ${ids}${more}; use a token id instead.`);
   }
   return matches[0] as Token;
 }

@@ -39,13 +39,17 @@ export async function getTokens(db: Database, ids: number[]): Promise<Token[]> {
   return db.select().from(tokens).where(sql`${tokens.id} = any(${idArray(ids)}::bigint[])`);
 }
 
-/** Tokens whose symbol equals `symbol`, ignoring case (several assets may share one). */
-export async function findTokensBySymbol(db: Database, symbol: string): Promise<Token[]> {
+/**
+ * Tokens whose symbol equals `symbol`, ignoring case (several assets may share one), lowest ids
+ * first; at most `limit` of them (anyone can create assets under any symbol).
+ */
+export async function findTokensBySymbol(db: Database, symbol: string, limit = 1_000): Promise<Token[]> {
   return db
     .select()
     .from(tokens)
     .where(sql`lower(${tokens.symbol}) = lower(${symbol})`)
-    .orderBy(asc(tokens.id));
+    .orderBy(asc(tokens.id))
+    .limit(limit);
 }
 
 /** What the indexer keeps in memory of every token: its decimals and symbol. */

@@ -3,11 +3,13 @@
  * - a page of a few hundred pools (`GET /pools?limit=500`) planned a row-value IN list that PGlite
  *   could not plan (a 500, or its one thread busy for minutes: every request of the process
  *   stalled); lists are now read in chunks, and the page's figures equal the all-pools path's;
+ * - a symbol shared by very many tokens named every one of them in the AMBIGUOUS_TOKEN message:
+ *   the lookup and the message are now bounded;
  */
 import { expect, it } from "vitest";
 import { exactSwapTotalsByPool, insertSwaps, upsertPools, upsertTokens, type NewToken } from "../../db/index.js";
 import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
-import { buildApp } from "../support/app.js";
+import { buildApp, expectError } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, HEAD_BLOCK, HEAD_TIME, KSM, seedMarket } from "../support/fixtures.js";
 
@@ -55,6 +57,21 @@ describeDb("attacks on the public API after issue 24", (ctx) => {
     const totals = await exactSwapTotalsByPool(ctx.db, window, list);
     expect([...totals.keys()].sort()).toEqual(["0/18", "0/1984"]);
     expect(totals.get("0/1984")).toEqual(await exactSwapTotalsByPool(ctx.db, window, { token0Id: KSM, token1Id: 1984 }).then((m) => m.get("0/1984")));
+  });
+
+  it("a symbol shared by 300 tokens: AMBIGUOUS_TOKEN names a bounded number of them", async () => {
+    await seedMarket(ctx.db);
+    const { tokens } = market(2_100); // S1 is the symbol of 300 of them
+    for (let i = 0; i < tokens.length; i += 500) await upsertTokens(ctx.db, tokens.slice(i, i + 500));
+    const t = buildApp(ctx.db);
+    for (const path of ["/pool/stats/s1/KSM", "/pools/KSM/S1/swaps", "/pools/S1/KSM/ohlcv"]) {
+      const message = await expectError(await t.get(path), 400, "AMBIGUOUS_TOKEN");
+      expect(message.length, message).toBeLessThan(300);
+      expect(message).toContain(`${FIRST + 1}, ${FIRST + 8}`); // the lowest ids, in order
+      expect(message).toContain("and more");
+    }
+    // A few sharing a symbol are all named, as before.
+    expect(await expectError(await t.get("/pool/stats/dup/KSM"), 400, "AMBIGUOUS_TOKEN")).toBe('The symbol "dup" is shared by tokens 21, 22; use a token id instead.');
   });
 
 });
