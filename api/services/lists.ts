@@ -127,9 +127,10 @@ export async function listPoolRows(db: Database, q: ListQuery<(typeof POOL_SORTS
   const side = (id: number, reserve: string) => {
     const t = tokens.get(id);
     const p = prices.get(id);
-    // A token destroyed while its pool lives on has no row: its kind still follows from its id.
+    // A token destroyed while its pool lives on has no row: its kind still follows from its id;
+    // without its decimals no price applies to its reserve, as the TVL (SQL) counts it.
     const identity = t ? tokenIdentity(t) : { kind: id > 2 ** 32 ? ("foreign" as const) : ("asset" as const), assetId: null, location: null };
-    return { tokenId: id, symbol: t?.symbol ?? "", decimals: t?.decimals ?? 0, ...identity, reserve: normalizeDecimal(reserve), priceUsd: p ? normalizeDecimal(p.priceUsd) : null };
+    return { tokenId: id, symbol: t?.symbol ?? "", decimals: t?.decimals ?? 0, ...identity, reserve: normalizeDecimal(reserve), priceUsd: t && p ? normalizeDecimal(p.priceUsd) : null };
   };
   return {
     ...page,

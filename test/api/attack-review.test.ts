@@ -5,9 +5,10 @@
  *   stalled); lists are now read in chunks, and the page's figures equal the all-pools path's;
  * - a symbol shared by very many tokens named every one of them in the AMBIGUOUS_TOKEN message:
  *   the lookup and the message are now bounded;
+ * - `/pools` showed a price for a side whose token is gone while its TVL counted that side as 0.
  */
 import { expect, it } from "vitest";
-import { exactSwapTotalsByPool, insertSwaps, upsertPools, upsertTokens, type NewToken } from "../../db/index.js";
+import { deleteTokens, exactSwapTotalsByPool, insertPrices, insertSwaps, upsertPools, upsertTokens, type NewToken } from "../../db/index.js";
 import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { buildApp, expectError } from "../support/app.js";
 import { describeDb } from "../support/db.js";
@@ -74,4 +75,16 @@ describeDb("attacks on the public API after issue 24", (ctx) => {
     expect(await expectError(await t.get("/pool/stats/dup/KSM"), 400, "AMBIGUOUS_TOKEN")).toBe('The symbol "dup" is shared by tokens 21, 22; use a token id instead.');
   });
 
+  it("GET /pools: a side whose token is gone shows no price, as its TVL counts none", async () => {
+    await seedMarket(ctx.db);
+    const { tokens, pools } = market(1);
+    await upsertTokens(ctx.db, tokens);
+    await upsertPools(ctx.db, pools);
+    await insertPrices(ctx.db, [{ tokenId: FIRST, blockNumber: HEAD_BLOCK, priceUsd: "2" }]);
+    const t = buildApp(ctx.db);
+    const row = async () => ((await (await t.get("/pools?sort=id&order=asc")).json()) as { pools: any[] }).pools.find((p) => p.lpTokenId === 10_000);
+    expect(await row()).toMatchObject({ tokenB: { tokenId: FIRST, priceUsd: "2", reserve: "1000" }, totalValueLocked: "12.502" });
+    await deleteTokens(ctx.db, [FIRST]); // destroyed; its pool lives on
+    expect(await row()).toMatchObject({ tokenB: { tokenId: FIRST, symbol: "", priceUsd: null }, totalValueLocked: "12.5" });
+  });
 });
