@@ -17,7 +17,8 @@ import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { ERROR_CODES, type ErrorCode } from "../../shared/errors.js";
 import { createLogger } from "../../shared/logger.js";
-import { ALICE, BOB, KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { ALICE, BOB, DAVE, KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
+import { documentedCodes } from "../support/openapi.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -187,6 +188,15 @@ describe("fuzzing every operation of /openapi.json", () => {
       return v;
     };
     const statuses = new Map<string, number>();
+    const codes = new Set<string>();
+    // Beside one known-good request per operation, the answers issue 24 added: a token whose price
+    // expired (404 PRICE_UNAVAILABLE), native holders and a portfolio with their balance parts.
+    const oracle = ops.find((o) => o.path === "/oracle/value/{id}")!;
+    const extra: FuzzRequest[] = [
+      { ...goodRequest(oracle, base, token), url: `${base}/oracle/value/${ZERO}` },
+      { ...goodRequest(ops.find((o) => o.path === "/assets/holders/{id}")!, base, token), url: `${base}/assets/holders/${KSM}?limit=5` },
+      { ...goodRequest(ops.find((o) => o.path === "/accounts/{address}")!, base, token), url: `${base}/accounts/${DAVE}` },
+    ];
 
     await fc.assert(
       fc.asyncProperty(requestArb(ops, base, token), async ({ op, url, init }) => {
@@ -206,10 +216,15 @@ describe("fuzzing every operation of /openapi.json", () => {
             throw new Error(`not the error body for its status: ${where}`);
           }
         }
-        // A route-level 404 (e.g. a path segment that decodes to "/") is the global NOT_FOUND.
-        if (res.status === 404 && body.error.code === "NOT_FOUND") return;
+        // A path that routes nowhere (e.g. a segment that decodes to "/") is the global NOT_FOUND;
+        // a route's own 404 must be one of its documented codes (PRICE_UNAVAILABLE, TOKEN_NOT_FOUND…).
+        if (res.status === 404 && body.error.code === "NOT_FOUND" && body.error.message.startsWith("No route for ")) return;
         const documented = op.responses[String(res.status)];
         if (!documented) throw new Error(`undocumented status: ${where}`);
+        if (res.status >= 400) {
+          codes.add(`${op.path} ${body.error.code}`);
+          if (!documentedCodes(documented as { description?: string }).includes(body.error.code)) throw new Error(`error code not documented for ${op.path} ${res.status}: ${where}`);
+        }
         const schema = documented.content?.["application/json"]?.schema;
         const validate = validatorOf(schema);
         if (!validate(body)) throw new Error(`does not match the documented schema (${ajv.errorsText(validate.errors)}): ${where}`);
@@ -217,7 +232,7 @@ describe("fuzzing every operation of /openapi.json", () => {
       // Besides the generated requests, one known-good request per operation: its success path is
       // then reached whatever the seed (with two path parameters and three query parameters, a
       // route's random requests all failed in one seed of seven).
-      { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: ops.map((op) => [goodRequest(op, base, token)] as [FuzzRequest]) },
+      { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: [...ops.map((op) => goodRequest(op, base, token)), ...extra].map((r) => [r] as [FuzzRequest]) },
     );
 
     const started = performance.now();
@@ -229,5 +244,6 @@ describe("fuzzing every operation of /openapi.json", () => {
     const seen = [...statuses.keys()];
     for (const op of ops) expect(seen.some((s) => s.startsWith(`${op.path} 2`)), `${op.path} never succeeded`).toBe(true);
     expect(seen.filter((s) => / 4\d\d$/.test(s)).length).toBeGreaterThanOrEqual(ops.length);
+    expect(codes.has("/oracle/value/{id} PRICE_UNAVAILABLE"), [...codes].join(", ")).toBe(true);
   }, 600_000);
 });

@@ -6,7 +6,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
 import { authHeader, buildApp } from "../support/app.js";
-import { ALICE, KSM, seedMarket, TEN, USDT, ZERO } from "../support/fixtures.js";
+import { ALICE, DAVE, KSM, LONELY, seedMarket, TEN, USDT, ZERO } from "../support/fixtures.js";
+import { documentedCodes } from "../support/openapi.js";
 
 interface Case {
   method: "get" | "post";
@@ -28,7 +29,8 @@ const cases: Record<string, Case[]> = {
   ],
   "/oracle/value/{id}": [
     { method: "get", path: `/oracle/value/${KSM}` },
-    { method: "get", path: `/oracle/value/${ZERO}` },
+    { method: "get", path: `/oracle/value/${ZERO}` }, // its price expired: PRICE_UNAVAILABLE
+    { method: "get", path: `/oracle/value/${LONELY}` }, // never priced: PRICE_UNAVAILABLE
     { method: "get", path: "/oracle/value/999" },
     { method: "get", path: "/oracle/value/x" },
   ],
@@ -41,6 +43,7 @@ const cases: Record<string, Case[]> = {
   ],
   "/assets/holders/{id}": [
     { method: "get", path: `/assets/holders/${TEN}?limit=2`, auth: true },
+    { method: "get", path: `/assets/holders/${KSM}`, auth: true }, // native: free, reserved, frozen, transferable
     { method: "get", path: `/assets/holders/${TEN}?page=9`, auth: true },
     { method: "get", path: `/assets/holders/${TEN}?limit=0`, auth: true },
     { method: "get", path: `/assets/holders/${TEN}` },
@@ -65,6 +68,7 @@ const cases: Record<string, Case[]> = {
   ],
   "/accounts/{address}": [
     { method: "get", path: `/accounts/${ALICE}`, auth: true },
+    { method: "get", path: `/accounts/${DAVE}`, auth: true }, // native parts beside asset status
     // Alice's account id in hex, and in the generic prefix: the same account.
     { method: "get", path: "/accounts/0x20aa2f7ba1f4b2f8b1f9f23bbd1ee7b4ccf3a9d3c51d7a8e46c4a2d6b8e6d2a1", auth: true },
     { method: "get", path: "/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", auth: true },
@@ -119,11 +123,15 @@ describeDb("OpenAPI conformance", (ctx) => {
         const body = await res.json();
         const validate = ajv.compile(rewrite(schema) as object);
         expect(validate(body), `${c.path} ${res.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
+        // The Error schema allows every code: the answered one must be among those the route documents.
+        if (res.status >= 400) expect(documentedCodes(response), `${c.path} answered ${body.error.code}`).toContain(body.error.code);
+        if (res.status >= 400) seen.add(`${route} ${body.error.code}`);
         seen.add(`${route} ${res.status}`);
       }
     }
     // Both successes and errors were exercised.
     expect([...seen].filter((s) => s.endsWith(" 200")).length).toBe(documented.length);
     expect([...seen].filter((s) => !s.endsWith(" 200")).length).toBeGreaterThanOrEqual(10);
+    expect(seen).toContain("/oracle/value/{id} PRICE_UNAVAILABLE");
   });
 });
