@@ -58,7 +58,7 @@ export const BalanceParts = {
   free: part("Native token: the free balance (null for assets)"),
   reserved: part("Native token: reserved and on hold, still the account's but not movable (null for assets)"),
   frozen: part("Native token: the frozen amount (freezes and locks; it may be covered by reserved), as the runtime states it (null for assets)"),
-  transferable: part("Native token: what a transfer that may reap the account can move, free − max(0, frozen − reserved); keep-alive transfers keep the existential deposit back too (null for assets)"),
+  transferable: part("Native token: what a transfer that may reap the account can move, free − max(0, frozen − reserved), at least 0; keep-alive transfers keep the existential deposit back too (null for assets)"),
   status: z
     .union([z.enum(["liquid", "frozen", "blocked"]), z.null()])
     .openapi({ description: "Asset or foreign token: the account's status — liquid, frozen (cannot send) or blocked (cannot send or receive); null for the native token" }),
