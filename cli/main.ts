@@ -337,7 +337,7 @@ function taskLines({ bootstrap: b, history: h, reread: r }: TaskProgress): strin
     const total = h.to - h.from + 1;
     out += h.error ? `history: not backfilled: ${h.error}\n` : `history: ${h.finished ? "done" : "in progress"}, blocks ${h.from}–${h.to} (${h.hours} h), ${h.done}/${total}\n`;
   }
-  if (r) out += `re-read: in progress at block ${r.block}, ${r.scope === "all" ? "a new snapshot" : `holders of ${r.tokens.length} token(s), ${r.rows} rows`} (${r.reasons.join("; ")})\n`;
+  if (r) out += `re-read: in progress at block ${r.block}, ${r.scope === "all" ? "a new snapshot" : `holders of ${r.tokenCount} token(s), ${r.rows} rows`} (${r.reasons.join("; ")})\n`;
   return out;
 }
 

@@ -45,6 +45,9 @@ export interface CatchUpResult {
   reread: boolean;
 }
 
+/** Token ids in a log line or a reason: the first ten, then how many more (an asset list can be long). */
+const ids = (list: number[]) => (list.length <= 10 ? list.join(", ") : `${list.slice(0, 10).join(", ")} and ${list.length - 10} more`);
+
 /** Indexes blocks after `from` up to `to` (at most batchBlocks), committing them as one batch. */
 export async function catchUp(ctx: CatchUpContext, from: number, to: number, chainFinalized: number): Promise<CatchUpResult> {
   const started = Date.now();
@@ -71,7 +74,7 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
     swaps += r.swaps;
     skipped += r.skipped;
     lastAt = r.block.at;
-    if (r.reread.length > 0) requests.push({ scope: r.reread, reason: `block ${n}: accounts of token(s) ${r.reread.join(", ")} destroyed (AccountsDestroyed names none)` });
+    if (r.reread.length > 0) requests.push({ scope: r.reread, reason: `block ${n}: accounts of token(s) ${ids(r.reread)} destroyed (AccountsDestroyed names none)` });
     if (r.upgraded) {
       // Migrations ran in this block: the batch ends here, and a new snapshot is taken at it.
       const { specName, specVersion } = r.block.runtime;
@@ -85,7 +88,7 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
     // Counts of every asset first (one read each); the whole token only of those that moved.
     const moved = ctx.deriver.moved(await ctx.reader.assetCounts(lastAt, ctx.deriver.knownAssets()));
     const changed = moved.length === 0 ? [] : ctx.deriver.reconcile(await ctx.reader.tokens(lastAt, moved), batch, last.number);
-    if (changed.length > 0) requests.push({ scope: changed, reason: `block ${last.number}: supply or account count of token(s) ${changed.join(", ")} changed without an event naming their accounts` });
+    if (changed.length > 0) requests.push({ scope: changed, reason: `block ${last.number}: supply or account count of token(s) ${ids(changed)} changed without an event naming their accounts` });
   }
   const timer = ctx.metrics?.commitDuration.startTimer();
   await batch.commit(ctx.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, chainFinalized) }, ctx.fence, async (t) => {

@@ -46,9 +46,10 @@ const Health = z
         .object({
           block: z.number().int().openapi({ description: "The block the state is read at (the checkpoint stays there until it is done)" }),
           scope: z.enum(["all", "tokens"]).openapi({ description: "all: a new snapshot after a runtime upgrade; tokens: the holders of `tokens`" }),
-          tokens: z.array(z.number().int()),
+          tokens: z.array(z.number().int()).openapi({ description: "The tokens whose holders are read again (the first 20)" }),
+          tokenCount: z.number().int().openapi({ description: "How many tokens in all (0 for a new snapshot)" }),
           rows: z.number().int().openapi({ description: "Holder rows read again so far (tokens)" }),
-          reasons: z.array(z.string()).openapi({ description: "What called for it: AccountsDestroyed, a supply or account count that moved without an event, a runtime upgrade" }),
+          reasons: z.array(z.string()).openapi({ description: "The last five of what called for it: AccountsDestroyed, a supply or account count that moved without an event, a runtime upgrade" }),
         })
         .nullable()
         .openapi({ description: "State being read again because it changed without an event naming it; null when none is under way" }),

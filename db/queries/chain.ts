@@ -236,7 +236,7 @@ export interface TaskProgress {
    * State being read again because it changed without events (indexer/reread.ts): the block it
    * is read at, everything ("all", after a runtime upgrade) or how many tokens, and why.
    */
-  reread: { block: number; scope: "all" | "tokens"; tokens: number[]; rows: number; reasons: string[] } | null;
+  reread: { block: number; scope: "all" | "tokens"; tokens: number[]; tokenCount: number; rows: number; reasons: string[] } | null;
 }
 
 export async function taskProgress(db: Database): Promise<TaskProgress> {
@@ -249,6 +249,8 @@ export async function taskProgress(db: Database): Promise<TaskProgress> {
       ? { block: b.number, finished: b.finished, accounts: b.accounts, holders: b.holders, perSecond: b.perSecond, etaSeconds: b.etaSeconds, resumed: b.resumed, note: b.note }
       : null,
     history: h ? { from: h.from, to: h.to, hours: h.hours, done: h.done, finished: h.finished, error: h.error } : null,
-    reread: r ? { block: r.block, scope: r.scope === "all" ? "all" : "tokens", tokens: r.scope === "all" ? [] : r.scope, rows: r.rows, reasons: r.reasons } : null,
+    reread: r
+      ? { block: r.block, scope: r.scope === "all" ? "all" : "tokens", tokens: r.scope === "all" ? [] : r.scope.slice(0, 20), tokenCount: r.scope === "all" ? 0 : r.scope.length, rows: r.rows, reasons: r.reasons.slice(-5) }
+      : null,
   };
 }

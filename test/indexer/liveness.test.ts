@@ -80,13 +80,18 @@ describeDb("the indexer's heartbeat in /health", (ctx) => {
     const reasons = [`block ${HEAD_BLOCK}: accounts of token(s) 10 destroyed (AccountsDestroyed names none)`];
     await setTask(ctx.db, "reread", { block: HEAD_BLOCK, hash: "0x01", scope: [10, 18], reasons, index: 1, lastKey: "0x02", rows: 7 });
     const body = (await (await t.get("/health")).json()) as any;
-    expect(body.indexer.reread).toEqual({ block: HEAD_BLOCK, scope: "tokens", tokens: [10, 18], rows: 7, reasons });
+    expect(body.indexer.reread).toEqual({ block: HEAD_BLOCK, scope: "tokens", tokens: [10, 18], tokenCount: 2, rows: 7, reasons });
     const doc = (await (await t.get("/openapi.json")).json()) as any;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addSchema({ $id: "openapi", components: doc.components });
     const validate = ajv.compile(JSON.parse(JSON.stringify(doc.paths["/health"].get.responses["200"].content["application/json"].schema).replaceAll('"#/components/', '"openapi#/components/')));
     expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
     await setTask(ctx.db, "reread", { block: HEAD_BLOCK, hash: "0x01", scope: "all", reasons: ["runtime upgrade"], index: 0, lastKey: null, rows: 0 });
-    expect(((await (await t.get("/health")).json()) as any).indexer.reread).toEqual({ block: HEAD_BLOCK, scope: "all", tokens: [], rows: 0, reasons: ["runtime upgrade"] });
+    expect(((await (await t.get("/health")).json()) as any).indexer.reread).toEqual({ block: HEAD_BLOCK, scope: "all", tokens: [], tokenCount: 0, rows: 0, reasons: ["runtime upgrade"] });
+    // A long list is bounded in the answer: the first 20 tokens, the count, the last five reasons.
+    const many = Array.from({ length: 500 }, (_, i) => i + 1);
+    await setTask(ctx.db, "reread", { block: HEAD_BLOCK, hash: "0x01", scope: many, reasons: many.map((i) => `reason ${i}`), index: 0, lastKey: null, rows: 0 });
+    const long = ((await (await t.get("/health")).json()) as any).indexer.reread;
+    expect([long.tokens, long.tokenCount, long.reasons]).toEqual([many.slice(0, 20), 500, ["reason 496", "reason 497", "reason 498", "reason 499", "reason 500"]]);
   });
 });
