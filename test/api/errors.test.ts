@@ -81,9 +81,9 @@ describeDb("error paths", (ctx) => {
     const t = buildApp(ctx.db, { ping: ctx.handle.ping });
     const empty = await t.get("/health");
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0, bootstrap: null, history: null }, db: "ok" });
+    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0, bootstrap: null, history: null, reread: null }, db: "ok" });
     await seedMarket(ctx.db);
-    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0, bootstrap: null, history: null }, db: "ok" });
+    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0, bootstrap: null, history: null, reread: null }, db: "ok" });
 
     // An event the indexer handles but could not decode turns it degraded (still 200: it serves),
     // until a block's re-indexing replaces its record.
@@ -102,7 +102,7 @@ describeDb("error paths", (ctx) => {
       error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) },
       status: "down",
       chain: { finalized: null },
-      indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null },
+      indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null },
       db: "down",
     });
   });
