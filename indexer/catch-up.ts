@@ -10,7 +10,7 @@ import type { IndexerMetrics } from "../shared/metrics.js";
 import { isStateDiscarded, type ChainReader } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
 import type { Pipeline } from "./pipeline.js";
-import { REREAD_TASK, scheduleReread, type RereadRequest, type RereadTask } from "./reread.js";
+import { readTokenHolders, REREAD_TASK, scheduleReread, writeTokenHolders, type RereadRequest, type RereadTask } from "./reread.js";
 import { Batch } from "./writer.js";
 
 /** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
@@ -33,6 +33,8 @@ export interface CatchUpContext {
   fence?: (tx: Database) => Promise<void>;
   metrics?: IndexerMetrics;
   stopped(): boolean;
+  /** Holder rows read again that the batch writes itself (readTokenHolders); more are scheduled. */
+  inlineRereadRows?: number;
   /** Whether this batch ends by comparing every asset's details with chain storage (Deriver.reconcile). */
   reconcile(): boolean;
 }
@@ -90,16 +92,21 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
     const changed = moved.length === 0 ? [] : ctx.deriver.reconcile(await ctx.reader.tokens(lastAt, moved), batch, last.number);
     if (changed.length > 0) requests.push({ scope: changed, reason: `block ${last.number}: supply or account count of token(s) ${ids(changed)} changed without an event naming their accounts` });
   }
+  // Tokens' holders read again are written with the batch (its checkpoint never stands without
+  // them); a new snapshot, or holders too many for one transaction, are scheduled (reread.ts).
+  const tokens = requests.some((r) => r.scope === "all") ? [] : [...new Set(requests.flatMap((r) => r.scope as number[]))];
+  const holders = tokens.length > 0 && lastAt ? await readTokenHolders(ctx.reader, lastAt, tokens, ctx.inlineRereadRows) : undefined;
+  const scheduled = holders ? [] : requests;
   const timer = ctx.metrics?.commitDuration.startTimer();
   await batch.commit(ctx.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, chainFinalized) }, ctx.fence, async (t) => {
-    if (requests.length === 0) return;
-    await setTask(t, REREAD_TASK, scheduleReread(await getTask<RereadTask>(t, REREAD_TASK), requests, last));
+    if (holders) await writeTokenHolders(t, tokens, holders, last.number);
+    if (scheduled.length > 0) await setTask(t, REREAD_TASK, scheduleReread(await getTask<RereadTask>(t, REREAD_TASK), scheduled, last));
   });
   timer?.();
-  for (const r of requests) ctx.logger.warn({ block: last.number, reason: r.reason }, "indexer: state changed without events: reading it again");
+  for (const r of requests) ctx.logger.warn({ block: last.number, reason: r.reason, with: holders ? "this batch" : "a re-read after it" }, "indexer: state changed without events: reading it again");
   ctx.logger.info(
     { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: chainFinalized - last.number, ms: Date.now() - started },
     "indexer: batch committed",
   );
-  return { last, blocks: batch.size, skipped, reread: requests.length > 0 };
+  return { last, blocks: batch.size, skipped, reread: scheduled.length > 0 };
 }

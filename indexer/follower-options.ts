@@ -38,6 +38,11 @@ export interface FollowerOptions extends IndexerOptions {
    * chain storage, to find changes no event names (0 = every batch). Default 30 s.
    */
   reconcileMs?: number;
+  /**
+   * Holder rows of tokens read again that are written with the batch that called for it; more
+   * are read again after it, page by page (reread.ts). Default 100,000.
+   */
+  inlineRereadRows?: number;
 }
 
 export interface FollowerStatus {

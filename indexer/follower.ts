@@ -270,6 +270,7 @@ export class Follower {
         fence: this.options.fence,
         metrics: this.options.metrics,
         stopped: () => this.stopped,
+        inlineRereadRows: this.options.inlineRereadRows,
         reconcile: () => {
           if (Date.now() - this.reconciledAt < reconcileMs) return false;
           this.reconciledAt = Date.now();
@@ -281,7 +282,6 @@ export class Follower {
       this.status.finalized ?? to,
     );
     this.heartbeat.progressed();
-    Object.assign(this.status, { block: result.last.number, blockTime: result.last.timestamp });
     this.status.blocksIndexed += result.blocks;
     this.status.skippedEvents += result.skipped;
     if (result.reread) {
@@ -289,6 +289,8 @@ export class Follower {
       pipeline.clear();
       await this.reread(s);
     }
+    // The block is reached once the store equals chain storage there: after a re-read it called for.
+    Object.assign(this.status, { block: result.last.number, blockTime: result.last.timestamp });
     this.onCommit?.(result.last.number);
     return result.last.number;
   }

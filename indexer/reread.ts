@@ -19,9 +19,9 @@
  * rows of the token it did not see are accounts that no longer hold it. Each page is committed
  * with the task's position; a restart continues it.
  */
-import { deleteTask, getCheckpoint, getTask, recordTokenStats, setTask, sweepToken, upsertHolders, upsertTokens, deleteTokens, type Database } from "../db/index.js";
+import { announceBlocks, deleteTask, getCheckpoint, getTask, recordTokenStats, setTask, sweepToken, upsertHolders, upsertTokens, deleteTokens, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
-import type { ChainReader } from "./chain/reader.js";
+import type { At, BalanceState, ChainReader } from "./chain/reader.js";
 import type { Bootstrapper } from "./bootstrap.js";
 import { StateDiscardedAt } from "./catch-up.js";
 import type { Deriver } from "./derive.js";
@@ -72,6 +72,33 @@ export interface RereadContext {
   /** Called after each page (the heartbeat counts it as progress). */
   onPage?: () => void;
   pageSize?: number;
+}
+
+/** Holder rows of tokens that a batch reads again whole, inside its own transaction. */
+const INLINE_ROWS = 100_000;
+
+/**
+ * The holders of asset `tokens` at a batch's last block, read whole so that the batch's
+ * transaction writes them with its checkpoint (the store is never at that block without
+ * them); undefined when they are more than INLINE_ROWS rows, and then a re-read is scheduled.
+ */
+export async function readTokenHolders(reader: ChainReader, at: At, tokens: number[], max = INLINE_ROWS): Promise<BalanceState[] | undefined> {
+  const rows: BalanceState[] = [];
+  for (const id of tokens) {
+    // Only assets are read this way: the native token's holders are the whole System.Account.
+    if (id === reader.nativeTokenId || reader.directory.key(id) === undefined) continue;
+    for await (const page of reader.allBalances(at, { map: 0, lastKey: null }, undefined, id)) {
+      rows.push(...page.rows);
+      if (rows.length > max) return undefined;
+    }
+  }
+  return rows;
+}
+
+/** Writes readTokenHolders' rows at `block` in the caller's transaction; older rows of those tokens go, counts are recounted. */
+export async function writeTokenHolders(t: Database, tokens: number[], rows: BalanceState[], block: number): Promise<void> {
+  await upsertHolders(t, rows.map((b) => ({ ...b, blockNumber: block })));
+  for (const id of tokens) await sweepToken(t, id, block);
 }
 
 /** Runs the re-read on record, if any, to its end; returns whether there was one. */
@@ -143,5 +170,10 @@ async function rereadTokens(ctx: RereadContext, task: RereadTask): Promise<void>
       });
     }
   }
-  await commit((t) => deleteTask(t, REREAD_TASK));
+  // The block again: the API renews what it cached of it (the re-read changed its holders).
+  const done = task;
+  await commit(async (t) => {
+    await deleteTask(t, REREAD_TASK);
+    await announceBlocks(t, [{ number: state.number, hash: state.hash, timestamp: state.timestamp, counts: { swaps: 0, liquidityEvents: 0, prices: 0, reserves: 0, holders: done.rows, tokens: tokens.length } }]);
+  });
 }

@@ -11,21 +11,14 @@ import { u8aToString } from "@polkadot/util";
 import type { Codec } from "@polkadot/types/types";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
-import { lpFeePpm } from "./runtime.js";
 import { assetParts, nativeParts, type AssetAccountStatus, type BalanceParts } from "./balances.js";
 import type { PoolRef } from "../touched.js";
-import { LAST_UPGRADE_KEY, Runtimes, type ChainRpc } from "./runtimes.js";
-import { storageAt, type At } from "./storage.js";
+import { ChainNode } from "./node.js";
+import type { At } from "./storage.js";
 
 export type { At };
+export { isStateDiscarded, type BlockState, type ChainIdentity } from "./node.js";
 
-/** The state after one block, read with the runtime that wrote it. */
-export interface BlockState {
-  number: number;
-  hash: string;
-  at: At;
-  timestamp: number;
-}
 const CHUNK = 500;
 const PAGE = 1_000;
 
@@ -79,11 +72,6 @@ export interface UnusablePool {
   reason: string;
 }
 
-export interface ChainIdentity {
-  genesisHash: string;
-  specName: string;
-}
-
 async function chunked<K, V>(keys: K[], read: (chunk: K[]) => Promise<V[]>): Promise<V[]> {
   const out: V[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) out.push(...(await read(keys.slice(i, i + CHUNK))));
@@ -121,93 +109,17 @@ async function byKind<T, V>(
 const assetKey = (k: TokenKey) => (k as { assetId: number }).assetId;
 const foreignKey = (k: TokenKey) => (k as { key: string }).key;
 
-export class ChainReader {
+/** Typed reads of chain storage at a block (ChainNode: blocks, states and their runtimes). */
+export class ChainReader extends ChainNode {
   /** Foreign locations of a full read whose derived id another location has: left out, for the caller to report. */
   readonly collisions: { id: number; key: string }[] = [];
-  readonly ss58: number;
-  readonly native: { symbol: string; decimals: number };
-  readonly identity: ChainIdentity;
 
   constructor(
-    readonly api: ApiPromise,
+    api: ApiPromise,
     readonly nativeTokenId: number,
     readonly directory: TokenDirectory = new TokenDirectory(nativeTokenId),
   ) {
-    const props = api.registry.getChainProperties();
-    this.ss58 = props?.ss58Format.unwrapOr(undefined)?.toNumber() ?? api.registry.chainSS58 ?? 42;
-    this.native = {
-      symbol: props?.tokenSymbol.unwrapOr(undefined)?.[0]?.toString() ?? "UNIT",
-      decimals: props?.tokenDecimals.unwrapOr(undefined)?.[0]?.toNumber() ?? 12,
-    };
-    this.identity = { genesisHash: api.genesisHash.toHex(), specName: api.runtimeVersion.specName.toString() };
-    // Raw calls: polkadot-js' rpc methods that take a block hash look up (and memoize for the
-    // life of the connection) a type registry for that hash; the indexer picks each block's
-    // runtime itself (runtimes.ts).
-    const provider = (api as unknown as { _rpcCore?: { provider?: ChainRpc } })._rpcCore?.provider;
-    this.rpc = { send: (method, params) => provider!.send(method, params) };
-    this.runtimes = new Runtimes(this.rpc, props);
-  }
-
-  readonly rpc: ChainRpc;
-  /** The runtimes blocks were executed by, each confirmed from the block's own state. */
-  readonly runtimes: Runtimes;
-
-  /** The LP fee of the block's runtime, in parts per million (null without asset conversion). */
-  lpFeePpm(at: At): bigint | null {
-    return lpFeePpm(at);
-  }
-
-  /** The hash of block `number`; throws when the chain has no such block (yet). */
-  async hashOf(number: number): Promise<string> {
-    const hash = await this.hashAt(number);
-    if (hash === undefined) throw new Error(`the node has no block ${number}`);
-    return hash;
-  }
-
-  /**
-   * The state after block `hash` (number, storage with the runtime that wrote it, timestamp):
-   * a bootstrap's pinned block, a backfill chunk's start, the block `verify` compares at.
-   */
-  async stateAt(hash: string, number?: number): Promise<BlockState> {
-    const runtime = await this.runtimes.ofState(hash);
-    const at = storageAt(this.rpc, runtime, hash);
-    const [now, header] = await Promise.all([at.query.timestamp.now(), number === undefined ? this.rpc.send<{ number: string }>("chain_getHeader", [hash]) : undefined]);
-    return { number: number ?? Number(header!.number), hash, at, timestamp: Math.floor(Number(now.toString()) / 1000) };
-  }
-
-  /** The state after block `number` (see stateAt). */
-  async block(number: number): Promise<BlockState> {
-    return this.stateAt(await this.hashOf(number), number);
-  }
-
-  async blockByHash(hash: string, number?: number): Promise<BlockState> {
-    return this.stateAt(hash, number);
-  }
-
-  /** The hash of block `number` on this chain, or undefined when the chain has no such block yet. */
-  async hashAt(number: number): Promise<string | undefined> {
-    const hash = await this.rpc.send<string | null>("chain_getBlockHash", [number]);
-    return hash === null || /^0x0*$/.test(hash) ? undefined : hash;
-  }
-
-  /**
-   * Whether the node still has the state of block `hash` (a pruned node keeps the last 256
-   * blocks' by default). Other failures (a dropped socket) are thrown, not taken for pruning.
-   */
-  async hasState(hash: string): Promise<boolean> {
-    try {
-      await this.rpc.send("state_getStorage", [LAST_UPGRADE_KEY, hash]);
-      return true;
-    } catch (err) {
-      if (isStateDiscarded(err)) return false;
-      throw err;
-    }
-  }
-
-  async finalizedHead(): Promise<{ number: number; hash: string }> {
-    const hash = await this.rpc.send<string>("chain_getFinalizedHead", []);
-    const header = await this.rpc.send<{ number: string }>("chain_getHeader", [hash]);
-    return { number: Number(header.number), hash };
+    super(api);
   }
 
   private sides<T>(ids: number[], item: (id: number) => T): Side<T>[] {
@@ -460,16 +372,6 @@ export interface BalancePage {
 export function keyFraction(key: string): number {
   const hex = key.slice(2 + 64, 2 + 64 + 8);
   return hex.length === 8 ? parseInt(hex, 16) / 2 ** 32 : 0;
-}
-
-/**
- * True when an RPC error says the node no longer has a block's state: a pruned node (the
- * default keeps 256 blocks) answers "UnknownBlock: State already discarded for 0x…"; older
- * nodes said "Api called for an unknown Block: State already discarded".
- */
-export function isStateDiscarded(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : String(err);
-  return /state already discarded|unknown block/i.test(message);
 }
 
 /**
