@@ -10,7 +10,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ApiPromise, WsProvider } from "@polkadot/api";
-import { between, asc } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, schema, type Database, type DbHandle } from "../../db/index.js";
 import { checkRange, runLocal, splitRange, type BackfillOptions, type BlockRange } from "../../indexer/backfill.js";
@@ -20,6 +20,7 @@ import { enqueueChunks, jobsProgress, openQueue, startWorker } from "../../index
 import { oracleSettings, startIndexer } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
+import { historyRows } from "../support/chain-history.js";
 import { dbTargets, services } from "../support/db.js";
 import { startRelay } from "../support/proxy.js";
 import { until } from "../support/wait.js";
@@ -31,21 +32,6 @@ const options: BackfillOptions = { oracle: oracleSettings(config), nativeTokenId
 const LONG = 240_000;
 const target = dbTargets.find((t) => t.name === "postgres" && !t.skip) ?? dbTargets[0]!;
 
-/** Every history row of blocks [from, to], in key order. */
-async function history(db: Database, r: BlockRange) {
-  const { swaps, liquidityEvents, poolReserves, tokenPrices, blocks } = schema;
-  return {
-    swaps: await db.select().from(swaps).where(between(swaps.blockNumber, r.from, r.to)).orderBy(asc(swaps.blockNumber), asc(swaps.eventIndex), asc(swaps.hop)),
-    liquidity: await db.select().from(liquidityEvents).where(between(liquidityEvents.blockNumber, r.from, r.to)).orderBy(asc(liquidityEvents.blockNumber), asc(liquidityEvents.eventIndex)),
-    reserves: await db
-      .select()
-      .from(poolReserves)
-      .where(between(poolReserves.blockNumber, r.from, r.to))
-      .orderBy(asc(poolReserves.blockNumber), asc(poolReserves.token0Id), asc(poolReserves.token1Id)),
-    prices: await db.select().from(tokenPrices).where(between(tokenPrices.blockNumber, r.from, r.to)).orderBy(asc(tokenPrices.blockNumber), asc(tokenPrices.tokenId)),
-    blocks: await db.select().from(blocks).where(between(blocks.number, r.from, r.to)).orderBy(asc(blocks.number)),
-  };
-}
 
 /** Current state, which a backfill must never touch. */
 async function currentState(db: Database) {
@@ -124,30 +110,30 @@ describe(`backfill on the devnet (${target.name})`, () => {
   }, LONG);
 
   it("chunks in shuffled order on two workers, run twice, give exactly the follower's history and leave current state alone", async () => {
-    const expected = await history(reference.db, range);
+    const expected = await historyRows(reference.db, range);
     expect(expected.swaps.length).toBeGreaterThan(3);
     expect(expected.swaps.some((s) => s.hop === 1)).toBe(true);
     expect(expected.liquidity.some((l) => l.kind === "remove")).toBe(true);
 
     const store = await bootstrappedStore();
     const before = await currentState(store.db);
-    expect(await history(store.db, range)).not.toEqual(expected);
+    expect(await historyRows(store.db, range)).not.toEqual(expected);
 
     let committed = 0;
     const chunks = shuffled(splitRange(range, 4));
     const first = await runLocal({ db: store.db, wsUrl: devnet.wsUrl, chunks, workers: 2, options, onBlocks: (n) => (committed += n) });
     expect(committed).toBe(range.to - range.from + 1);
     expect(first.swaps).toBe(expected.swaps.length);
-    expect(await history(store.db, range)).toEqual(expected);
+    expect(await historyRows(store.db, range)).toEqual(expected);
     expect(await currentState(store.db)).toEqual(before);
 
     await runLocal({ db: store.db, wsUrl: devnet.wsUrl, chunks: shuffled(chunks), workers: 2, options, onBlocks: () => {} });
-    expect(await history(store.db, range)).toEqual(expected);
+    expect(await historyRows(store.db, range)).toEqual(expected);
     expect(await currentState(store.db)).toEqual(before);
   }, LONG);
 
   it("a chunk whose connection drops mid-way is retried from its start and ends the same", async () => {
-    const expected = await history(reference.db, range);
+    const expected = await historyRows(reference.db, range);
     const store = await bootstrappedStore();
     const relay = await startRelay({ host: "127.0.0.1", port: devnet.port });
     let cuts = 0;
@@ -172,7 +158,7 @@ describe(`backfill on the devnet (${target.name})`, () => {
     }
     expect(cuts).toBe(1);
     expect(net).toBe(range.to - range.from + 1);
-    expect(await history(store.db, range)).toEqual(expected);
+    expect(await historyRows(store.db, range)).toEqual(expected);
   }, LONG);
 
   it("refuses ranges it must not write: from 0, to below from, above the finalized head or the follower's checkpoint", async () => {
@@ -187,7 +173,7 @@ describe(`backfill on the devnet (${target.name})`, () => {
   }, LONG);
 
   it.skipIf(!services.redisUrl)(`as BullMQ jobs enqueued in shuffled order for two workers, twice${services.redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
-    const expected = await history(reference.db, range);
+    const expected = await historyRows(reference.db, range);
     const store = await bootstrappedStore();
     const before = await currentState(store.db);
     const at = { redisUrl: services.redisUrl!, prefix: `tokenpool-test-${randomUUID()}` };
@@ -200,7 +186,7 @@ describe(`backfill on the devnet (${target.name})`, () => {
         const progress = await jobsProgress(q.queue, ids);
         expect(progress.failed).toEqual([]);
         expect(progress.blocks).toBe(range.to - range.from + 1);
-        expect(await history(store.db, range)).toEqual(expected);
+        expect(await historyRows(store.db, range)).toEqual(expected);
         expect(await currentState(store.db)).toEqual(before);
       }
     } finally {
@@ -224,7 +210,7 @@ describe(`backfill on the devnet (${target.name})`, () => {
 
     const handle = await createDb({ dataDir });
     try {
-      expect(await history(handle.db, range)).toEqual(await history(reference.db, range));
+      expect(await historyRows(handle.db, range)).toEqual(await historyRows(reference.db, range));
     } finally {
       await handle.close();
     }

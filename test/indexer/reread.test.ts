@@ -10,7 +10,7 @@ import "@polkadot/api-augment/assetHubKusama";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getCheckpoint, type Database, type DbHandle } from "../../db/index.js";
+import { getCheckpoint, type DbHandle } from "../../db/index.js";
 import { devKeyring, DEV_NAMES, fund } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { createSubmitter, type Submitter } from "../../indexer/devnet/submitter.js";
@@ -19,17 +19,12 @@ import { oracleSettings } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { chainSnapshot, dbSnapshot } from "../support/chain.js";
-import { dbTargets } from "../support/db.js";
+import { dbTargets, selectRows } from "../support/db.js";
 import { until } from "../support/wait.js";
 
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
 const LONG = 240_000;
 const [REFUNDED, DESTROYED, WRITTEN] = [500, 501, 502];
-
-async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
-  return Array.isArray(result) ? result : (result.rows ?? []);
-}
 
 describe("state that changes without events is read again", () => {
   let devnet: Devnet;
@@ -49,7 +44,7 @@ describe("state that changes without events is read again", () => {
       const [store, chain] = [await dbSnapshot(s.handle.db), await chainSnapshot(api, cp.blockHash)];
       expect(Object.keys(store.holders).length, s.name).toBe(Object.keys(chain.holders).length);
       expect(store, s.name).toEqual(chain);
-      const counts = await rows<{ token_id: string }>(
+      const counts = await selectRows<{ token_id: string }>(
         s.handle.db,
         sql`select coalesce(c.token_id, h.token_id) as token_id from holder_counts c
             full join (select token_id, count(*) as n from holders group by token_id) h on h.token_id = c.token_id

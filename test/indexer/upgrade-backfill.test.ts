@@ -19,7 +19,8 @@ import { startFakeNode, type FakeNode } from "../support/fake-node.js";
 import type { RuntimeCodec } from "../support/fake-storage.js";
 import { captureLog } from "../support/log.js";
 import { describeDb } from "../support/db.js";
-import { expectStoreEqualsChain, historyRows } from "../support/upgrade-store.js";
+import { historyRows } from "../support/chain-history.js";
+import { expectStoreEqualsChain } from "../support/upgrade-store.js";
 import { until } from "../support/wait.js";
 
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { createDb, INDEXED_TABLES, type Database, type DbHandle } from "../../db/index.js";
 import { loadTestServices } from "../../shared/config.js";
 
@@ -103,4 +103,10 @@ export function describeDb(title: string, fn: (ctx: DbContext) => void): void {
       fn({ get db() { return ctx.db; }, get handle() { return ctx.handle; }, target });
     });
   }
+}
+
+/** Rows of a raw query on either driver (PGlite answers { rows }, postgres.js an array). */
+export async function selectRows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
 }
