@@ -20,6 +20,7 @@ import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import type { DecodedBlock } from "./decode.js";
 import { Deriver } from "./derive.js";
+import { fetchMarket } from "./fetch.js";
 import { Pipeline } from "./pipeline.js";
 import type { OracleSettings } from "./market.js";
 import { Batch } from "./writer.js";
@@ -129,25 +130,24 @@ async function seedAt(reader: ChainReader, deriver: Deriver, number: number): Pr
   const { at } = await reader.block(number);
   const market = deriver.emptyMarket();
   deriver.startFrom(at.runtime);
-  const { tokens } = await reader.tokens(at, await reader.allTokenIds(at));
-  for (const t of tokens) market.setToken(t);
-  const { pools, unusable } = await reader.allPools(at);
+  const { tokens, pools, unusable } = await fetchMarket(reader, at);
   deriver.reportUnusable(number, unusable, reader.collisions);
-  for (const p of await reader.pools(at, pools)) market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
+  for (const t of tokens.tokens) market.setToken(t);
+  for (const p of pools) market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
   market.reprice();
 }
 
 /** The market read again at `block` (a runtime's first), its history rows into `batch`, as a follower's new snapshot writes them. */
 async function resnapshotMarket(reader: ChainReader, deriver: Deriver, block: DecodedBlock, batch: Batch): Promise<void> {
   const { at, number, timestamp } = block;
+  const { tokens, pools, unusable } = await fetchMarket(reader, at);
+  deriver.reportUnusable(number, unusable, reader.collisions);
   // A market of what the chain has now (a pool or token a migration removed is gone), with the
   // prices before it, so that only the prices that move are written.
   const prices = deriver.market.prices;
   deriver.emptyMarket().prices = new Map(prices);
-  deriver.applyTokenStates(await reader.tokens(at, await reader.allTokenIds(at)), batch, number);
-  const { pools, unusable } = await reader.allPools(at);
-  deriver.reportUnusable(number, unusable, reader.collisions);
-  if (pools.length > 0) deriver.applyPoolStates(await reader.pools(at, pools), batch, number, timestamp);
+  deriver.applyTokenStates(tokens, batch, number);
+  deriver.applyPoolStates(pools, batch, number, timestamp);
   deriver.applyPrices(batch, number);
   deriver.storeLearned(batch, number);
 }

@@ -8,7 +8,7 @@
  */
 import type { StorageEntry } from "@polkadot/types/primitive/types";
 import { xxhashAsHex } from "@polkadot/util-crypto";
-import type { ChainReader } from "./chain/reader.js";
+import type { ChainReader, PoolBalances, TokenState, UnusablePool } from "./chain/reader.js";
 import { decodeLastUpgrade, LAST_UPGRADE_KEY, type Runtime } from "./chain/runtimes.js";
 import { rawValues, storageKey, type At } from "./chain/storage.js";
 import type { BlockPlan, BlockReads } from "./derive.js";
@@ -55,4 +55,11 @@ export async function fetchState(reader: ChainReader, at: At, plan: BlockPlan): 
     plan.lpPairs.length > 0 ? reader.lpBalances(at, plan.lpPairs) : [],
   ]);
   return { tokens, balances, pools, lpBalances };
+}
+
+/** Every token and pool (with reserves) of the chain at a state: where a backfill chunk's market starts, or starts again. */
+export async function fetchMarket(reader: ChainReader, at: At): Promise<{ tokens: { tokens: TokenState[]; missing: number[] }; pools: PoolBalances[]; unusable: UnusablePool[] }> {
+  const tokens = await reader.tokens(at, await reader.allTokenIds(at));
+  const { pools, unusable } = await reader.allPools(at);
+  return { tokens, pools: pools.length > 0 ? await reader.pools(at, pools) : [], unusable };
 }
