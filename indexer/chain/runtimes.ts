@@ -83,14 +83,13 @@ export class Runtimes {
    * the node's version of the parent state decides).
    */
   async ofBlock(hash: string, named: SpecId | undefined): Promise<Runtime> {
-    const known = named && this.built.get(specKey(named));
-    if (known) return this.touch(specKey(named), known);
-    const parent = await this.parentOf(hash);
-    const spec = named ?? (await this.version(parent));
+    // Named by the state (every block but a genesis): one build per runtime, whichever of the
+    // blocks fetched ahead asks first; the parent is looked up by that build only.
+    const spec = named ?? (await this.version(await this.parentOf(hash)));
     const key = specKey(spec);
     let runtime = this.built.get(key);
     if (!runtime) {
-      runtime = this.build(spec, hash, parent);
+      runtime = this.parentOf(hash).then((parent) => this.build(spec, hash, parent));
       this.built.set(key, runtime);
       // A failed build (a node that answered late) is tried again by the next block that needs it.
       runtime.catch(() => this.built.get(key) === runtime && this.built.delete(key));
