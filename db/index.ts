@@ -8,4 +8,5 @@ export * from "./queries/pools.js";
 export * from "./queries/activity.js";
 export * from "./queries/chain.js";
 export * from "./queries/candles.js";
+export * from "./queries/stats.js";
 export * from "./schema-version.js";
