@@ -7,6 +7,9 @@ import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp } from "./app.js";
+import { CONNECTION_LIMITS, connectionBudget, type ConnectionBudget, type ConnectionLimits } from "./connection-budget.js";
+import { markHead } from "./env.js";
+import { loadSymbols } from "./canonical.js";
 import { errorBody } from "./errors.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
@@ -120,6 +123,8 @@ export interface ApiServer {
   live: { connections(): number };
   /** Prometheus metrics of this server, and the port /metrics is served on (METRICS_PORT). */
   metrics: ApiMetrics;
+  /** Connections closed for exceeding their budget, by reason. */
+  connections: ConnectionBudget["closed"];
   metricsPort: number | undefined;
   close(): Promise<void>;
 }
@@ -135,6 +140,8 @@ export interface ApiServerOptions {
   http?: { headersTimeout?: number; requestTimeout?: number; connectionsCheckingInterval?: number };
   /** How long close() lets requests in flight finish before cutting them (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs?: number;
+  /** The budget of each HTTP connection and client (tests make it small). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 /**
@@ -191,15 +198,18 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
   const listener = requestListener(app.fetch, config.host, logger, shutdown);
   const fast = cache && createFastPath({ cache, tokens, rateLimit, trustProxy: config.trustProxy, logger, metrics }, listener);
-  const server = createServer(
-    { ...http, requireHostHeader: false },
-    fast
-      ? (req, res) => {
-          if (shutdown.closing) res.shouldKeepAlive = false;
-          if (!fast(req, res)) listener(req, res);
-        }
-      : listener,
-  );
+  const server = createServer({ ...http, requireHostHeader: false });
+  const budget = connectionBudget(server, { ...CONNECTION_LIMITS, ...options.connections }, { trustProxy: config.trustProxy, metrics, logger });
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (!budget.admit(req, res)) return;
+    // HEAD is answered as GET (same cache, single flight, snapshot and header block); Node sends
+    // no body for it (the response knew it was HEAD when it was made).
+    if (req.method === "HEAD") markHead(req);
+    if (fast) {
+      if (shutdown.closing) res.shouldKeepAlive = false;
+      if (!fast(req, res)) listener(req, res);
+    } else listener(req, res);
+  });
   answerClientErrors(server);
   // An Expect other than 100-continue: 417 with the error body (Node's own 417 is empty).
   server.on("checkExpectation", (_req: IncomingMessage, res: ServerResponse) => writeJsonError(res, 417, 'The only supported expectation is "Expect: 100-continue".', false));
@@ -212,6 +222,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   await new Promise<void>((resolve) => server.listen(config.port, config.host, () => resolve()));
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const reads = snapshots(replica?.db ?? handle.db);
+  cache?.useSymbols(await loadSymbols(reads.db).catch(() => undefined));
   const hub = new LiveHub(reads.db, logger, cache, reads.run);
   const blocks = blockSwitch({ app, cache, hub, replica: replica?.db, reads: replica?.db ?? handle.db, logger });
   const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => blocks.announced(JSON.parse(payload) as BlockAnnouncement), () => blocks.resubscribed());
@@ -236,6 +247,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     cache,
     live,
     metrics,
+    connections: budget.closed,
     metricsPort: metricsServer?.port,
     async close() {
       await metricsServer?.close();

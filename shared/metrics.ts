@@ -39,6 +39,12 @@ export class ApiMetrics {
     registers: [this.registry],
   });
   private readonly limited = new Counter({ name: "tokenpool_http_rate_limited_total", help: "Requests answered 429 RATE_LIMITED", registers: [this.registry] });
+  private readonly closedConnections = new Counter({
+    name: "tokenpool_http_connections_closed_total",
+    help: "HTTP connections the server closed for exceeding their budget, by reason (pipelined, queued_bytes, write_timeout, per_client)",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
   private sources: ApiMetricSources | undefined;
 
   constructor() {
@@ -89,14 +95,34 @@ export class ApiMetrics {
     this.sources = sources;
   }
 
+  /**
+   * The label-bound children of each (method, route, status), kept: prom-client hashes the labels
+   * of every inc() and observe() called with them (≈ 1 µs of a 14 µs cache hit). Bounded: the
+   * labels are never client input (known methods, route patterns, statuses the app answers).
+   */
+  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
+
   observe(method: string, route: string, status: number, seconds: number): void {
     // Methods outside the known set are one label value: a client cannot mint series.
     const m = KNOWN_METHODS.has(method) ? method : "OTHER";
-    this.requests.inc({ method: m, route, status: String(status) });
-    this.duration.observe({ method: m, route }, seconds);
+    const key = `${m} ${status} ${route}`;
+    let s = this.series.get(key);
+    if (s === undefined) {
+      s = { requests: this.requests.labels(m, route, String(status)), duration: this.duration.labels(m, route) };
+      this.series.set(key, s);
+    }
+    s.requests.inc();
+    s.duration.observe(seconds);
     if (status === 429) this.limited.inc();
   }
+
+  /** A connection the server closed for exceeding its budget (api/server.ts connectionBudget). */
+  connectionClosed(reason: ConnectionCloseReason): void {
+    this.closedConnections.inc({ reason });
+  }
 }
+
+export type ConnectionCloseReason = "pipelined" | "queued_bytes" | "write_timeout" | "per_client";
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
