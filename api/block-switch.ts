@@ -5,6 +5,7 @@
  */
 import { latestBlock, type BlockAnnouncement, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
+import { loadSymbols } from "./canonical.js";
 import type { LiveHub } from "./live/hub.js";
 import type { Entry, PrewarmEnv, ResponseCache } from "./middleware/cache.js";
 
@@ -82,7 +83,12 @@ export function blockSwitch(deps: BlockSwitchDeps): { announced(block: BlockAnno
         }
         // The hot answers of the new block are computed before it is announced (the previous
         // block's are served meanwhile), so a block does not turn every hot read into a miss.
-        if (cache) cache.renew(await prewarm(app, cache.hotKeys(PREWARM_KEYS), logger));
+        // The symbol table that keys pairs (api/canonical.ts) switches with them; unread, pairs
+        // are keyed as spelled until the next block.
+        if (cache) {
+          const [staged, symbols] = await Promise.all([prewarm(app, cache.hotKeys(PREWARM_KEYS), logger), loadSymbols(deps.reads).catch(() => undefined)]);
+          cache.renew(staged, symbols);
+        }
         for (const block of pending.splice(0, covered)) hub.onBlock(block);
       }
     } catch (err) {
@@ -100,6 +106,7 @@ export function blockSwitch(deps: BlockSwitchDeps): { announced(block: BlockAnno
       // The notification connection came back: blocks committed meanwhile were never announced,
       // so what is cached may be older than the store (it was served until the next block).
       cache?.clear();
+      if (cache) void loadSymbols(deps.reads).then((s) => cache.useSymbols(s), () => cache.useSymbols(undefined));
       void latestBlock(deps.reads)
         .then((head) => hub.refresh(head?.number))
         .catch(() => hub.refresh(undefined));

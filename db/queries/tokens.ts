@@ -52,6 +52,16 @@ export async function findTokensBySymbol(db: Database, symbol: string, limit = 1
     .limit(limit);
 }
 
+/** Every symbol as the pair routes compare them (Postgres' lower()), how many tokens have it, and the lowest id (api/canonical.ts). */
+export async function symbolCounts(db: Database): Promise<{ symbol: string; tokens: number; id: number }[]> {
+  const lowered = sql<string>`lower(${tokens.symbol})`;
+  return db
+    .select({ symbol: lowered, tokens: sql<number>`count(*)::int`, id: sql<number>`min(${tokens.id})`.mapWith(Number) })
+    .from(tokens)
+    .where(sql`${tokens.symbol} <> ''`)
+    .groupBy(lowered);
+}
+
 /** What the indexer keeps in memory of every token: its decimals and symbol. */
 export async function tokenSymbols(db: Database) {
   return db.select({ id: tokens.id, decimals: tokens.decimals, symbol: tokens.symbol }).from(tokens);
