@@ -8,7 +8,7 @@ import { AppError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { createTokenIssuer, type TokenIssuer } from "./auth/tokens.js";
 import { docsRoutes, DOCS_ASSET_PATHS } from "./docs.js";
-import { rawHeader, type AppEnv } from "./env.js";
+import { clientMethod, rawHeader, type AppEnv } from "./env.js";
 import { handleError, sendError, validationError } from "./errors.js";
 import { bearerAuth, requiresToken } from "./middleware/auth.js";
 import { requireJsonBody } from "./middleware/json-body.js";
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps) {
       // The pattern of the last route the request matched ("/pool/stats/:tokenA/:tokenB"; "/*" when
       // only middleware did: an unknown path), never the path itself — also when a middleware
       // (the cache, the rate limit) answered before the route ran.
-      metrics.observe(c.req.method, routePath(c, -1) || "unmatched", c.res.status, (performance.now() - started) / 1000);
+      metrics.observe(clientMethod(c), routePath(c, -1) || "unmatched", c.res.status, (performance.now() - started) / 1000);
     }));
   }
   app.use(clientOnly(requestLog(deps.logger, now)));

@@ -5,6 +5,10 @@ export interface AppEnv {
   Variables: {
     userId?: string;
     logger: Logger;
+    /** The rate limit's answer fields (RateLimit-Limit, -Remaining, -Reset), as a flat list, set before the route runs. */
+    rateLimitHeaders?: string[];
+    /** The response cache answered with its whole header block (api/middleware/cache.ts answer()): nothing is added to it. */
+    answered?: boolean;
   };
 }
 
@@ -18,4 +22,23 @@ export function rawHeader(c: { env: unknown; req: { header(name: string): string
   if (!headers) return c.req.header(name);
   const v = headers[name];
   return Array.isArray(v) ? v.join(", ") : v;
+}
+
+const HEAD = Symbol("a HEAD request answered as GET");
+
+/** api/server.ts answers HEAD as GET: the request says GET from here on, and remembers it was HEAD. */
+export function markHead(req: { method?: string | undefined }): void {
+  (req as { [HEAD]?: boolean })[HEAD] = true;
+  req.method = "GET";
+}
+
+/** The method the client sent (HEAD for one answered as GET), for logs and metrics. */
+export function clientMethod(c: { env: unknown; req: { method: string } }): string {
+  const incoming = (c.env as { incoming?: { [HEAD]?: boolean } } | undefined)?.incoming;
+  return incoming?.[HEAD] ? "HEAD" : c.req.method;
+}
+
+/** clientMethod for a Node request (the fast path). */
+export function requestMethod(req: { method?: string | undefined }): string {
+  return (req as { [HEAD]?: boolean })[HEAD] ? "HEAD" : (req.method ?? "GET");
 }

@@ -11,13 +11,19 @@
  * - `If-None-Match` → 304.
  * It answers only 200 and 304: whatever the app would refuse is left to the app (see createFastPath).
  *
- * Everything else goes to the app, which answers it exactly as before: HEAD, anything with an
- * Origin header (CORS answers are built there), a path with `%` or `\`, a Host that is not a plain
+ * It writes the entry's one header block (answerHead), which the app writes too: a client cannot
+ * tell from the headers which of the two answered, nor whether the answer was cached. HEAD comes
+ * here as GET (api/server.ts; Node sends no body for it).
+ *
+ * Everything else goes to the app, which answers it exactly as before: anything with an Origin
+ * header (CORS answers are built there), a path with `%` or `\`, a Host that is not a plain
  * host[:port], a query the canonical form cannot decode, and every miss. An entry exists only
  * for a request that passed the app's input checks (strictInput) and was answered 200, under the
- * key the app derived from the normalised path; a raw path equal to such a key is that same
- * request, and strictInput's verdict depends only on what the canonical key keeps (decoded names
- * and values), so skipping it here refuses nothing it would refuse.
+ * key the app derived from the normalised path in its canonical spelling (api/canonical.ts); a
+ * raw path whose canonical spelling equals such a key asks for that same answer (canonicalPath
+ * maps only what the route itself accepts and resolves alike), and strictInput's verdict depends
+ * only on what the canonical key keeps (decoded names and values), so skipping it here refuses
+ * nothing it would refuse.
  *
  * Hand-written rather than a Hono middleware: the point is to skip @hono/node-server's Request
  * and Response objects and Hono's dispatch, which cost ≈ 40 % of a cached answer's time.
@@ -28,9 +34,10 @@ import type { Logger } from "../shared/logger.js";
 import type { ApiMetrics } from "../shared/metrics.js";
 import type { TokenIssuer } from "./auth/tokens.js";
 import { BEARER, requiresToken } from "./middleware/auth.js";
-import { ifNoneMatches, type Entry, type ResponseCache } from "./middleware/cache.js";
+import { answerHead, ifNoneMatches, type Entry, type ResponseCache } from "./middleware/cache.js";
 import { clientAddress } from "./middleware/client-ip.js";
 import { loggedPath } from "./middleware/request-log.js";
+import { requestMethod } from "./env.js";
 import { canonicalQuery } from "./middleware/strict-input.js";
 import type { RateLimitHit, RateLimitStore } from "./rate-limit/store.js";
 
@@ -55,14 +62,15 @@ function plainHost(host: string): boolean {
 }
 
 /** The cache key of a request the fast path may answer, or undefined (the app answers it). */
-export function fastKey(req: IncomingMessage): string | undefined {
+export function fastKey(req: IncomingMessage, cache?: Pick<ResponseCache, "canonical">): string | undefined {
   const url = req.url;
   if (req.method !== "GET" || url === undefined || url.charCodeAt(0) !== 47 /* / */) return undefined;
   const headers = req.headers;
   if (headers.origin !== undefined || headers.host === undefined || !plainHost(headers.host)) return undefined;
   const q = url.indexOf("?");
-  const path = q < 0 ? url : url.slice(0, q);
-  if (path.includes("%") || path.includes("\\")) return undefined;
+  const raw = q < 0 ? url : url.slice(0, q);
+  if (raw.includes("%") || raw.includes("\\")) return undefined;
+  const path = cache ? cache.canonical(raw) : raw;
   if (q < 0) return path;
   let query: string;
   try {
@@ -96,22 +104,23 @@ export function createFastPath(deps: FastPathDeps, fallback: (req: IncomingMessa
   const now = deps.now ?? Date.now;
   const { cache, rateLimit: limit, logger, metrics } = deps;
 
-  function serve(req: IncomingMessage, res: ServerResponse, key: string, path: string, entry: Entry & { route: string }, limitHeaders: (string | number)[], started: number): void {
+  function serve(req: IncomingMessage, res: ServerResponse, key: string, path: string, entry: Entry & { route: string }, limitHeaders: string[], started: number): void {
     cache.fastHits += 1;
     cache.served(key);
     let status = 200;
     if (ifNoneMatches(headerText(req.headers["if-none-match"]), entry.etag)) {
       status = 304;
-      res.writeHead(304, ["ETag", entry.etag, ...limitHeaders]);
+      res.writeHead(304, answerHead(entry, 304, limitHeaders));
       res.end();
     } else {
-      res.writeHead(200, limitHeaders.length === 0 ? entry.head : [...entry.head, ...limitHeaders]);
+      res.writeHead(200, answerHead(entry, 200, limitHeaders));
       // Small bodies as text: Node sends them in one write with the head.
       res.end(entry.bytes.length < 16_384 ? entry.body : entry.bytes);
     }
     const seconds = (performance.now() - started) / 1000;
-    metrics?.observe("GET", entry.route, status, seconds);
-    if (logger.isLevelEnabled("info")) logger.info({ method: "GET", path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 }, "request");
+    const method = requestMethod(req);
+    metrics?.observe(method, entry.route, status, seconds);
+    if (logger.isLevelEnabled("info")) logger.info({ method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 }, "request");
   }
 
   // The key of a socket's peer address, remembered: parsing it is a third of the limit's cost.
@@ -126,10 +135,10 @@ export function createFastPath(deps: FastPathDeps, fallback: (req: IncomingMessa
     return key;
   };
 
-  const limitHeaders = (hit: RateLimitHit): (string | number)[] => ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(limit.max - hit.count), "RateLimit-Reset", String(Math.max(0, Math.ceil(hit.resetMs / 1000)))];
+  const limitHeaders = (hit: RateLimitHit): string[] => ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(limit.max - hit.count), "RateLimit-Reset", String(Math.max(0, Math.ceil(hit.resetMs / 1000)))];
 
   return (req, res) => {
-    const key = fastKey(req);
+    const key = fastKey(req, cache);
     if (key === undefined) return false;
     // The entry of the block current at arrival, even if a block switch happens during an await below.
     const entry = cache.peek(key);

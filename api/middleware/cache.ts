@@ -9,10 +9,11 @@
  * older) answer: entries carry the generation they were computed in.
  */
 import { createHash } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { canonicalQuery } from "./strict-input.js";
 import { LRUCache } from "lru-cache";
+import { canonicalPath, type SymbolTable } from "../canonical.js";
 import { rawHeader, type AppEnv } from "../env.js";
 
 /** A kept answer, pre-built for api/fast-path.ts: its bytes and the head of its 200 answer. */
@@ -32,6 +33,19 @@ export function entryOf(body: string, route?: string): Entry {
   return { body, etag, bytes, head: ["Content-Type", "application/json", "Content-Length", bytes.length, "ETag", etag], route };
 }
 
+/**
+ * The one header block of a kept answer: the entry's pre-built head, then the rate limit's
+ * fields, in this order and this case, whoever writes it — the fast path (a hit), or the app (a
+ * hit it answers, or the miss that computed the entry). Were they to differ (the app used to
+ * answer in lower case, in another order), any client could tell a hit from a miss, and so learn
+ * which answers other clients asked for this block: which addresses are being watched.
+ * (Node writes a flat list and a plain object's fields the same way.)
+ */
+export function answerHead(entry: Entry, status: 200 | 304, limit: readonly string[] | undefined): (string | number)[] {
+  const head = status === 304 ? ["ETag", entry.etag] : entry.head;
+  return limit === undefined || limit.length === 0 ? head : [...head, ...limit];
+}
+
 /** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */
 export const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools)(\/|$)/;
 
@@ -48,6 +62,8 @@ export class ResponseCache {
   prewarmed = 0;
   /** Requests per key in this generation (for hotKeys); bounded by the keys the LRU holds. */
   private readonly demand = new Map<string, number>();
+  /** The store's symbols as of this generation's block (see api/canonical.ts); unset = pairs keyed as spelled. */
+  private symbols: SymbolTable | undefined;
 
   /** `maxBytes` bounds the bodies kept (deep holder pages and many pairs can add up). */
   constructor(maxBytes = 64 * 1024 * 1024) {
@@ -64,6 +80,16 @@ export class ResponseCache {
 
   get current(): number {
     return this.generation;
+  }
+
+  /** The spelling of `path` that keys its answer (api/canonical.ts). */
+  canonical(path: string): string {
+    return canonicalPath(path, this.symbols);
+  }
+
+  /** The symbol table of the block being served (at start; block switches pass theirs to renew()). */
+  useSymbols(symbols: SymbolTable | undefined): void {
+    this.symbols = symbols;
   }
 
   get(key: string): Entry | undefined {
@@ -110,8 +136,9 @@ export class ResponseCache {
    * after the block was committed, while the previous block's answers were still served)
    * replace everything kept, in one step. Same as clear() otherwise.
    */
-  renew(staged: Map<string, Entry>): void {
+  renew(staged: Map<string, Entry>, symbols?: SymbolTable): void {
     this.clear();
+    this.symbols = symbols;
     for (const [key, entry] of staged) this.lru.set(key, entry);
     this.prewarmed += staged.size;
   }
@@ -150,7 +177,7 @@ export class ResponseCache {
   }
 }
 
-export function etagOf(body: string): string {
+export function etagOf(body: string | Uint8Array): string {
   return `"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
@@ -181,11 +208,29 @@ export function prewarmOf(c: { env: unknown }): Map<string, Entry> | undefined {
  * A request's cache key: the path Hono routes on and the canonical query, so spellings of one
  * request (`/p%6Fol/stats`, `?&`, reordered parameters) share one entry instead of minting keys.
  */
-function keyOf(c: { req: { url: string; path: string } }): string {
+function keyOf(c: { req: { url: string; path: string } }, cache: ResponseCache | undefined): string {
   const url = c.req.url;
   const q = url.indexOf("?");
   const query = q < 0 ? "" : canonicalQuery(url.slice(q + 1));
-  return query === "" ? c.req.path : `${c.req.path}?${query}`;
+  const path = cache ? cache.canonical(c.req.path) : c.req.path;
+  return query === "" ? path : `${path}?${query}`;
+}
+
+/**
+ * Answers with `entry` in the one header block (answerHead): the response replaces whatever the
+ * route built, without Hono merging that one's headers into it (assigning c.res copies the old
+ * response's headers into the new one, as a fetch Headers: lower case, sorted). The rate limit
+ * adds nothing after this (its fields are in the block).
+ */
+function answer(c: Context<AppEnv>, entry: Entry, status: 200 | 304): void {
+  const head = answerHead(entry, status, c.get("rateLimitHeaders"));
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < head.length; i += 2) headers[head[i] as string] = String(head[i + 1]);
+  c.set("answered", true);
+  // A cross-origin request keeps what the CORS middleware set (merged, as Hono does; hit or miss
+  // alike: the fast path never takes one).
+  if (rawHeader(c, "origin") === undefined) c.res = undefined;
+  c.res = new Response(status === 304 ? null : entry.body, { status, headers });
 }
 
 export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
@@ -195,21 +240,17 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     if (staged) {
       await next();
       if (c.res.status === 200 && c.res.headers.get("content-type")?.startsWith("application/json")) {
-        staged.set(keyOf(c), entryOf(await c.res.clone().text(), routePath(c, -1) || undefined));
+        staged.set(keyOf(c, cache), entryOf(await c.res.clone().text(), routePath(c, -1) || undefined));
       }
       return;
     }
-    const key = keyOf(c);
+    const key = keyOf(c, cache);
     // A hit, or the same answer being computed for another request right now.
     // (No await before the pending entry below is set: concurrent misses must find it.)
     let hit = cache?.get(key);
     const inFlight = hit ? undefined : cache?.pending.get(key);
     if (inFlight) hit = await inFlight;
-    if (hit) {
-      c.header("ETag", hit.etag);
-      if (ifNoneMatches(rawHeader(c, "if-none-match"), hit.etag)) return c.body(null, 304);
-      return c.body(hit.body, 200, { "Content-Type": "application/json" });
-    }
+    if (hit) return answer(c, hit, ifNoneMatches(rawHeader(c, "if-none-match"), hit.etag) ? 304 : 200);
     const generation = cache?.current ?? 0;
     let settle: (e: Entry | undefined) => void = () => {};
     const flight = new Promise<Entry | undefined>((resolve) => (settle = resolve));
@@ -226,10 +267,6 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
       settle(entry);
       if (cache?.pending.get(key) === flight) cache.pending.delete(key);
     }
-    if (ifNoneMatches(rawHeader(c, "if-none-match"), entry.etag)) {
-      c.res = new Response(null, { status: 304, headers: { ETag: entry.etag } });
-      return;
-    }
-    c.res.headers.set("ETag", entry.etag);
+    answer(c, entry, ifNoneMatches(rawHeader(c, "if-none-match"), entry.etag) ? 304 : 200);
   };
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.js";
 import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 import { sendError } from "../errors.js";
@@ -16,7 +17,7 @@ export interface RateLimitOptions {
 }
 
 /** 100 requests/min per client IP over the whole API, with RateLimit-* headers on every answer. */
-export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
+export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (opts.max === 0) return next();
     let hit;
@@ -37,7 +38,10 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
     if (!hit.allowed) {
       return sendError(c, new AppError("RATE_LIMITED", undefined, { ...headers, "Retry-After": headers["RateLimit-Reset"] }));
     }
+    // A cached answer writes them into its own header block (api/middleware/cache.ts answer()).
+    c.set("rateLimitHeaders", ["RateLimit-Limit", headers["RateLimit-Limit"], "RateLimit-Remaining", headers["RateLimit-Remaining"], "RateLimit-Reset", headers["RateLimit-Reset"]]);
     await next();
+    if (c.get("answered")) return;
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

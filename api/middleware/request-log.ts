@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { scrub, type Logger } from "../../shared/logger.js";
-import type { AppEnv } from "../env.js";
+import { clientMethod, type AppEnv } from "../env.js";
 
 /** The longest path a log line holds (after scrubbing); the rest is cut with "…". */
 export const LOGGED_PATH_MAX = 200;
@@ -46,7 +46,7 @@ export function requestLog(logger: Logger, now: () => number): MiddlewareHandler
     const start = performance.now();
     c.set("logger", logger);
     await next();
-    logger.info({ method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 }, "request");
+    logger.info({ method: clientMethod(c), path: loggedPath(c.req.path), status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 }, "request");
     void now;
   };
 }

@@ -1,0 +1,265 @@
+/**
+ * The HTTP side of the abuse suite, over real sockets (issue 25's findings, each a regression):
+ *
+ * - pipelined GETs with reading paused: at most `pipelined` are computed, then the connection is
+ *   closed (before: all 100 computed and queued, the socket held forever);
+ * - a peer that stops reading its answers is cut at the write deadline; one that keeps sending
+ *   while its answers pile up is cut at the queued-bytes bound; one address may hold only so many
+ *   connections;
+ * - one header block for a cached answer, byte for byte (names, case, order), whether the fast
+ *   path or the app wrote it, on a hit or on the miss that computed it, GET or HEAD: no telling
+ *   from the headers which answers other clients asked for;
+ * - HEAD is a GET without the body: the same cache, single flight and snapshot;
+ * - every spelling of a pair or an address is one cache key: one computation.
+ */
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
+import { createDb, type DbHandle } from "../../db/index.js";
+import { loadConfig } from "../../shared/config.js";
+import { encodeAddress, decodeAddress } from "@polkadot/util-crypto";
+import { u8aToHex } from "@polkadot/util";
+import { ALICE, KSM, seedMarket, USDT } from "../support/fixtures.js";
+import { captureLog } from "../support/log.js";
+import { until } from "../support/wait.js";
+
+interface RawAnswer {
+  status: number;
+  /** Header names in the order and case they were sent. */
+  names: string[];
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Writes `text` on a new connection and collects what comes back until the peer closes or `ms` pass. */
+function exchange(port: number, text: string, ms = 400): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
+    let got = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (d: string) => (got += d));
+    socket.on("error", () => {}); // a reset: what came before it is the answer
+    const timer = setTimeout(() => socket.destroy(), ms);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
+  });
+}
+
+function parse(raw: string): RawAnswer {
+  const end = raw.indexOf("\r\n\r\n");
+  const [statusLine, ...lines] = raw.slice(0, end).split("\r\n");
+  const names: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    names.push(line.slice(0, colon));
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine!.split(" ")[1]), names, headers, body: raw.slice(end + 4) };
+}
+
+async function request(port: number, method: string, target: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const lines = [`${method} ${target} HTTP/1.1`, "Host: 127.0.0.1", "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  return parse(await exchange(port, `${lines.join("\r\n")}\r\n\r\n`, 5_000));
+}
+
+/**
+ * A socket that writes `text` and never reads (answers pile up in the server); resolves when
+ * `cut()` says the server closed it (a paused socket never sees the FIN), or after `ms`.
+ */
+async function stalled(port: number, text: string, cut: () => boolean, ms: number): Promise<{ closed: boolean; ms: number }> {
+  const started = performance.now();
+  const socket = net.connect(port, "127.0.0.1", () => {
+    socket.pause();
+    socket.write(text);
+  });
+  socket.on("error", () => {});
+  try {
+    while (performance.now() - started < ms) {
+      if (cut()) return { closed: true, ms: performance.now() - started };
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return { closed: false, ms };
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe("HTTP abuse: budgets per connection, one header block, one key per answer", () => {
+  let handle: DbHandle;
+  let server: ApiServer;
+  let token: string;
+  const logs = captureLog();
+
+  async function start(options: ApiServerOptions = {}, env: Record<string, string> = {}) {
+    await server?.close();
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f".repeat(32), RATE_LIMIT_MAX: "100000", ...env }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
+    const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `abuse${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
+    token = ((await reg.json()) as { data: { token: string } }).data.token;
+  }
+
+  beforeAll(async () => {
+    handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    await seedMarket(handle.db);
+    await start();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await handle?.close();
+  });
+
+  it("100 pipelined GETs with reading paused: the connection is closed at the 17th, and only 16 answers are computed", async () => {
+    await start({ connections: { pipelined: 16 } });
+    const misses = server.cache!.misses;
+    // Distinct keys, so that each would be its own computation.
+    const text = Array.from({ length: 100 }, (_, i) => `GET /assets/holders/${USDT}?page=${i + 1}&limit=1000 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`).join("");
+    const outcome = await stalled(server.port, text, () => server.connections.pipelined > 0, 5_000);
+    expect(outcome.closed).toBe(true);
+    expect(server.connections.pipelined).toBe(1);
+    await new Promise((r) => setTimeout(r, 200)); // computations already started finish
+    expect(server.cache!.misses - misses).toBeLessThanOrEqual(16);
+    expect(await server.metrics.registry.metrics()).toMatch(/tokenpool_http_connections_closed_total\{reason="pipelined"\} 1/);
+  });
+
+  it("a peer that stops reading its answers is cut at the write deadline", async () => {
+    await start({ connections: { writeTimeoutMs: 600 } });
+    // 12 copies of the 1.7 MB docs bundle: more than loopback's socket buffers hold.
+    const text = "GET /docs/assets/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\n\r\n".repeat(12);
+    const outcome = await stalled(server.port, text, () => server.connections.write_timeout > 0, 10_000);
+    expect(outcome.closed).toBe(true);
+    expect(outcome.ms).toBeLessThan(5_000);
+    expect(server.connections.write_timeout).toBe(1);
+  });
+
+  it("an idle keep-alive connection still closes quietly, not counted as a cut", async () => {
+    await start({ connections: { writeTimeoutMs: 300 } });
+    const answer = await exchange(server.port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", 2_000);
+    expect(parse(answer).status).toBe(200);
+    expect(server.connections.write_timeout).toBe(0);
+  });
+
+  it("a peer that keeps asking while its answers pile up is cut at the queued-bytes bound", async () => {
+    await start({ connections: { queuedBytes: 256 * 1024, writeTimeoutMs: 60_000 } });
+    const ask = "GET /docs/assets/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\n\r\n";
+    const socket = net.connect(server.port, "127.0.0.1", () => {
+      socket.pause();
+      // 12 × 1.7 MB: more than loopback's socket buffers hold; once they are queued, one more
+      // request finds the connection over its bound.
+      socket.write(ask.repeat(12));
+      setTimeout(() => socket.write(ask), 1_000);
+    });
+    socket.on("error", () => {});
+    try {
+      await until("the connection cut for its queued bytes", () => server.connections.queued_bytes > 0, 10_000);
+    } finally {
+      socket.destroy();
+    }
+    expect(server.connections.queued_bytes).toBe(1);
+  });
+
+  it("one address holds at most perClient connections; the next is closed at once", async () => {
+    await start({ connections: { perClient: 3 } });
+    // Each asks once and stays open; the register's own keep-alive connection may still hold a slot.
+    const sockets: net.Socket[] = [];
+    const answered = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<boolean>((resolve) => {
+          const s = net.connect(server.port, "127.0.0.1", () => s.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+          sockets.push(s);
+          s.on("error", () => {});
+          s.once("data", () => resolve(true));
+          s.once("close", () => resolve(false));
+          setTimeout(() => resolve(false), 3_000);
+        }),
+      ),
+    );
+    const open = answered.filter(Boolean).length;
+    expect(open).toBeLessThanOrEqual(3);
+    expect(open).toBeGreaterThanOrEqual(2);
+    expect(server.connections.per_client).toBe(6 - open);
+    for (const s of sockets) s.destroy();
+    await until("the connections are released", async () => parse(await exchange(server.port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 2_000)).status === 200, 5_000);
+  });
+
+  it("a cached answer has one header block, byte for byte, whoever writes it: the miss, a fast-path hit, an app hit, and HEAD", async () => {
+    await start();
+    const target = `/assets/metadata/${USDT}`;
+    const auth = { Authorization: `Bearer ${token}` };
+    // A token the fast path has not verified yet: the app answers (its first verification).
+    const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `fresh${Date.now()}@example.com`, password: "correct horse battery" }) });
+    const fresh = { Authorization: `Bearer ${((await reg.json()) as { data: { token: string } }).data.token}` };
+    await request(server.port, "GET", `/oracle/value/${KSM}`, auth); // the fast path knows `token` from here
+    const fast0 = server.cache!.fastHits;
+    const miss = await request(server.port, "GET", target, auth);
+    expect(server.cache!.fastHits).toBe(fast0);
+    const appHit = await request(server.port, "GET", target, fresh);
+    expect(server.cache!.fastHits).toBe(fast0);
+    const fastHit = await request(server.port, "GET", target, auth);
+    expect(server.cache!.fastHits).toBe(fast0 + 1);
+    const head = await request(server.port, "HEAD", target, auth);
+    for (const a of [miss, appHit, fastHit, head]) expect(a.status).toBe(200);
+    expect(miss.names).toEqual(["Content-Type", "Content-Length", "ETag", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Date", "Connection"]);
+    for (const a of [appHit, fastHit, head]) {
+      expect(a.names).toEqual(miss.names);
+      expect(a.headers.etag).toBe(miss.headers.etag);
+      expect(a.headers["content-length"]).toBe(miss.headers["content-length"]);
+    }
+    expect(head.body).toBe("");
+    expect(fastHit.body).toBe(miss.body);
+    // 304 alike: the miss of another key, then its hit.
+    const other = `/oracle/value/${USDT}`;
+    const first = await request(server.port, "GET", other, auth);
+    const cond = { ...auth, "If-None-Match": first.headers.etag! };
+    server.cache!.clear();
+    const miss304 = await request(server.port, "GET", other, cond);
+    const hit304 = await request(server.port, "GET", other, cond);
+    expect([miss304.status, hit304.status]).toEqual([304, 304]);
+    expect(hit304.names).toEqual(miss304.names);
+    expect(miss304.names).toEqual(["ETag", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Date", "Connection"]);
+  });
+
+  it("HEAD is a GET without the body: one computation for many HEADs, then the GET is a hit", async () => {
+    await start();
+    const target = `/pool/stats/${KSM}/${USDT}`;
+    const misses = server.cache!.misses;
+    const heads = await Promise.all(Array.from({ length: 20 }, () => request(server.port, "HEAD", target)));
+    expect(heads.every((h) => h.status === 200 && h.body === "")).toBe(true);
+    expect(server.cache!.misses - misses).toBe(1);
+    const fast = server.cache!.fastHits;
+    const get = await request(server.port, "GET", target);
+    expect(server.cache!.fastHits).toBe(fast + 1);
+    expect(get.headers.etag).toBe(heads[0]!.headers.etag);
+    expect(Number(heads[0]!.headers["content-length"])).toBe(Buffer.byteLength(get.body));
+    expect(await server.metrics.registry.metrics()).toMatch(/tokenpool_http_requests_total\{method="HEAD",route="\/pool\/stats\/:tokenA\/:tokenB",status="200"\} 20/);
+  });
+
+  it("every spelling of a pair is one key: ids, symbols in any case — one computation, one answer", async () => {
+    await start();
+    const spellings = [`/pool/stats/KSM/USDt`, `/pool/stats/ksm/usdt`, `/pool/stats/${KSM}/${USDT}`, `/pool/stats/Ksm/${USDT}`, `/pool/stats/${KSM}/USDT`];
+    const misses = server.cache!.misses;
+    const answers = [];
+    for (const s of spellings) answers.push(await request(server.port, "GET", s));
+    expect(answers.map((a) => a.status)).toEqual(spellings.map(() => 200));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(server.cache!.misses - misses).toBe(1);
+    // A symbol two tokens share is never mapped: the app says so, every time.
+    const dup = await request(server.port, "GET", `/pool/stats/DUP/${USDT}`);
+    expect(dup.status).toBe(400);
+    expect(JSON.parse(dup.body).error.code).toBe("AMBIGUOUS_TOKEN");
+  });
+
+  it("every spelling of an address is one key: SS58 in any prefix, hex in any case — one computation", async () => {
+    await start();
+    const id = decodeAddress(ALICE);
+    const spellings = [ALICE, encodeAddress(id, 0), encodeAddress(id, 42), encodeAddress(id, 7391), u8aToHex(id), u8aToHex(id).toUpperCase().replace("0X", "0x")];
+    const misses = server.cache!.misses;
+    const answers = [];
+    for (const s of spellings) answers.push(await request(server.port, "GET", `/accounts/${s}`, { Authorization: `Bearer ${token}` }));
+    expect(answers.map((a) => a.status)).toEqual(spellings.map(() => 200));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(server.cache!.misses - misses).toBe(1);
+  });
+});
