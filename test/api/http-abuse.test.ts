@@ -14,6 +14,8 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "@hono/zod-openapi";
+import { buildApp } from "../support/app.js";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
 import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
@@ -234,6 +236,19 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     expect(get.headers.etag).toBe(heads[0]!.headers.etag);
     expect(Number(heads[0]!.headers["content-length"])).toBe(Buffer.byteLength(get.body));
     expect(await server.metrics.registry.metrics()).toMatch(/tokenpool_http_requests_total\{method="HEAD",route="\/pool\/stats\/:tokenA\/:tokenB",status="200"\} 20/);
+  });
+
+  it("/openapi.json is generated once per process, not per request (10–15 ms of CPU each), and answers If-None-Match with 304", async () => {
+    const { app } = buildApp(handle.db);
+    const first = await app.request("/openapi.json");
+    const body = await first.text();
+    expect(JSON.parse(body).openapi).toBe("3.1.0");
+    // Generated again, the document would now carry this schema.
+    app.openAPIRegistry.register("GeneratedAgainProbe", z.object({ probe: z.string() }));
+    const again = await app.request("/openapi.json");
+    expect(await again.text()).toBe(body);
+    const conditional = await app.request("/openapi.json", { headers: { "If-None-Match": first.headers.get("etag")! } });
+    expect(conditional.status).toBe(304);
   });
 
   it("every spelling of a pair is one key: ids, symbols in any case — one computation, one answer", async () => {
