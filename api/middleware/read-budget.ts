@@ -10,8 +10,9 @@
  * - all clients together run at most `total` reads (a pool's connections less two, which stay
  *   free for logins, /ws and the block switch); of these, `reserve` are only for a client that has
  *   none running, so a client that comes along while others flood finds a connection at once;
- * - a waiting read is let in round-robin between clients, not first come first served, so the
- *   client with a hundred queued reads does not delay everyone else's by a hundred reads;
+ * - a waiting read is let in round-robin between clients (a client with none running first, then
+ *   the one let in longest ago), not first come first served, so the client with a hundred
+ *   queued reads does not delay everyone else's by a hundred reads;
  * - a read that has waited `queueMs` without its turn is answered 503 SERVICE_UNAVAILABLE with
  *   Retry-After.
  *
@@ -55,6 +56,8 @@ interface Client {
   running: number;
   heavy: number;
   waiting: Waiter[];
+  /** When it was last let in (a count of grants): the longest unserved goes first. */
+  served: number;
 }
 
 /** What a slot holds: a place in `total` and one in its client's count. */
@@ -91,8 +94,9 @@ export const HEAVY_ROWS = 100;
 export class ReadBudget {
   private running = 0;
   private heavyRunning = 0;
+  private grants = 0;
   private readonly clients = new Map<string, Client>();
-  /** The clients with reads waiting, in round-robin order. */
+  /** The clients with reads waiting. */
   private readonly queued = new Map<string, Client>();
   readonly perClient: number;
   private readonly total: number;
@@ -128,7 +132,7 @@ export class ReadBudget {
   enter(key: string, heavy = false, signal?: AbortSignal): Slot | undefined {
     let client = this.clients.get(key);
     if (!client) {
-      client = { running: 0, heavy: 0, waiting: [] };
+      client = { running: 0, heavy: 0, waiting: [], served: 0 };
       this.clients.set(key, client);
     }
     const held: Held = { heavy, total: false, client: false };
@@ -176,6 +180,7 @@ export class ReadBudget {
       client.heavy += 1;
       this.heavyRunning += 1;
     }
+    client.served = ++this.grants;
     held.total = held.client = true;
   }
 
@@ -202,24 +207,24 @@ export class ReadBudget {
     };
   }
 
-  /** Lets waiting reads in while there are slots: a client with none running first, else round-robin. */
+  /**
+   * Lets waiting reads in while there are slots: of the clients that may run one, those with none
+   * running first, then the one let in longest ago (round-robin between clients, whatever the
+   * length of their queues).
+   */
   private dispatch(): void {
     for (;;) {
       let chosen: [string, Client] | undefined;
       for (const entry of this.queued) {
-        if (!this.canRun(entry[1], entry[1].waiting[0]!.held.heavy)) continue;
-        chosen ??= entry;
-        if (entry[1].running === 0) {
-          chosen = entry;
-          break;
-        }
+        const c = entry[1];
+        if (!this.canRun(c, c.waiting[0]!.held.heavy)) continue;
+        const best = chosen?.[1];
+        if (!best || (c.running === 0 && best.running > 0) || ((c.running === 0) === (best.running === 0) && c.served < best.served)) chosen = entry;
       }
       if (!chosen) return;
       const [key, client] = chosen;
       const waiter = client.waiting.shift()!;
-      // To the back of the round.
-      this.queued.delete(key);
-      if (client.waiting.length > 0) this.queued.set(key, client);
+      if (client.waiting.length === 0) this.queued.delete(key);
       this.count(client, waiter.held);
       waiter.grant(true);
     }
