@@ -15,6 +15,8 @@ import { requireJsonBody } from "./middleware/json-body.js";
 import { methodNotAllowed } from "./middleware/method-not-allowed.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestLog } from "./middleware/request-log.js";
+import { deadline, deadlineOf } from "./middleware/deadline.js";
+import { ReadBudget, readBudget, type ReadBudgetOptions } from "./middleware/read-budget.js";
 import { strictInput } from "./middleware/strict-input.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
@@ -55,6 +57,12 @@ export interface AppDeps {
   now?: () => number;
   /** Prometheus metrics of this server (served on METRICS_PORT, not here). */
   metrics?: ApiMetrics;
+  /** The store's health pool (DbHandle.health) for /health; default: `readDb` and `ping`. */
+  health?: { db: Database; ping: () => Promise<void>; reset?: () => void };
+  /** Reads that reach the database, per client and in all (api/middleware/read-budget.ts); unset = unbounded. */
+  readBudget?: ReadBudgetOptions;
+  /** Milliseconds after which a request is answered 503 (REQUEST_TIMEOUT_MS); unset = none. */
+  requestTimeoutMs?: number;
 }
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -90,6 +98,7 @@ export function createApp(deps: AppDeps) {
     }));
   }
   app.use(clientOnly(requestLog(deps.logger, now)));
+  if (deps.requestTimeoutMs) app.use(clientOnly(deadline(deps.requestTimeoutMs, deps.logger)));
   app.use(clientOnly(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger })));
   app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws", ...DOCS_ASSET_PATHS]));
   const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
@@ -107,7 +116,8 @@ export function createApp(deps: AppDeps) {
   // these routes: /health pings the store outside any transaction, which on PGlite's single
   // connection would wait for this one.)
   const snapshot = snapshots(deps.readDb ?? deps.db);
-  app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) ? snapshot.run(next) : next()));
+  if (deps.readBudget) app.use(readBudget(new ReadBudget(deps.readBudget), deps.trustProxy));
+  app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) ? snapshot.run(next, deadlineOf(c)) : next()));
   app.use("/auth/*", requireJsonBody());
 
   app.route("/", authRoutes({ db: deps.db, tokens, guard: deps.rateLimit.max === 0 && !deps.loginStore ? undefined : { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
@@ -117,7 +127,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", poolRoutes(reads));
   app.route("/", listRoutes(reads));
   app.route("/", marketRoutes(reads));
-  app.route("/", healthRoutes(reads));
+  app.route("/", healthRoutes({ ...reads, ...deps.health }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   // The document is the same for the life of the process: built once, at its first request

@@ -17,6 +17,7 @@ import { ResponseCache } from "./middleware/cache.js";
 import { blockSwitch } from "./block-switch.js";
 import { createFastPath } from "./fast-path.js";
 import { snapshots } from "./snapshot.js";
+import { readBudgetFor } from "./middleware/read-budget.js";
 import { LiveHub } from "./live/hub.js";
 import { attachLive, type LiveLimits } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
@@ -151,16 +152,20 @@ export interface ApiServerOptions {
  */
 export async function startApiServer(config: Config, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
   const { shared } = options;
-  const handle = shared ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, statementTimeoutMs: config.apiStatementTimeoutMs }));
+  // A shared Postgres store (`npm start`: the indexer's) is not the API's pool: reads get one of
+  // their own, with the API's statement_timeout, so neither can drain the other's connections.
+  // PGlite has one connection in all, and is shared.
+  const own = !shared || (shared.kind === "postgres" && config.databaseUrl !== undefined);
+  const handle = own ? await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, statementTimeoutMs: config.apiStatementTimeoutMs, maxConnections: config.apiDbConnections }) : shared!;
   await handle.migrate();
   // A replica follows the primary's schema: it is never migrated from here.
-  const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl, statementTimeoutMs: config.apiStatementTimeoutMs }) : undefined;
+  const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl, statementTimeoutMs: config.apiStatementTimeoutMs, maxConnections: config.apiDbConnections }) : undefined;
   if (replica) {
     try {
       await replicaFollows(handle.db, replica.db);
     } catch (err) {
       await replica.close().catch(() => {});
-      if (!shared) await handle.close().catch(() => {});
+      if (own) await handle.close().catch(() => {});
       throw err;
     }
   }
@@ -186,6 +191,13 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     ping: async () => {
       await Promise.all([handle.ping(), replica?.ping()]);
     },
+    health: {
+      db: (replica ?? handle).health.db,
+      ping: async () => void (await Promise.all([handle.health.ping(), replica?.health.ping()])),
+      reset: () => [handle, replica].forEach((h) => h?.health.reset()),
+    },
+    readBudget: readBudgetFor(handle.kind, config.apiDbConnections, config.apiReadsPerClient),
+    requestTimeoutMs: config.requestTimeoutMs,
     jwtSecret,
     rateLimit,
     trustProxy: config.trustProxy,
@@ -258,7 +270,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       await Promise.all([live.close(), closeHttp(server, sockets, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, logger)]);
       await store.close();
       await replica?.close();
-      if (!shared) await handle.close();
+      if (own) await handle.close();
     },
   };
 }

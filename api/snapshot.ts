@@ -8,28 +8,41 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "../db/index.js";
+import { AppError } from "../shared/errors.js";
 
 export interface Snapshots {
   /** The store as the services see it: inside `run`, the snapshot's transaction. */
   db: Database;
-  /** Runs `fn` with every query of `db` in one read-only snapshot (nested calls join the outer one). */
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` with every query of `db` in one read-only snapshot (nested calls join the outer one).
+   * Once `signal` aborts (the request's deadline answered it), the snapshot issues no more queries:
+   * the next one throws, so the transaction ends and its connection returns to the pool instead
+   * of computing an answer nobody will read.
+   */
+  run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+interface Active {
+  tx: Database;
+  signal: AbortSignal | undefined;
 }
 
 export function snapshots(store: Database): Snapshots {
-  const current = new AsyncLocalStorage<Database>();
+  const current = new AsyncLocalStorage<Active>();
   const db = new Proxy(store, {
     get(target, prop) {
-      const active = current.getStore() ?? target;
+      const snapshot = current.getStore();
+      if (snapshot?.signal?.aborted) throw new AppError("SERVICE_UNAVAILABLE", "The request passed its deadline.");
+      const active = snapshot?.tx ?? target;
       const value = Reflect.get(active, prop, active) as unknown;
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(active) : value;
     },
   });
   return {
     db,
-    run(fn) {
+    run(fn, signal) {
       if (current.getStore()) return fn();
-      return store.transaction((tx) => current.run(tx as unknown as Database, fn), { isolationLevel: "repeatable read", accessMode: "read only" });
+      return store.transaction((tx) => current.run({ tx: tx as unknown as Database, signal }, fn), { isolationLevel: "repeatable read", accessMode: "read only" });
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { access, mkdir } from "node:fs/promises";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -39,6 +40,13 @@ export interface DbHandle {
    * Notifications sent inside a transaction arrive when it commits.
    */
   listen(channel: string, onPayload: (payload: string) => void, onRelisten?: () => void): Promise<() => Promise<void>>;
+  /**
+   * The store as /health reads it: on Postgres a pool of its own (one connection, opened on first
+   * use), so that reads holding every connection of the main pool never queue a health check;
+   * on PGlite the store itself (one connection for everything). `reset` drops that connection
+   * (a check that timed out leaves it to a frozen server): the next check opens a new one.
+   */
+  readonly health: { db: Database; ping(): Promise<void>; reset(): void };
   close(): Promise<void>;
 }
 
@@ -65,7 +73,11 @@ export interface DbOptions {
   dataDir?: string;
   /** Pool size for postgres.js. */
   maxConnections?: number;
-  /** Postgres statement_timeout of the pool's connections (ms; unset or 0 = none). Migrations run without it. */
+  /**
+   * Postgres statement_timeout of the pool's connections (ms; unset or 0 = none). Migrations run
+   * without it. Set, it also bounds how long the server may stay silent: a connection waiting
+   * longer than this plus STALL_GRACE_MS for any byte of an answer is closed (see watchSockets).
+   */
   statementTimeoutMs?: number | undefined;
   /** PGlite's shared_buffers in MiB (default PGLITE_SHARED_BUFFERS_MB). */
   pgliteSharedBuffersMb?: number;
@@ -85,7 +97,92 @@ const MIGRATION_LOCK_KEY = 7_262_021;
 const WRITER_LOCK_KEY = 7_262_022;
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
-  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? 10, options.statementTimeoutMs) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
+  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? DEFAULT_POOL_SIZE, options.statementTimeoutMs) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
+}
+
+/** postgres.js connections per pool unless DbOptions.maxConnections says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Past statement_timeout the server answers (with an error, at worst) unless it or the route to
+ * it is gone; this much more covers scheduling and a busy event loop before a silent connection
+ * is taken for dead.
+ */
+export const STALL_GRACE_MS = 2_000;
+
+/**
+ * TCP keepalive of every connection (seconds idle before the first probe; postgres.js' default is
+ * 60): an idle pooled connection to a host that vanished without a RST is found out sooner.
+ */
+const KEEP_ALIVE_SECONDS = 10;
+
+/** The sockets of one postgres.js client; see watchSockets. */
+interface WatchedSockets {
+  /** postgres.js' `socket` option: opens the connection's socket and watches it. */
+  open(options: { host: string[]; port: number[]; path?: string | false }): net.Socket;
+  /** Destroys every socket (a pool whose server stopped answering). */
+  destroyAll(): void;
+  stop(): void;
+}
+
+/**
+ * The database hangs (a frozen host, a route that drops packets without a RST): the server's
+ * statement_timeout cannot help, since the server is the one not answering, and TCP gives up
+ * only after many minutes. postgres.js has no client-side query timeout and never closes a
+ * connection that merely waits, so its queries (and every one pipelined behind them) hang, and
+ * the pool with them. These sockets are watched instead: one that has written a request and has
+ * heard nothing back for `stallMs` is destroyed, which fails its queries (503 in the API) and
+ * makes postgres.js open a new connection for the next ones — a frozen connection never returns
+ * to the pool. A connection that sent nothing (idle in the pool, LISTEN) is never touched.
+ *
+ * Only plaintext connections are watched this way (over TLS, postgres.js reads and writes through
+ * a TLS socket wrapped around this one, whose traffic it does not see); TLS connections still have
+ * keepalive, connect_timeout and the API's request deadline.
+ */
+function watchSockets(stallMs: number | undefined): WatchedSockets {
+  const sockets = new Map<net.Socket, { waitingSince: number }>();
+  let next = 0;
+  const sweep = () => {
+    const now = performance.now();
+    for (const [socket, state] of sockets) {
+      if (socket.destroyed) sockets.delete(socket);
+      else if (stallMs !== undefined && state.waitingSince > 0 && now - state.waitingSince > stallMs) {
+        sockets.delete(socket);
+        socket.destroy(Object.assign(new Error(`the database sent nothing for ${Math.round(now - state.waitingSince)} ms after a request; connection closed`), { code: "ETIMEDOUT" }));
+      }
+    }
+  };
+  const timer = setInterval(sweep, Math.min(1_000, Math.max(100, Math.floor((stallMs ?? 1_000) / 4))));
+  timer.unref();
+  return {
+    open(o) {
+      let socket: net.Socket;
+      if (o.path) socket = net.connect(o.path);
+      else {
+        // postgres.js leaves the choice of host to the factory: take the listed hosts in turn.
+        const i = next++ % o.host.length;
+        socket = net.connect(o.port[i] ?? o.port[0]!, o.host[i]!);
+        Object.assign(socket, { host: o.host[i], port: o.port[i] ?? o.port[0] }); // named in postgres.js' errors and its TLS servername
+      }
+      const state = { waitingSince: 0 };
+      sockets.set(socket, state);
+      // Any byte from the server means it is alive; a request written while none was awaited starts the clock.
+      socket.on("data", () => (state.waitingSince = 0));
+      const write = socket.write;
+      socket.write = function (this: net.Socket, ...args: unknown[]) {
+        if (state.waitingSince === 0) state.waitingSince = performance.now();
+        return (write as (...a: unknown[]) => boolean).apply(this, args);
+      } as typeof socket.write;
+      return socket;
+    },
+    destroyAll() {
+      for (const socket of sockets.keys()) socket.destroy();
+      sockets.clear();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }
 
 async function createPglite(dataDir: string, sharedBuffersMb: number): Promise<DbHandle> {
@@ -119,6 +216,7 @@ async function createPglite(dataDir: string, sharedBuffersMb: number): Promise<D
     },
     tryWriterLock: async () => ({ fence: async () => {}, alive: async () => true, release: async () => {} }),
     listen: (channel, onPayload) => client.listen(channel, onPayload).then((unlisten) => () => unlisten()),
+    health: { db, ping: async () => void (await client.query("select 1")), reset: () => {} },
     close: async () => {
       try {
         await client.close();
@@ -157,8 +255,17 @@ async function initdbApart(dir: string): Promise<void> {
 function createPostgres(url: string, max: number, statementTimeoutMs?: number): DbHandle {
   // numeric and bigint arrive as strings by default; keep it that way for numeric (exactness).
   const connection = statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {};
-  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10, connection });
+  // Only connections with a statement_timeout have a bound on the server's silence (the
+  // indexer's long writes have none).
+  const stallMs = statementTimeoutMs ? statementTimeoutMs + STALL_GRACE_MS : undefined;
+  const sockets = watchSockets(stallMs);
+  const options = { onnotice: () => {}, connect_timeout: 10, keep_alive: KEEP_ALIVE_SECONDS, connection };
+  // `socket` is a documented postgres.js option its type declarations leave out.
+  const client = postgres(url, { ...options, max, ...({ socket: sockets.open } as object) });
   const db = drizzlePostgres({ client, ...drizzleOptions }) as unknown as Database;
+  const healthSockets = watchSockets(stallMs);
+  const healthClient = postgres(url, { ...options, max: 1, ...({ socket: healthSockets.open } as object) });
+  const healthDb = drizzlePostgres({ client: healthClient, ...drizzleOptions }) as unknown as Database;
   return {
     kind: "postgres",
     db,
@@ -219,6 +326,17 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
       });
       return unlisten;
     },
-    close: () => client.end({ timeout: 5 }),
+    health: {
+      db: healthDb,
+      ping: async () => {
+        await healthDb.execute(sql`select 1`);
+      },
+      reset: () => healthSockets.destroyAll(),
+    },
+    close: async () => {
+      sockets.stop();
+      healthSockets.stop();
+      await Promise.all([client.end({ timeout: 5 }), healthClient.end({ timeout: 0 })]);
+    },
   };
 }

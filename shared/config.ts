@@ -42,6 +42,12 @@ export interface Config {
   responseCacheMb: number;
   /** statement_timeout of the API's Postgres connections (0 = none): no read may hold a connection longer. */
   apiStatementTimeoutMs: number;
+  /** Connections of the API's Postgres pool (its reads may hold all but two; /health has one more of its own). */
+  apiDbConnections: number;
+  /** Reads that reach the database, per client, at a time (more wait briefly, then 429). */
+  apiReadsPerClient: number;
+  /** Milliseconds after which a request not yet answered is answered 503. */
+  requestTimeoutMs: number;
   /** Heartbeat age (s) past which /health says "stale" and `tokenpool status` exits 1 (0 = never). */
   indexerStaleSeconds: number;
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
@@ -201,6 +207,9 @@ export function loadConfig(env: Env = process.env): Config {
     responseCacheMb: int(env, "RESPONSE_CACHE_MB", 64, 0, 4_096),
     pgliteSharedBuffersMb: int(env, "PGLITE_SHARED_BUFFERS_MB", 16, 1, 4_096),
     apiStatementTimeoutMs: int(env, "API_STATEMENT_TIMEOUT_MS", 5_000, 0, 3_600_000),
+    apiDbConnections: int(env, "API_DB_CONNECTIONS", 10, 3, 1_000),
+    apiReadsPerClient: int(env, "API_READS_PER_CLIENT", 4, 1, 1_000),
+    requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 10_000, 100, 3_600_000),
     indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", 60, 0, 86_400),
     metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
     metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",

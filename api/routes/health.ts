@@ -79,8 +79,13 @@ const route = createRoute({
 
 const PING_TIMEOUT_MS = 2_000;
 
-/** `staleAfterSeconds`: heartbeat age past which the answer is "stale" (default HEARTBEAT_STALE_SECONDS). */
-export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; logger: Logger; staleAfterSeconds?: number }) {
+/**
+ * `staleAfterSeconds`: heartbeat age past which the answer is "stale" (default
+ * HEARTBEAT_STALE_SECONDS). `db` and `ping` are the store's health pool (DbHandle.health) in the
+ * server: a connection of their own, which reads holding the main pool cannot take. `reset` drops
+ * it after a check that failed, so a connection left to a frozen server is not the next check's.
+ */
+export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; reset?: () => void; logger: Logger; staleAfterSeconds?: number }) {
   const staleAfter = deps.staleAfterSeconds ?? HEARTBEAT_STALE_SECONDS;
   return new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
     try {
@@ -103,6 +108,7 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; lo
       return c.json({ status, chain: { finalized }, indexer: { block, lag, ...beat, skippedEvents, ...tasks }, db: "ok" as const }, 200);
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
+      deps.reset?.();
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
       return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null }, db: "down" as const }, 503, { "Retry-After": "5" });
     }

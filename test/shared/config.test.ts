@@ -20,6 +20,9 @@ describe("config", () => {
       responseCacheMb: 64,
       pgliteSharedBuffersMb: 16,
       apiStatementTimeoutMs: 5000,
+      apiDbConnections: 10,
+      apiReadsPerClient: 4,
+      requestTimeoutMs: 10000,
       indexerStaleSeconds: 60,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
@@ -69,6 +72,7 @@ describe("config", () => {
     expect(loadConfig({ USD_STABLECOINS: "USDt, pUSDC,6044162399878595,USDt" }).usdStablecoins).toEqual({ ids: [6044162399878595], symbols: ["USDt", "pUSDC"] });
     expect(c).toMatchObject({ databaseReadUrl: "postgres://u@replica:5432/tp", redisPrefix: "tp-prod" });
     expect(c).toMatchObject({ port: 8080, trustProxy: 2, rateLimitMax: 0, nativeTokenId: 4294967295, logLevel: "silent" });
+    expect(loadConfig({ API_DB_CONNECTIONS: "20", API_READS_PER_CLIENT: "2", REQUEST_TIMEOUT_MS: "3000" })).toMatchObject({ apiDbConnections: 20, apiReadsPerClient: 2, requestTimeoutMs: 3000 });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
   });
@@ -93,6 +97,9 @@ describe("config", () => {
       DEVNET_GENESIS: "ftp://example.com/spec.json",
       DEVNET_SWAP_INTERVAL_MS: "soon",
       DEVNET_PORT: "99999",
+      API_DB_CONNECTIONS: "2",
+      API_READS_PER_CLIENT: "0",
+      REQUEST_TIMEOUT_MS: "10s",
     };
     expect(() => loadConfig({ DEVNET_GENESIS: "no/such/genesis.json" })).toThrow("DEVNET_GENESIS: no such file");
     for (const list of ["1984,", "9007199254740992", "-1", "1e3", "$USD"]) expect(() => loadConfig({ USD_STABLECOINS: list }), list).toThrow("USD_STABLECOINS");
