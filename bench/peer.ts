@@ -24,7 +24,7 @@ export async function sidecarPeer(genesis: string | undefined): Promise<void> {
     dev.once("exit", (code) => reject(new Error(`devnet exited ${code}`)));
   });
   const wsUrl = `ws://127.0.0.1:${devPort}`;
-  const common = { WS_URL: wsUrl, HOST: "127.0.0.1", LOG_LEVEL: "warn", ORACLE_MIN_LIQUIDITY_USD: "1", JWT_SECRET: "b".repeat(32), REDIS_URL: "", ...LOAD_LIMITS };
+  const common = { WS_URL: wsUrl, HOST: "127.0.0.1", LOG_LEVEL: "warn", ORACLE_MIN_LIQUIDITY_USD: "1", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "", ...LOAD_LIMITS };
   const procs: ChildProcess[] = [];
   const dataDir = await mkdtemp(path.join(tmpdir(), "tokenpool-bench-peer-"));
   try {

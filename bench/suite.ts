@@ -149,7 +149,7 @@ async function ingestion(handle: DbHandle): Promise<void> {
 async function httpLoad(store: { env: Record<string, string>; label: string }): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, ...LOAD_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b".repeat(32), REDIS_URL: "" }, answers(`${base}/health`));
+  const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, ...LOAD_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "" }, answers(`${base}/health`));
   const ceilings: ChildProcess[] = [];
   try {
     const auth = await tokenOf((p, init) => fetch(`${base}${p}`, init));

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "./errors.js";
+import { weakSecret } from "./secret.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -181,9 +182,8 @@ function genesis(env: Env): string {
 
 export function loadConfig(env: Env = process.env): Config {
   const jwtSecret = str(env, "JWT_SECRET");
-  if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new ConfigError("JWT_SECRET must be at least 32 characters long");
-  }
+  const weak = jwtSecret === undefined ? undefined : weakSecret(jwtSecret);
+  if (weak) throw new ConfigError(`JWT_SECRET ${weak}; generate one with: openssl rand -base64 48`);
   const logLevel = (str(env, "LOG_LEVEL") ?? "info") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);

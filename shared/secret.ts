@@ -50,6 +50,19 @@ export async function resolveJwtSecret(configured: string | undefined, dataDir: 
 /** A key with fewer distinct characters than this is a pattern, not a secret ("a" × 40, "ab" × 20). */
 export const MIN_SECRET_DISTINCT = 8;
 
+/**
+ * Why `text` is not a usable HS256 key (too short, or a repeated pattern), or undefined. The same
+ * rule for JWT_SECRET (shared/config.ts) as for the kept file: 32 × "a" from the environment is no
+ * more a secret than in the file.
+ */
+export function weakSecret(text: string): string | undefined {
+  const length = [...text].length;
+  if (length < MIN_SECRET_LENGTH) return `holds ${length} characters; a JWT secret needs at least ${MIN_SECRET_LENGTH}`;
+  const distinct = new Set(text).size;
+  if (distinct < MIN_SECRET_DISTINCT) return `holds only ${distinct} distinct characters; a JWT secret needs at least ${MIN_SECRET_DISTINCT} (a repeated pattern is not a secret)`;
+  return undefined;
+}
+
 /** The way out of every refusal: a new secret (logging everyone out), or one configured. */
 const REPLACE = "to have a new one generated (every issued token becomes invalid), or set JWT_SECRET";
 
@@ -94,14 +107,8 @@ async function readSecret(file: string): Promise<string | undefined> {
     throw new ConfigError(`${file} is not valid UTF-8 text; a JWT secret must be text of at least ${MIN_SECRET_LENGTH} characters. Delete the file ${REPLACE}.`);
   }
   const kept = text.trim();
-  const length = [...kept].length;
-  if (length < MIN_SECRET_LENGTH) {
-    throw new ConfigError(`${file} holds ${length} characters; a JWT secret needs at least ${MIN_SECRET_LENGTH}. Delete the file ${REPLACE}.`);
-  }
-  const distinct = new Set(kept).size;
-  if (distinct < MIN_SECRET_DISTINCT) {
-    throw new ConfigError(`${file} holds only ${distinct} distinct characters; a JWT secret needs at least ${MIN_SECRET_DISTINCT} (a repeated pattern is not a secret). Delete the file ${REPLACE}.`);
-  }
+  const weak = weakSecret(kept);
+  if (weak) throw new ConfigError(`${file} ${weak}. Delete the file ${REPLACE}.`);
   return kept;
 }
 

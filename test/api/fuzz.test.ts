@@ -150,7 +150,7 @@ describe("fuzzing every operation of /openapi.json", () => {
     await handle.migrate();
     await seedMarket(handle.db);
     // The rate limit has its own suites; here it would answer most requests 429 before any route.
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "f".repeat(40), RATE_LIMIT_MAX: "0" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "f-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "0" });
     server = await startApiServer(config, createLogger("silent"), { shared: handle });
     base = `http://127.0.0.1:${server.port}`;
     const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "fuzzer@example.com", password: "correct horse battery" }) });

@@ -97,7 +97,7 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
 
   async function start(options: ApiServerOptions = {}, env: Record<string, string> = {}) {
     await server?.close();
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f".repeat(32), RATE_LIMIT_MAX: "100000", ...env }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "100000", ...env }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
     const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `abuse${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
     token = ((await reg.json()) as { data: { token: string } }).data.token;
   }

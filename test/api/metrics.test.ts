@@ -25,7 +25,7 @@ describe("API metrics", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "tokenpool-metrics-"));
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "silent", METRICS_PORT: "0", RATE_LIMIT_MAX: "12", JWT_SECRET: "m".repeat(40) });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "silent", METRICS_PORT: "0", RATE_LIMIT_MAX: "12", JWT_SECRET: "m-jwt-test-secret-0123456789abcdef" });
     server = await startApiServer(config, createLogger("silent"));
     base = `http://127.0.0.1:${server.port}`;
   });

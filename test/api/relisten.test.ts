@@ -21,7 +21,7 @@ describe.skipIf(target.skip)(`the API after its notification connection is lost$
   beforeAll(async () => {
     store = await target.open();
     await seedMarket(store.db);
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: store.url!, JWT_SECRET: "r".repeat(32) }), createLogger("silent"));
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: store.url!, JWT_SECRET: "r-jwt-test-secret-0123456789abcdef" }), createLogger("silent"));
   });
   afterAll(async () => {
     await server?.close();

@@ -34,7 +34,7 @@ describe.skipIf(!bin)(`a streaming read replica${bin ? "" : " (skipped: no Postg
     replica = await startReplica(primary, LAG_MS);
     reader = await createDb({ databaseUrl: replica.url });
     await until("the replica to have the fixtures", async () => ((await latestBlock(reader.db).catch(() => undefined))?.number ?? 0) >= HEAD_BLOCK, 30_000);
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url, DATABASE_READ_URL: replica.url, JWT_SECRET: "r".repeat(40), RATE_LIMIT_MAX: "0" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url, DATABASE_READ_URL: replica.url, JWT_SECRET: "r-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "0" });
     server = await startApiServer(config, createLogger("silent"));
     base = `http://127.0.0.1:${server.port}`;
   }, 120_000);

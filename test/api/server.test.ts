@@ -99,7 +99,7 @@ describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgr
     // which one answered: only the "replica" holds market rows.
     [primary, replica] = await Promise.all([postgresTarget.open(), postgresTarget.open()]);
     await seedFixtures(replica.db);
-    const env = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: replica.url!, JWT_SECRET: "x".repeat(32) };
+    const env = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: replica.url!, JWT_SECRET: "x-jwt-test-secret-0123456789abcdef" };
     server = await startApiServer(loadConfig(env), createLogger("silent"));
     base = `http://127.0.0.1:${server.port}`;
   });
@@ -129,7 +129,7 @@ describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgr
   });
 
   it("a replica that does not answer, or lacks the primary's schema, fails the start saying so (it was found per request: 503s and 500s)", async () => {
-    const start = (readUrl: string) => startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: readUrl, JWT_SECRET: "x".repeat(32) }), createLogger("silent"));
+    const start = (readUrl: string) => startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: readUrl, JWT_SECRET: "x-jwt-test-secret-0123456789abcdef" }), createLogger("silent"));
     const admin = postgres(services.databaseUrl!, { max: 1, onnotice: () => {} });
     const name = `tokenpool_test_empty_${process.pid}_${Date.now()}`;
     await admin.unsafe(`create database "${name}"`);

@@ -42,7 +42,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await fundMarketAccounts(api, { holders: 5 });
     handle = await createDb({ dataDir: "memory://" });
     await handle.migrate();
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d".repeat(32), ORACLE_MIN_LIQUIDITY_USD: "1" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef", ORACLE_MIN_LIQUIDITY_USD: "1" });
     const market = await seedMarket(api, { holders: 5 });
     follower = startIndexer(config, createLogger("silent"), handle, devnet.wsUrl);
     await until("the follower to reach the seeded market", () => (follower.status.block ?? 0) >= market.block);

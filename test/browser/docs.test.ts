@@ -22,7 +22,7 @@ describe.skipIf(skip)(`/docs in chromium${skip ? ` (skipped: ${skip})` : ""}`, (
   beforeAll(async () => {
     handle = await createDb({ dataDir: "memory://" });
     await handle.migrate();
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d".repeat(32) });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef" });
     server = await startApiServer(config, createLogger("silent"), { shared: handle });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 60_000);

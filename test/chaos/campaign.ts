@@ -95,7 +95,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
   const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
   const pg = await startPgCluster();
   const relay = await startRelay({ host: "127.0.0.1", port: devnet.port });
-  const apiConfig = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "c".repeat(40), DATABASE_URL: pg.url, RATE_LIMIT_MAX: "0" });
+  const apiConfig = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "c-jwt-test-secret-0123456789abcdef", DATABASE_URL: pg.url, RATE_LIMIT_MAX: "0" });
   let child: ChildProcess | undefined;
   let childBlock = 0;
   let following = false;

@@ -179,7 +179,7 @@ describe("tokenpool CLI", () => {
   });
 
   it.skipIf(!redisUrl)(`two api processes share one rate limit through Redis: 100 requests over both, the 101st is 429${redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
-    const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, JWT_SECRET: "s".repeat(32), LOG_LEVEL: "warn", DATABASE_URL: "" };
+    const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, JWT_SECRET: "s-jwt-test-secret-0123456789abcdef", LOG_LEVEL: "warn", DATABASE_URL: "" };
     const ports = [await freePort(), await freePort()];
     const children = await Promise.all(
       ports.map(async (port, i) => {

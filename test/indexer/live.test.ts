@@ -44,7 +44,7 @@ describe(`live subscriptions on the devnet (${target.name}, ${replicas} API proc
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "silent",
-      JWT_SECRET: "l".repeat(32),
+      JWT_SECRET: "l-jwt-test-secret-0123456789abcdef",
       ORACLE_MIN_LIQUIDITY_USD: "1",
       ...(handle.url ? { DATABASE_URL: handle.url } : {}),
       ...(replicas > 1 ? { REDIS_URL: services.redisUrl!, REDIS_PREFIX: `tokenpool-test-${process.pid}-${Date.now()}` } : {}),

@@ -51,7 +51,7 @@ describe("config", () => {
       DATABASE_READ_URL: "postgres://u@replica:5432/tp",
       REDIS_URL: "redis://cache:6379",
       REDIS_PREFIX: "tp-prod",
-      JWT_SECRET: "s".repeat(32),
+      JWT_SECRET: "s-jwt-test-secret-0123456789abcdef",
       TRUST_PROXY: "2",
       WS_URL: "wss://kusama-asset-hub-rpc.polkadot.io",
       RATE_LIMIT_MAX: "0",
@@ -75,6 +75,13 @@ describe("config", () => {
     expect(loadConfig({ API_DB_CONNECTIONS: "20", API_READS_PER_CLIENT: "2", REQUEST_TIMEOUT_MS: "3000" })).toMatchObject({ apiDbConnections: 20, apiReadsPerClient: 2, requestTimeoutMs: 3000 });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
+  });
+
+  it("refuses a JWT_SECRET from the environment that the secret file would refuse: short, or a repeated pattern", () => {
+    expect(() => loadConfig({ JWT_SECRET: "a".repeat(32) })).toThrow(/JWT_SECRET holds only 1 distinct characters; a JWT secret needs at least 8/);
+    expect(() => loadConfig({ JWT_SECRET: "ab".repeat(20) })).toThrow(/only 2 distinct characters/);
+    expect(() => loadConfig({ JWT_SECRET: "Xy7!pL2#vN9@tR4$" })).toThrow(/JWT_SECRET holds 16 characters; a JWT secret needs at least 32/);
+    expect(loadConfig({ JWT_SECRET: "Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(" }).jwtSecret).toBe("Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(");
   });
 
   it("names the variable in every error", () => {
