@@ -251,6 +251,23 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     expect(conditional.status).toBe(304);
   });
 
+  it("a connection URL percent-encoded in a path never reaches the log, in any spelling", async () => {
+    await start();
+    logs.lines.length = 0;
+    const secret = "hunter2secretPW";
+    const spellings = [
+      `/assets/postgres%3A%2F%2Fadmin%3A${secret}%40db.example%3A5432%2Ftp/x`,
+      `/assets/postgres%3a%2f%2fadmin%3a${secret}%40db.example/x`,
+      `/pool/stats/postgresql:%2F%2Fadmin:${secret}@db/KSM`,
+      `/x/redis%3A%2F%2F%3A${secret}%40cache%3A6379`,
+      `/x/postgres%253A%252F%252Fadmin%253A${secret}%2540db`,
+    ];
+    for (const target of spellings) expect((await request(server.port, "GET", target)).status).toBeLessThan(500);
+    const logged = logs.lines.join("\n");
+    expect(logged).toContain("[url]");
+    expect(logged).not.toContain(secret);
+  });
+
   it("every spelling of a pair is one key: ids, symbols in any case — one computation, one answer", async () => {
     await start();
     const spellings = [`/pool/stats/KSM/USDt`, `/pool/stats/ksm/usdt`, `/pool/stats/${KSM}/${USDT}`, `/pool/stats/Ksm/${USDT}`, `/pool/stats/${KSM}/USDT`];
