@@ -3,13 +3,16 @@ import type { LogLevel } from "./config.js";
 
 export type { Logger };
 
+/** A connection URL (its credentials with it): everything from the scheme to the next blank or quote. */
+export const CONNECTION_URL: [RegExp, string] = [/(postgres(?:ql)?|redis):\/\/[^\s"']*/gi, "$1://[url]"];
+
 /** Text patterns that are secrets or personal data wherever they turn up in a message. */
 const SCRUB: [RegExp, string][] = [
   [/scrypt\$[^\s"',)]+/g, "[hash]"],
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, "[token]"],
   [/[^\s@"'<>(),;:=[\]]+@[^\s@"'<>(),;:=[\]]+\.[A-Za-z]{2,}/g, "[email]"],
   [/\b(Bearer)\s+\S+/gi, "$1 [token]"],
-  [/(postgres(?:ql)?|redis):\/\/[^\s"']*/gi, "$1://[url]"],
+  CONNECTION_URL,
 ];
 
 export function scrub(text: string): string {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { scrub, type Logger } from "../../shared/logger.js";
+import { CONNECTION_URL, scrub, type Logger } from "../../shared/logger.js";
 import { clientMethod, type AppEnv } from "../env.js";
 
 /** The longest path a log line holds (after scrubbing); the rest is cut with "…". */
@@ -10,8 +10,9 @@ const PATH_READ_MAX = 1_024;
 /**
  * A request path as it may be written to a log: what the client put there can be a token, an
  * email, a password hash or another secret (`/assets/metadata/<JWT>`, `/pool/stats/a@b.c/KSM`),
- * so it is percent-decoded (`%40` is an `@` too), then the whole path and every segment go through
- * the log's own scrub() (emails, `eyJ…` tokens, `scrypt$…` hashes, bearer tokens, connection URLs) and any run
+ * so it is percent-decoded (`%40` is an `@` too), connection URLs are cut from the whole path, then
+ * every segment goes through the log's own scrub() (emails, `eyJ…` tokens, `scrypt$…` hashes,
+ * bearer tokens, connection URLs) and any run
  * of 32 or more base64url or hex characters becomes `[blob]`, and the result is cut to
  * LOGGED_PATH_MAX characters. A password hash is cut from `scrypt$` to the end of the path, since
  * its base64 may hold a `/`.
@@ -30,9 +31,10 @@ export function loggedPath(path: string): string {
     text = decoded;
   }
   text = text.replace(/scrypt\$\S*/gi, "[hash]");
-  // The whole path first: a connection URL decoded from one segment (`postgres%3A%2F%2F…`) spans
-  // several once split on "/", where no segment would look like one.
-  text = scrub(text)
+  // Connection URLs over the whole path first: one decoded from a segment (`postgres%3A%2F%2F…`)
+  // spans several once split on "/", where no segment would look like one.
+  text = text
+    .replace(...CONNECTION_URL)
     .split("/")
     .map((segment) => scrub(segment).replace(/[A-Za-z0-9_+=-]{32,}/g, "[blob]"))
     .join("/");
