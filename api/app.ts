@@ -120,7 +120,9 @@ export function createApp(deps: AppDeps) {
   app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) ? snapshot.run(next, deadlineOf(c)) : next()));
   app.use("/auth/*", requireJsonBody());
 
-  app.route("/", authRoutes({ db: deps.db, tokens, guard: deps.rateLimit.max === 0 && !deps.loginStore ? undefined : { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
+  // Failed sign-ins are throttled whatever the request limit is (RATE_LIMIT_MAX=0 turns off that
+  // one only): a password guesser is not a heavy reader.
+  app.route("/", authRoutes({ db: deps.db, tokens, guard: { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
   const reads = { ...deps, db: snapshot.db };
   app.route("/", oracleRoutes(reads));
   app.route("/", assetRoutes(reads));

@@ -105,7 +105,7 @@ async function reserveAttempt(guard: LoginGuard, ip: string, email: string): Pro
   return undo;
 }
 
-export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard?: LoginGuard }) {
+export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard: LoginGuard }) {
   return new OpenAPIHono<AppEnv>()
     .openapi(register, async (c) => {
       const { email, password, name } = c.req.valid("json");
@@ -117,7 +117,7 @@ export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard?: Lo
     })
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid("json");
-      const succeeded = deps.guard ? await reserveAttempt(deps.guard, clientIp(c, deps.guard.trustProxy), email) : async () => {};
+      const succeeded = await reserveAttempt(deps.guard, clientIp(c, deps.guard.trustProxy), email);
       const user = await findUserByEmail(deps.db, email);
       // Verify against a decoy when the email is unknown: same work, same answer, same timing.
       const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
+import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { authHeader, buildApp, expectError, TEST_SECRET } from "../support/app.js";
 import { TEN, seedMarket } from "../support/fixtures.js";
 
@@ -185,6 +186,16 @@ describeDb("login limits", (ctx) => {
     // The window slides: 15 min later the first client can try again.
     t.clock.advance(15 * 60_000 + 1);
     expect((await login(t, "victim@example.com", password)).status).toBe(200);
+  });
+
+  it("RATE_LIMIT_MAX=0 turns off the request limit only: failed logins are still throttled", async () => {
+    const t = buildApp(ctx.db, { rateLimit: { store: new MemoryRateLimitStore(), max: 0, windowMs: 60_000 } });
+    await t.post("/auth/register", { email: "nolimit@example.com", password });
+    for (let i = 0; i < 5; i++) await expectError(await login(t, "nolimit@example.com", "wrong password"), 401, "INVALID_CREDENTIALS");
+    const limited = await login(t, "nolimit@example.com", password);
+    expect(await expectError(limited, 429, "RATE_LIMITED")).toMatch(/this email from this client/);
+    // The request limit itself is off: no RateLimit headers on reads.
+    expect((await t.request("/pool/stats")).headers.get("ratelimit-limit")).toBeNull();
   });
 
   it("the lockout lasts its 15 min on the in-memory counters, whatever requests sweep them in between", async () => {
