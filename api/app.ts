@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -29,7 +28,7 @@ import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
 import { decoyHash } from "./auth/password.js";
-import { PAGE_HEADERS } from "./page-headers.js";
+import { dashboardRoutes, DASHBOARD_PATHS } from "./dashboard.js";
 import { routePath } from "hono/route";
 import type { ApiMetrics } from "../shared/metrics.js";
 
@@ -67,8 +66,6 @@ export interface AppDeps {
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/** The live dashboard: one static page, read once (no build step, no CDN). */
-const DASHBOARD = readFileSync(new URL("./dashboard/index.html", import.meta.url), "utf8");
 
 /** Builds the whole REST API; listening is main.ts's business. */
 export function createApp(deps: AppDeps) {
@@ -100,7 +97,7 @@ export function createApp(deps: AppDeps) {
   app.use(clientOnly(requestLog(deps.logger, now)));
   if (deps.requestTimeoutMs) app.use(clientOnly(deadline(deps.requestTimeoutMs, deps.logger)));
   app.use(clientOnly(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger })));
-  app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/", "/docs", "/openapi.json", "/ws", ...DOCS_ASSET_PATHS]));
+  app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/docs", "/openapi.json", "/ws", ...DASHBOARD_PATHS, ...DOCS_ASSET_PATHS]));
   const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
   // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
   // mean nothing. Skipping them then keeps @hono/node-server's lightweight Response on the hot
@@ -154,7 +151,7 @@ export function createApp(deps: AppDeps) {
   });
   docsRoutes(app);
 
-  app.get("/", (c) => c.html(DASHBOARD, 200, PAGE_HEADERS));
+  dashboardRoutes(app);
   // GET /ws is answered by the WebSocket server on upgrade (api/live); a plain GET lands here.
   app.get("/ws", (c) => sendError(c, new AppError("VALIDATION_ERROR", "/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).")));
 

@@ -76,7 +76,15 @@ const assets = createRoute({
   path: "/assets",
   tags: ["assets"],
   summary: "All tokens with supply, USD value and holder count (paginated, sortable; public)",
-  request: { query: z.object({ ...listQuery, sort: sortQuery(ASSET_SORTS, "id") }) },
+  request: {
+    query: z.object({
+      ...listQuery,
+      sort: sortQuery(ASSET_SORTS, "id"),
+      tokenId: tokenIdParam("tokenId")
+        .optional()
+        .openapi({ param: { name: "tokenId", in: "query" }, description: "Only this token: its row (total 1), or none (total 0) when it is not indexed" }),
+    }),
+  },
   responses: { 200: json(AssetList, "One page of tokens"), ...errors("VALIDATION_ERROR", ...COMMON_ERRORS) },
 });
 
@@ -110,7 +118,7 @@ export function listRoutes(deps: { db: Database }) {
     .openapi(assets, async (c) => {
       const q = c.req.valid("query");
       const sort = q.sort ?? "id";
-      return c.json(await listAssets(deps.db, { page: q.page ?? 1, limit: q.limit ?? 50, sort, order: q.order ?? (sort === "id" || sort === "symbol" ? "asc" : "desc") }), 200);
+      return c.json(await listAssets(deps.db, { page: q.page ?? 1, limit: q.limit ?? 50, sort, order: q.order ?? (sort === "id" || sort === "symbol" ? "asc" : "desc"), tokenId: q.tokenId }), 200);
     })
     .openapi(pools, async (c) => {
       const q = c.req.valid("query");

@@ -51,9 +51,9 @@ function paged<T>(rows: T[], q: { page: number; limit: number }) {
   return { page: q.page, limit: q.limit, total: rows.length, totalPages: Math.ceil(rows.length / q.limit), items: rows.slice((q.page - 1) * q.limit, q.page * q.limit) };
 }
 
-export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)[number]>) {
+export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)[number]> & { tokenId?: number | undefined }) {
   const [tokens, prices, counts, head] = await Promise.all([allTokens(db), latestPrices(db), allHolderCounts(db), latestBlock(db)]);
-  const rows = tokens.map((t: Token) => {
+  const rows = (q.tokenId === undefined ? tokens : tokens.filter((t) => t.id === q.tokenId)).map((t: Token) => {
     const p = prices.get(t.id);
     const price = p ? parseFixed(p.priceUsd, USD_SCALE) : null;
     return { token: t, price, marketCap: price === null ? null : usdValue(BigInt(t.supply), t.decimals, price), holders: counts.get(t.id) ?? 0 };

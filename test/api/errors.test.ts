@@ -135,6 +135,32 @@ describeDb("error paths", (ctx) => {
     const docs = await t.get("/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
-    expect(await docs.text()).toContain("/openapi.json");
+    const init = await t.get("/docs/assets/init.js");
+    expect(init.headers.get("content-type")).toContain("text/javascript");
+    expect(await init.text()).toContain("/openapi.json");
+  });
+
+  it("runs no inline script on either page: script-src 'self' only, every <script> a file of this origin", async () => {
+    const t = buildApp(ctx.db);
+    for (const path of ["/", "/docs"]) {
+      const res = await t.get(path);
+      const policy = res.headers.get("content-security-policy")!;
+      const scriptSrc = /script-src ([^;]*)/.exec(policy)![1]!;
+      expect(scriptSrc, path).toBe("'self'");
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const [, attrs, body] of scripts) {
+        expect(body!.trim(), `${path}: inline script`).toBe("");
+        const src = /src="([^"]+)"/.exec(attrs!)![1]!;
+        expect(src.startsWith("/"), src).toBe(true);
+        expect((await t.get(src)).status, src).toBe(200);
+      }
+      expect(html, path).not.toMatch(/\son[a-z]+=/i);
+    }
+    // The dashboard's style too: no inline style allowed, none in the page or its script's markup.
+    const page = await t.get("/");
+    expect(/style-src ([^;]*)/.exec(page.headers.get("content-security-policy")!)![1]).toBe("'self'");
+    expect(await (await t.get("/dashboard/app.js")).text()).not.toMatch(/style="/);
   });
 });

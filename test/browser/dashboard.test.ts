@@ -9,7 +9,8 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { createDb, insertPrices, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
+import { HEAD_BLOCK, seedMarket as seedFixtures } from "../support/fixtures.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { assetLocation, assetUnits, NATIVE_LOCATION } from "../../indexer/devnet/plan.js";
@@ -148,6 +149,54 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
 
     expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+  }, LONG);
+});
+
+describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (skipped: ${skip})` : ""}`, () => {
+  let handle: DbHandle;
+  let server: ApiServer;
+  let browser: Browser;
+  const extra = 600;
+  const TINY = 900_000;
+
+  beforeAll(async () => {
+    handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    await seedFixtures(handle.db);
+    // 600 tokens with a price ahead of one without: TINY is outside the 500 largest by market cap.
+    const tokens: NewToken[] = Array.from({ length: extra }, (_, i) => ({ id: 800_000 + i, name: `Filler ${i}`, symbol: `F${i}`, decimals: 6, supply: "1000000000", owner: null, kind: "asset", assetId: 800_000 + i, blockNumber: HEAD_BLOCK }));
+    tokens.push({ id: TINY, name: "Tiny Unpriced", symbol: "TINY", decimals: 6, supply: "5", owner: null, kind: "asset", assetId: TINY, blockNumber: HEAD_BLOCK });
+    for (let i = 0; i < tokens.length; i += 200) await upsertTokens(handle.db, tokens.slice(i, i + 200));
+    await insertPrices(handle.db, tokens.slice(0, extra).map((t) => ({ tokenId: t.id, blockNumber: HEAD_BLOCK, priceUsd: "2" })));
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef" }), createLogger("silent"), { shared: handle });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  }, LONG);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await handle?.close();
+  });
+
+  it("a token outside the 500 largest by market cap opens its own page (not 'not indexed'), under a policy that runs no inline script", async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const top = (await (await fetch(`${base}/assets?sort=marketCap&limit=500`)).json()) as { assets: { tokenId: number }[] };
+    expect(top.assets.some((a) => a.tokenId === TINY)).toBe(false);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+    });
+    await page.goto(`${base}/#/token/${TINY}`);
+    await page.waitForSelector(".title h2");
+    expect(await page.locator(".title h2").innerText()).toContain("Tiny Unpriced");
+    expect(await page.locator("main").innerText()).not.toMatch(/not indexed/);
+    // An id that is no token at all still says so.
+    await page.goto(`${base}/#/token/999999999`);
+    await page.waitForSelector("p.empty");
+    expect(await page.locator("p.empty").innerText()).toMatch(/not indexed/);
     expect(errors).toEqual([]);
   }, LONG);
 });
