@@ -18,7 +18,7 @@ import { blockSwitch } from "./block-switch.js";
 import { createFastPath } from "./fast-path.js";
 import { snapshots } from "./snapshot.js";
 import { readBudgetFor } from "./middleware/read-budget.js";
-import { LiveHub } from "./live/hub.js";
+import { LiveHub, type HubLimits } from "./live/hub.js";
 import { attachLive, type LiveLimits } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "./rate-limit/redis-store.js";
@@ -135,6 +135,8 @@ export interface ApiServerOptions {
   shared?: DbHandle;
   /** WebSocket limits (tests make them small). */
   live?: Partial<LiveLimits>;
+  /** The per-block work budget of /ws topics (tests make it small). */
+  hub?: Partial<HubLimits>;
   /** The caller serves the metrics (with its own registries: `npm start`). */
   noMetricsServer?: boolean;
   /** HTTP server timeouts (tests make them small). */
@@ -235,7 +237,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const reads = snapshots(replica?.db ?? handle.db);
   cache?.useSymbols(await loadSymbols(reads.db).catch(() => undefined));
-  const hub = new LiveHub(reads.db, logger, cache, reads.run);
+  const hub = new LiveHub(reads.db, logger, cache, reads.run, options.hub);
   const blocks = blockSwitch({ app, cache, hub, replica: replica?.db, reads: replica?.db ?? handle.db, logger });
   const unlisten = await handle.listen(BLOCKS_CHANNEL, (payload) => blocks.announced(JSON.parse(payload) as BlockAnnouncement), () => blocks.resubscribed());
   const live = attachLive(server, {

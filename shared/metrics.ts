@@ -24,7 +24,7 @@ export const rpcDuration = new Histogram({
 export interface ApiMetricSources {
   cache: { hits: number; misses: number; fastHits: number } | undefined;
   live: { connections(): number };
-  hub: { topicCount: number };
+  hub: { topicCount: number; totalCost: number; skipped: number; refused: { client: number; server: number } };
 }
 
 /** The API's metrics; `observe` is called once per answered request. */
@@ -86,6 +86,37 @@ export class ApiMetrics {
       registers: [this.registry],
       collect() {
         this.set(self.sources?.hub.topicCount ?? 0);
+      },
+    });
+    new Gauge({
+      name: "tokenpool_ws_topic_cost",
+      help: "What the subscribed topics cost per block, in queries (an account 6, a holders page 2, others 1)",
+      registers: [this.registry],
+      collect() {
+        this.set(self.sources?.hub.totalCost ?? 0);
+      },
+    });
+    new Counter({
+      name: "tokenpool_ws_topics_skipped_total",
+      help: "Topic computations a round left for the next (its deadline passed, or a newer block came)",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(self.sources?.hub.skipped ?? 0);
+      },
+    });
+    new Counter({
+      name: "tokenpool_ws_subscribes_refused_total",
+      help: "Subscribes refused for a budget: the client's (per address) or the server's (in all)",
+      labelNames: ["budget"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const r = self.sources?.hub.refused;
+        if (r) {
+          this.inc({ budget: "client" }, r.client);
+          this.inc({ budget: "server" }, r.server);
+        }
       },
     });
   }

@@ -4,6 +4,13 @@
  * round (however many connections share it) and pushed only when its JSON differs from what was
  * last pushed. Blocks arriving while a round runs are folded into the next round; the `blocks`
  * topic itself gets every announcement at once.
+ *
+ * The per-block work is bounded: the topics held cost at most `maxCost` (in queries, topicCost),
+ * reserved before the first await of a subscribe; a round computes `concurrency` topics at once,
+ * cheapest first (and, among equals, the one computed longest ago), so a client's many costly
+ * topics are computed after everyone's cheap ones instead of before them; a round stops starting
+ * computations past `deadlineMs`, or when a newer block is announced (the next round computes
+ * every topic again, for the newer block). Topics left out are counted (`skipped`).
  */
 import type { BlockAnnouncement, Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
@@ -18,11 +25,26 @@ export interface Peer {
 
 interface Entry {
   topic: Topic;
+  /** What computing it costs at every block (topicCost). */
+  cost: number;
   /** Subscribers and their subscription id. */
   peers: Map<Peer, string>;
   /** JSON of the last value pushed (or answered on subscribe). */
   last: string | undefined;
+  /** The round it was last computed in (rounds that ran out of time start with the longest-waiting). */
+  computed: number;
 }
+
+export interface HubLimits {
+  /** What the topics held may cost in all, per block (topicCost units). */
+  maxCost: number;
+  /** Topics computed at once in a round. */
+  concurrency: number;
+  /** A round starts no computation after this long (ms). */
+  deadlineMs: number;
+}
+
+export const HUB_LIMITS: HubLimits = { maxCost: 6_000, concurrency: 4, deadlineMs: 4_000 };
 
 export interface Notification {
   jsonrpc: "2.0";
@@ -41,6 +63,15 @@ export class LiveHub {
   private block: number | null = null;
   private running: Promise<void> | undefined;
   private pending = false;
+  private rounds = 0;
+  /** The cost of the topics held, and of subscribes under way (reserved). */
+  private cost = 0;
+  private reserved = 0;
+  readonly limits: HubLimits;
+  /** Topic computations a round left out (deadline, or a newer block). */
+  skipped = 0;
+  /** Subscribes refused for a budget: the client's (maxTopicCostPerIp) or the server's (maxCost). */
+  readonly refused = { client: 0, server: 0 };
 
   constructor(
     private readonly db: Database,
@@ -49,12 +80,40 @@ export class LiveHub {
     private readonly cache?: ResponseCache,
     /** Runs a computation in one read snapshot (api/snapshot.ts), so a push never mixes two blocks. */
     private readonly snapshot: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn(),
-  ) {}
+    limits: Partial<HubLimits> = {},
+  ) {
+    this.limits = { ...HUB_LIMITS, ...limits };
+  }
 
-  /** A topic's current answer as JSON text (the REST body). */
+  /** A topic's current answer as JSON text (the REST body, under the REST answer's cache key). */
   private async json(topic: Topic & { compute: NonNullable<Topic["compute"]> }): Promise<string> {
     const compute = () => this.snapshot(() => topic.compute(this.db));
-    return this.cache && topic.path ? this.cache.through(topic.path, compute) : JSON.stringify(await compute());
+    return this.cache && topic.path ? this.cache.through(this.cache.canonical(topic.path), compute, false) : JSON.stringify(await compute());
+  }
+
+  /** The per-block cost of the topics held. */
+  get totalCost(): number {
+    return this.cost;
+  }
+
+  /** Whether `name` is held already (subscribing to it adds no per-block work). */
+  holds(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /**
+   * Reserves `cost` of the total budget for a subscribe about to resolve and compute its topic
+   * (synchronously, before its first await); false when the budget cannot take it. subscribe()
+   * gives the reservation back, as does release() on a path that never reaches it.
+   */
+  reserve(cost: number): boolean {
+    if (this.cost + this.reserved + cost > this.limits.maxCost) return false;
+    this.reserved += cost;
+    return true;
+  }
+
+  release(cost: number): void {
+    this.reserved -= cost;
   }
 
   /** The newest block announced to this process (null before the first). */
@@ -72,22 +131,27 @@ export class LiveHub {
    * without a current price (PRICE_UNAVAILABLE): a later block may price it, so it is subscribed
    * and answered with the error as a push would carry it.
    */
-  async subscribe(peer: Peer, topic: Topic, subscription: string, stillWanted: () => boolean = () => true): Promise<{ added: boolean; value: unknown }> {
+  async subscribe(peer: Peer, topic: Topic, subscription: string, stillWanted: () => boolean = () => true, reserved = 0, cost = reserved): Promise<{ added: boolean; value: unknown }> {
     let json: string | undefined;
     try {
       json = topic.compute ? await this.json({ ...topic, compute: topic.compute }) : undefined;
     } catch (err) {
-      if (!(err instanceof AppError && err.code === "PRICE_UNAVAILABLE")) throw err;
+      if (!(err instanceof AppError && err.code === "PRICE_UNAVAILABLE")) {
+        this.release(reserved);
+        throw err;
+      }
       json = JSON.stringify(failure(err));
     }
+    this.release(reserved);
     // Checked and added in one synchronous step after the await: a subscribe cancelled (or its
     // connection closed) while its value was computed is never added, so it cannot overwrite or
     // remove a later subscription of the same peer to the same topic.
     if (!stillWanted()) return { added: false, value: undefined };
     let entry = this.entries.get(topic.name);
     if (!entry) {
-      entry = { topic, peers: new Map(), last: json };
+      entry = { topic, cost, peers: new Map(), last: json, computed: this.rounds };
       this.entries.set(topic.name, entry);
+      this.cost += cost;
     }
     entry.peers.set(peer, subscription);
     return { added: true, value: json === undefined ? null : JSON.parse(json) };
@@ -97,7 +161,10 @@ export class LiveHub {
     const entry = this.entries.get(topicName);
     if (!entry) return;
     entry.peers.delete(peer);
-    if (entry.peers.size === 0) this.entries.delete(topicName);
+    if (entry.peers.size === 0) {
+      this.entries.delete(topicName);
+      this.cost -= entry.cost;
+    }
   }
 
   /** Called for each block announcement from the indexer. */
@@ -135,19 +202,40 @@ export class LiveHub {
   }
 
   private async round(block: number | null): Promise<void> {
-    for (const entry of [...this.entries.values()]) {
-      if (!entry.topic.compute || entry.peers.size === 0) continue;
-      let json: string;
-      try {
-        json = await this.json({ ...entry.topic, compute: entry.topic.compute });
-      } catch (err) {
-        if (!(err instanceof AppError)) this.logger.error({ err, topic: entry.topic.name }, "live: topic failed");
-        json = JSON.stringify(failure(err));
+    const round = ++this.rounds;
+    const deadline = performance.now() + this.limits.deadlineMs;
+    const queue = [...this.entries.values()].filter((e) => e.topic.compute).sort((a, b) => a.cost - b.cost || a.computed - b.computed);
+    let next = 0;
+    const worker = async () => {
+      // A newer block, or the deadline: what is left waits for the next round (computed first
+      // among its equals there).
+      while (next < queue.length && !this.pending && performance.now() < deadline) {
+        const entry = queue[next++]!;
+        if (entry.peers.size === 0) continue;
+        entry.computed = round;
+        let json: string;
+        try {
+          json = await this.json({ ...entry.topic, compute: entry.topic.compute! });
+        } catch (err) {
+          if (!(err instanceof AppError)) this.logger.error({ err, topic: entry.topic.name }, "live: topic failed");
+          json = JSON.stringify(failure(err));
+        }
+        if (json !== entry.last) {
+          entry.last = json;
+          const value: unknown = JSON.parse(json);
+          for (const [peer, subscription] of entry.peers) peer.send(notification(subscription, entry.topic.name, block, value));
+        }
+        // Between topics, the event loop serves sockets: PGlite answers in the same thread, and
+        // a round of chained computations would otherwise hold every request (and the pushes
+        // just queued) until its end.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      if (json === entry.last) continue;
-      entry.last = json;
-      const value: unknown = JSON.parse(json);
-      for (const [peer, subscription] of entry.peers) peer.send(notification(subscription, entry.topic.name, block, value));
+    };
+    await Promise.all(Array.from({ length: Math.min(this.limits.concurrency, queue.length) }, worker));
+    const left = queue.length - next;
+    if (left > 0) {
+      this.skipped += left;
+      this.logger.warn({ block, left, topics: queue.length, reason: this.pending ? "a newer block" : `${this.limits.deadlineMs} ms deadline` }, "live: topics left for the next round");
     }
   }
 }

@@ -36,6 +36,18 @@ export interface AccountRequest {
 
 
 
+/**
+ * What keeping a topic costs the server at every block, in queries of its answer: a portfolio
+ * ≈ 6, a holders page 2, one token's value, metadata or a pair 1, `blocks` nothing (it carries the
+ * announcement). The /ws budgets (api/live/ws.ts) are counted in these units.
+ */
+export function topicCost(parsed: Topic | PairRequest | AccountRequest): number {
+  if ("account" in parsed) return 6;
+  if ("refs" in parsed) return 1;
+  if (!parsed.compute) return 0;
+  return parsed.name.startsWith("assets.holders:") ? 2 : 1;
+}
+
 /** Page 1 of the holders endpoint, as pushed to subscribers. */
 export const HOLDERS_PAGE = 50;
 

@@ -28,7 +28,7 @@ import { isUnavailable } from "../errors.js";
 import { clientAddress } from "../middleware/client-ip.js";
 import type { RateLimitStore } from "../rate-limit/store.js";
 import type { LiveHub, Peer } from "./hub.js";
-import { parseTopic, resolveTopic } from "./topics.js";
+import { parseTopic, resolveTopic, topicCost } from "./topics.js";
 import { answerAsHttp, handshakeProblem, refuse } from "./upgrade.js";
 
 export interface LiveLimits {
@@ -40,6 +40,12 @@ export interface LiveLimits {
   /** Bytes queued on a socket beyond which its peer is dropped as a slow consumer. */
   maxBufferedBytes: number;
   pingIntervalMs: number;
+  /**
+   * What one client's subscriptions may cost per block, over all its connections (topicCost:
+   * an account 6, a holders page 2, the rest 1): without it one address could hold 1,000 topics
+   * (20 connections × 50), each a portfolio recomputed at every block.
+   */
+  maxTopicCostPerIp: number;
 }
 
 export const DEFAULT_LIMITS: LiveLimits = {
@@ -49,6 +55,7 @@ export const DEFAULT_LIMITS: LiveLimits = {
   maxMessageBytes: 16 * 1024,
   maxBufferedBytes: 1024 * 1024,
   pingIntervalMs: 30_000,
+  maxTopicCostPerIp: 120,
 };
 
 /** Rate-limited messages in a row after which a connection that keeps sending is closed (1008). */
@@ -98,6 +105,13 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
   const now = deps.now ?? Date.now;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   const perIp = new Map<string, number>();
+  /** The cost of each client's subscriptions, live or being made (maxTopicCostPerIp). */
+  const costPerIp = new Map<string, number>();
+  const charge = (ip: string, cost: number) => {
+    const left = (costPerIp.get(ip) ?? 0) + cost;
+    if (left <= 0) costPerIp.delete(ip);
+    else costPerIp.set(ip, left);
+  };
   const alive = new WeakMap<WebSocket, boolean>();
   let closing = false;
 
@@ -192,6 +206,8 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
         }
         if (!needsAuth) continue;
         subs.delete(subscription);
+        charge(ip, -(costs.get(subscription) ?? 0));
+        costs.delete(subscription);
         deps.hub.unsubscribe(peer, topic);
         peer.send({ jsonrpc: "2.0", method: "unsubscribed", params: { subscription, topic, reason } });
       }
@@ -203,6 +219,7 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
     /** Until then (ms), this connection's messages are refused without asking the store again. */
     let limitedUntil = 0;
     const subs = new Map<string, string>(); // subscription id -> topic name (reserved or live)
+    const costs = new Map<string, number>(); // subscription id -> what it is charged to this client
     const pendingSubscribes = { count: 0 };
     const peer: Peer = {
       send(message) {
@@ -230,7 +247,9 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
       closed = true;
       clearTimeout(authTimer);
       for (const topic of subs.values()) deps.hub.unsubscribe(peer, topic);
+      for (const cost of costs.values()) charge(ip, -cost);
       subs.clear();
+      costs.clear();
     });
     ws.on("error", () => ws.terminate());
     ws.on("message", (data, isBinary) => {
@@ -308,6 +327,8 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
           const topic = typeof sub === "string" ? subs.get(sub) : undefined;
           if (topic === undefined) return fail(id, { code: RPC.INVALID_PARAMS, message: `No subscription ${JSON.stringify(sub)?.slice(0, 100)} on this connection.` });
           subs.delete(sub as string);
+          charge(ip, -(costs.get(sub as string) ?? 0));
+          costs.delete(sub as string);
           deps.hub.unsubscribe(peer, topic);
           return reply(id, true);
         }
@@ -330,8 +351,25 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
       if (subs.size + pendingSubscribes.count >= limits.maxSubscriptions) {
         return fail(id, { code: RPC.LIMIT, message: `At most ${limits.maxSubscriptions} subscriptions per connection.`, data: { code: "RATE_LIMITED" } });
       }
+      // Its price, for this client and for the server, charged with the checks, before the first
+      // await; given back below unless the subscription is made (then when it ends).
+      const cost = topicCost(parsed);
+      const held = (costPerIp.get(ip) ?? 0) + cost;
+      if (held > limits.maxTopicCostPerIp) {
+        deps.hub.refused.client += 1;
+        return fail(id, { code: RPC.LIMIT, message: `This client's subscriptions would cost ${held} queries a block; at most ${limits.maxTopicCostPerIp} (an account topic 6, a holders page 2, others 1): unsubscribe some, or read them over REST.`, data: { code: "RATE_LIMITED" } });
+      }
+      // A topic the server computes already adds nothing to its work (a pair or account is named once resolved: reserved until then).
+      const shared = "name" in parsed && deps.hub.holds(parsed.name);
+      const reserved = shared ? 0 : cost;
+      if (!deps.hub.reserve(reserved)) {
+        deps.hub.refused.server += 1;
+        return fail(id, { code: RPC.LIMIT, message: `The server computes as many topics per block as it can (${deps.hub.limits.maxCost} queries); subscribe to topics others hold, or retry later.`, data: { code: "SERVICE_UNAVAILABLE" } });
+      }
+      charge(ip, cost);
       pendingSubscribes.count += 1;
       let subscription: string | undefined;
+      let handedOver = false;
       try {
         let topic;
         try {
@@ -344,22 +382,33 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
         if ([...subs.values()].includes(topic.name)) return fail(id, { code: RPC.INVALID_PARAMS, message: `Already subscribed to "${topic.name}".` });
         subscription = `s${next++}`;
         subs.set(subscription, topic.name);
+        costs.set(subscription, cost);
         pendingSubscribes.count -= 1;
         const mine = subscription;
         let answer;
         try {
-          // Closed or unsubscribed while the answer was computed: the hub does not add it.
-          answer = await deps.hub.subscribe(peer, topic, mine, () => !closed && subs.get(mine) === topic.name);
+          // Closed or unsubscribed while the answer was computed: the hub does not add it. The
+          // hub takes the reservation over (and gives it back however this ends).
+          handedOver = true;
+          answer = await deps.hub.subscribe(peer, topic, mine, () => !closed && subs.get(mine) === topic.name, reserved, cost);
         } catch (err) {
-          subs.delete(subscription);
+          if (subs.get(mine) === topic.name) {
+            subs.delete(mine);
+            charge(ip, -(costs.get(mine) ?? 0));
+            costs.delete(mine);
+          }
           if (err instanceof AppError) return fail(id, rpcErrorOf(err));
           throw err;
         }
-        // Every request gets an answer, a cancelled subscribe too.
+        // Every request gets an answer, a cancelled subscribe too (its cost went back when it was cancelled).
         if (!answer.added) return fail(id, { code: RPC.INVALID_PARAMS, message: `Subscription ${mine} was unsubscribed before it was answered.` });
         return reply(id, { subscription, topic: topic.name, block: deps.hub.head, result: answer.value });
       } finally {
-        if (subscription === undefined) pendingSubscribes.count -= 1;
+        if (subscription === undefined) {
+          pendingSubscribes.count -= 1;
+          charge(ip, -cost);
+        }
+        if (!handedOver) deps.hub.release(reserved);
       }
     }
   }

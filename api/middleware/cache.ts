@@ -92,11 +92,12 @@ export class ResponseCache {
     this.symbols = symbols;
   }
 
-  get(key: string): Entry | undefined {
+  /** The entry under `key`, counted as a hit or miss, and (unless `demand` is false) as demand for prewarming. */
+  get(key: string, demand = true): Entry | undefined {
     const e = this.lru.get(key);
     if (e) {
       this.hits += 1;
-      this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
+      if (demand) this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
     } else this.misses += 1;
     return e;
   }
@@ -143,9 +144,10 @@ export class ResponseCache {
     this.prewarmed += staged.size;
   }
 
-  set(key: string, entry: Entry, generation: number): void {
+  set(key: string, entry: Entry, generation: number, demand = true): void {
     if (generation !== this.generation) return;
     this.lru.set(key, entry);
+    if (!demand) return;
     // Keys minted faster than blocks clear them (distinct holder pages…) cannot grow the tally without bound.
     if (this.demand.size >= 100_000) this.demand.clear();
     if (this.lru.has(key)) this.demand.set(key, (this.demand.get(key) ?? 0) + 1);
@@ -155,10 +157,12 @@ export class ResponseCache {
    * The JSON answer kept under `key` (the REST path and query it equals), or `compute`'s value,
    * computed once for concurrent callers and kept until the next block. A failure is not kept.
    * /ws subscribes and pushes go through here, so they cost the database what a cached REST
-   * read does.
+   * read does. They are not demand for prewarming (`demand` false): the hub computes every topic
+   * at each block anyway, and answers computed ahead for it would only hold the block switch (and
+   * every push) back — by up to the prewarm budget under a flood of topics.
    */
-  async through(key: string, compute: () => Promise<unknown>): Promise<string> {
-    const hit = this.get(key) ?? (await this.pending.get(key));
+  async through(key: string, compute: () => Promise<unknown>, demand = true): Promise<string> {
+    const hit = this.get(key, demand) ?? (await this.pending.get(key));
     if (hit) return hit.body;
     const generation = this.generation;
     let settle: (e: Entry | undefined) => void = () => {};
@@ -168,7 +172,7 @@ export class ResponseCache {
     try {
       const body = JSON.stringify(await compute());
       entry = entryOf(body);
-      this.set(key, entry, generation);
+      this.set(key, entry, generation, demand);
       return body;
     } finally {
       settle(entry);

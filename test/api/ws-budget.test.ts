@@ -1,0 +1,154 @@
+/**
+ * The per-block work /ws topics buy, bounded (issue 25, point 2). Before: any address was an
+ * `accounts:` topic costing ≈ 6 queries, one address could hold 1,000 topics, and every topic
+ * was recomputed one after another at each block in the order subscribed — 3,680 topics from 40
+ * addresses made a later subscriber's pushes arrive 12–15 s after the block, and 6 of 10 blocks
+ * were never pushed.
+ *
+ * - one client's topics cost at most maxTopicCostPerIp, over all its connections;
+ * - the server's topics cost at most maxCost in all; a topic someone holds already is free;
+ * - under a flood of costly topics from many addresses, a later subscriber to a cheap topic gets
+ *   every block's push promptly (cheap topics are computed first, several at once).
+ *
+ * Clients are told apart by X-Forwarded-For (TRUST_PROXY=1).
+ */
+import { randomBytes } from "node:crypto";
+import { encodeAddress } from "@polkadot/util-crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
+import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { loadConfig } from "../../shared/config.js";
+import { createLogger } from "../../shared/logger.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket } from "../support/fixtures.js";
+import { until } from "../support/wait.js";
+import { connect, notificationsFor, type Client } from "../support/ws.js";
+
+const SECRET = "ws-budget-secret-ws-budget-secret-ws-budget!";
+const address = () => encodeAddress(randomBytes(32), 2);
+
+describe("/ws per-block work budget", () => {
+  let handle: DbHandle;
+  let server: ApiServer | undefined;
+  let url: string;
+  let token: string;
+  let block = HEAD_BLOCK;
+  const clients: Client[] = [];
+
+  async function start(options: ApiServerOptions = {}) {
+    await server?.close();
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET, TRUST_PROXY: "1", RATE_LIMIT_MAX: "100000" }), createLogger("silent"), { shared: handle, shutdownGraceMs: 200, ...options });
+    url = `ws://127.0.0.1:${server.port}/ws`;
+    const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `budget${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
+    token = ((await reg.json()) as { data: { token: string } }).data.token;
+  }
+
+  const client = async (ip: string) => {
+    const c = await connect(url, { authorization: `Bearer ${token}`, "x-forwarded-for": ip });
+    clients.push(c);
+    return c;
+  };
+
+  /** Commits the next block with a new KSM price; resolves with the time it was announced. */
+  async function commitBlock(): Promise<{ number: number; price: string; at: number }> {
+    block += 1;
+    const number = block;
+    const price = `${10 + (number - HEAD_BLOCK)}`;
+    await handle.db.transaction(async (tx) => {
+      const t = tx as unknown as typeof handle.db;
+      const b = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + (number - HEAD_BLOCK) * 12 };
+      await insertBlocks(t, [b]);
+      await insertPrices(t, [{ tokenId: KSM, blockNumber: number, priceUsd: price }]);
+      await announceBlocks(t, [{ ...b, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
+    });
+    return { number, price, at: performance.now() };
+  }
+
+  beforeAll(async () => {
+    handle = await createDb({ dataDir: "memory://" });
+    await handle.migrate();
+    await seedMarket(handle.db);
+  });
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.close();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await handle?.close();
+  });
+
+  it("one client's topics cost at most maxTopicCostPerIp over all its connections; an unsubscribe gives the cost back", async () => {
+    await start({ live: { maxTopicCostPerIp: 13 } });
+    const [a, b] = [await client("198.51.100.1"), await client("198.51.100.1")];
+    expect((await a.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    expect((await b.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    expect((await a.call("subscribe", { topic: `oracle.value:${KSM}` })).result).toBeDefined(); // 6 + 6 + 1
+    const refused = await b.call("subscribe", { topic: `accounts:${address()}` });
+    expect(refused.error).toMatchObject({ code: -32002, data: { code: "RATE_LIMITED" } });
+    expect(refused.error.message).toMatch(/would cost 19 queries a block; at most 13/);
+    expect((await b.call("subscribe", { topic: "pool.stats" })).error.message).toMatch(/would cost 14/);
+    // Another client is not affected.
+    expect((await (await client("198.51.100.2")).call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    // Unsubscribing gives the cost back; so does closing a connection.
+    const sub = (await a.call("subscribe", { topic: "blocks" })).result.subscription; // free
+    expect((await a.call("unsubscribe", { subscription: sub })).result).toBe(true);
+    const accountSub = b.messages.find((m) => m.result?.topic?.startsWith("accounts:"))!.result.subscription;
+    expect((await b.call("unsubscribe", { subscription: accountSub })).result).toBe(true);
+    expect((await b.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    a.close();
+    await until("a's topics given back", async () => (await b.call("subscribe", { topic: `accounts:${address()}` })).result !== undefined, 5_000);
+    expect(server!.hub.refused.client).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the server's topics cost at most maxCost in all; a topic held already is free", async () => {
+    await start({ hub: { maxCost: 20 } });
+    const first = await client("198.51.100.10");
+    expect((await first.call("subscribe", { topic: `oracle.value:${KSM}` })).result).toBeDefined(); // 1
+    for (let i = 0; i < 3; i++) expect((await (await client(`198.51.100.${11 + i}`)).call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined(); // 19
+    const late = await client("198.51.100.20");
+    const refused = await late.call("subscribe", { topic: `accounts:${address()}` });
+    expect(refused.error).toMatchObject({ code: -32002, data: { code: "SERVICE_UNAVAILABLE" } });
+    expect(refused.error.message).toMatch(/as many topics per block as it can \(20 queries\)/);
+    // A topic the server computes already costs it nothing more.
+    expect((await late.call("subscribe", { topic: `oracle.value:${KSM}` })).result).toBeDefined();
+    expect(server!.hub.totalCost).toBe(19);
+    expect(server!.hub.refused.server).toBe(1);
+    // A refused or failed subscribe leaves no reservation behind: once a topic goes, its cost is free again.
+    clients[1]!.close();
+    await until("the topic's cost given back", () => server!.hub.totalCost === 13, 5_000);
+    expect((await late.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    expect(server!.hub.totalCost).toBe(19);
+  });
+
+  it("under a flood of costly topics from 20 addresses, a later subscriber to a cheap topic gets every block's push within 500 ms", async () => {
+    await start({ hub: { deadlineMs: 4_000 } });
+    // 20 addresses × 20 portfolios (their budget: 120 queries a block each) = 400 topics, 2,400 queries a block.
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const c = await client(`203.0.113.${i + 1}`);
+        for (let n = 0; n < 20; n++) expect((await c.call("subscribe", { topic: `accounts:${address()}` })).result, `address ${i}`).toBeDefined();
+      }),
+    );
+    expect(server!.hub.topicCount).toBe(400);
+    const watcher = await client("192.0.2.77");
+    const sub = (await watcher.call("subscribe", { topic: `oracle.value:${KSM}` })).result.subscription;
+    // When each push arrived (the poll below is coarser than what it measures).
+    const arrivals: number[] = [];
+    watcher.ws.on("message", (data) => {
+      const m = JSON.parse(data.toString()) as { params?: { subscription?: string } };
+      if (m.params?.subscription === sub) arrivals.push(performance.now());
+    });
+    const latencies: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const seen = notificationsFor(watcher, sub).length;
+      const committed = await commitBlock();
+      await until(`the push of block ${committed.number}`, () => notificationsFor(watcher, sub).length > seen, 20_000);
+      latencies.push(arrivals.at(-1)! - committed.at);
+      const push = notificationsFor(watcher, sub).at(-1);
+      // Every block pushed, with its own value.
+      expect(push.params).toMatchObject({ block: committed.number, result: { valueUsd: committed.price } });
+      await server!.hub.idle();
+    }
+    console.log(`late subscriber under 400 portfolio topics: push after ${latencies.map((l) => Math.round(l)).join(", ")} ms`);
+    expect(Math.max(...latencies)).toBeLessThan(500);
+  }, 120_000);
+});
