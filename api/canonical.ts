@@ -66,9 +66,9 @@ function account(text: string): string {
  *   /pools/{tokenA}/{tokenB}/swaps | /ohlcv
  */
 export function canonicalPath(path: string, symbols: SymbolTable | undefined): string {
-  const c1 = path.charCodeAt(1);
-  // Only /accounts/…, /pool/… and /pools/… are rewritten: the other routes pay one comparison.
-  if (c1 !== 97 /* a */ && c1 !== 112 /* p */) return path;
+  // Only /accounts/…, /pool/stats/… and /pools/… are rewritten: the other routes (every hit on
+  // the fast path goes through here) pay a prefix check, not a split.
+  if (!path.startsWith("/accounts/") && !path.startsWith("/pool/stats/") && !path.startsWith("/pools/")) return path;
   const parts = path.split("/");
   if (parts[1] === "accounts" && parts.length === 3 && parts[2] !== "") {
     const canonical = account(parts[2]!);

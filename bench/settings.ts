@@ -7,6 +7,8 @@ export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 export const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 /** What to run: `store` (sections 1–5) and `peer` (6); default both. */
 export const PARTS = new Set((process.env.BENCH_PARTS ?? "store,peer").split(","));
+/** Only the HTTP-load routes whose label contains one of these (BENCH_ROUTES, comma-separated); unset = all. */
+export const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;
 /** The request rate of "reads under ingest" (idle and busy alike). */
 export const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 5_000);
 export const log = (msg: string) => process.stderr.write(`${msg}\n`);

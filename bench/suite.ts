@@ -20,7 +20,8 @@
  *    on Postgres (fed by a `tokenpool indexer`) on the same chopsticks devnet, warmed, alternated;
  *    then with the response cache off; then `tokenpool start` (PGlite, indexer and API in one
  *    process) under the same load, for its RSS. The devnet is the shipped genesis, or
- *    DEVNET_GENESIS. BENCH_PARTS=store or =peer runs one half.
+ *    DEVNET_GENESIS. BENCH_PARTS=store or =peer runs one half; =http only the HTTP load (4),
+ *    and BENCH_ROUTES (labels' parts, comma-separated) only those routes of it.
  */
 import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -37,7 +38,7 @@ import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js"
 import { freePort } from "../test/support/port.js";
 import { alternate, answers, child, CONNECTIONS, load, pct, peakRssMb, range, spread, stop, tokenOf } from "./load.js";
 import { sidecarPeer } from "./peer.js";
-import { LOAD_LIMITS, log, PARTS, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
+import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
 import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
 import { BIG, FULL, generate, HEAD_TIME, KSM, SMALL_SWAPS, USDT, WALLET } from "./synthetic.js";
@@ -166,6 +167,7 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
     rows.push({ what: `ceilings: bare Hono / bare node:http req/s (${bodies[0]!.length} B)`, figure: `${range(node.referenceRps)} / ${range(node.rps)}` });
     const http: Record<string, unknown> = {};
     for (const [i, [label, p, needsAuth]] of ROUTES.entries()) {
+      if (ONLY_ROUTES && !ONLY_ROUTES.some((r) => label.includes(r))) continue;
       log(`  ${label}`);
       const r = await alternate(RUNS, () => load(`${base}${p}`, SECONDS, needsAuth ? auth : {}), () => load(`${ceiling.hono}/r/${i}`, SECONDS));
       http[label] = { share: r.ratio, rps: r.rps, honoRps: r.referenceRps, p99: r.p99, errors: r.errors, bytes: bodies[i]!.length };
@@ -189,7 +191,7 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
 }
 
 async function main(): Promise<void> {
-  if (PARTS.has("store")) {
+  if (PARTS.has("store") || PARTS.has("http")) {
     log(`synthetic store, scale ${SCALE}…`);
     const big = await freshStore({ onDisk: true });
     const small = await freshStore();
@@ -197,10 +199,13 @@ async function main(): Promise<void> {
       await generate(big.handle.db, scaled(FULL), log);
       await generate(small.handle.db, { ...SMALL_SWAPS, bigHolders: Math.min(SMALL_SWAPS.bigHolders, scaled(FULL).bigHolders) }, () => {});
       results.store = big.label;
-      log("latencies…");
-      await latencies(big.handle, small.handle);
-      log("ingestion…");
-      await ingestion(small.handle);
+      // BENCH_PARTS=http: the HTTP load only (on the same store), e.g. with BENCH_ROUTES.
+      if (!PARTS.has("http")) {
+        log("latencies…");
+        await latencies(big.handle, small.handle);
+        log("ingestion…");
+        await ingestion(small.handle);
+      }
       await big.handle.close(); // PGlite: one process per DATA_DIR — the API child opens it next
       log("HTTP load…");
       await httpLoad(big);
