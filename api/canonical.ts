@@ -47,7 +47,16 @@ function tokenRef(ref: string, symbols: SymbolTable | undefined): string {
 /** Addresses already decoded (a checksum is a blake2b hash: ≈ 5 µs a hit without this). */
 const accounts = new Map<string, string>();
 
+/** The memo's size and the characters it holds (tests: it stays bounded whatever paths arrive). */
+export function accountMemo(): { entries: number; chars: number } {
+  let chars = 0;
+  for (const k of accounts.keys()) chars += k.length;
+  return { entries: accounts.size, chars };
+}
+
 function account(text: string): string {
+  // Longer than any address or account id: not one (and never kept: the memo holds ≤ 66-character keys).
+  if (text.length > 66) return text;
   let canonical = accounts.get(text);
   if (canonical === undefined) {
     const id = accountId(text);

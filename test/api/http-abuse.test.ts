@@ -16,6 +16,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
 import { buildApp } from "../support/app.js";
+import { accountMemo, canonicalPath } from "../../api/canonical.js";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
 import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
@@ -281,6 +282,14 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     const dup = await request(server.port, "GET", `/pool/stats/DUP/${USDT}`);
     expect(dup.status).toBe(400);
     expect(JSON.parse(dup.body).error.code).toBe("AMBIGUOUS_TOKEN");
+  });
+
+  it("paths that are no address are never remembered: the address memo holds at most 10,000 keys of ≤ 66 characters", () => {
+    for (let i = 0; i < 200; i++) canonicalPath(`/accounts/${String(i).padStart(12_000, "x")}`, undefined);
+    for (let i = 0; i < 12_000; i++) canonicalPath(`/accounts/not-an-address-${i}`, undefined);
+    const memo = accountMemo();
+    expect(memo.entries).toBeLessThanOrEqual(10_000);
+    expect(memo.chars).toBeLessThanOrEqual(10_000 * 66);
   });
 
   it("every spelling of an address is one key: SS58 in any prefix, hex in any case — one computation", async () => {
