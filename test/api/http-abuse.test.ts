@@ -285,8 +285,8 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
   });
 
   it("paths that are no address are never remembered: the address memo holds at most 10,000 keys of ≤ 66 characters", () => {
-    for (let i = 0; i < 200; i++) canonicalPath(`/accounts/${String(i).padStart(12_000, "x")}`, undefined);
     for (let i = 0; i < 12_000; i++) canonicalPath(`/accounts/not-an-address-${i}`, undefined);
+    for (let i = 0; i < 200; i++) canonicalPath(`/accounts/${String(i).padStart(12_000, "x")}`, undefined);
     const memo = accountMemo();
     expect(memo.entries).toBeLessThanOrEqual(10_000);
     expect(memo.chars).toBeLessThanOrEqual(10_000 * 66);
