@@ -6,6 +6,8 @@
 import {
   allTokens,
   allHolderCounts,
+  countHolders,
+  getToken,
   latestBlock,
   getTokens,
   latestPrices,
@@ -52,8 +54,16 @@ function paged<T>(rows: T[], q: { page: number; limit: number }) {
 }
 
 export async function listAssets(db: Database, q: ListQuery<(typeof ASSET_SORTS)[number]> & { tokenId?: number | undefined }) {
-  const [tokens, prices, counts, head] = await Promise.all([allTokens(db), latestPrices(db), allHolderCounts(db), latestBlock(db)]);
-  const rows = (q.tokenId === undefined ? tokens : tokens.filter((t) => t.id === q.tokenId)).map((t: Token) => {
+  // One token's row reads that token only: any id is a cache key of its own, and must not cost a
+  // read of every token, price and holder count.
+  const one = q.tokenId;
+  const [tokens, prices, counts, head] = await Promise.all([
+    one === undefined ? allTokens(db) : getToken(db, one).then((t) => (t ? [t] : [])),
+    latestPrices(db, one === undefined ? undefined : [one]),
+    one === undefined ? allHolderCounts(db) : countHolders(db, one).then((n) => new Map([[one, n]])),
+    latestBlock(db),
+  ]);
+  const rows = tokens.map((t: Token) => {
     const p = prices.get(t.id);
     const price = p ? parseFixed(p.priceUsd, USD_SCALE) : null;
     return { token: t, price, marketCap: price === null ? null : usdValue(BigInt(t.supply), t.decimals, price), holders: counts.get(t.id) ?? 0 };

@@ -38,6 +38,19 @@ describeDb("list endpoints and price history", (ctx) => {
     expect(body.assets.find((a) => a.tokenId === DOG)).toMatchObject({ kind: "asset", assetId: 0, symbol: "DOG" });
   });
 
+  it("GET /assets?tokenId= answers that token's row exactly as the full list has it, or none", async () => {
+    const all = (await (await t.get("/assets?limit=500")).json()) as { assets: { tokenId: number }[]; blockNumber: number };
+    for (const id of [KSM, USDT, ZERO, PUSDC]) {
+      const one = (await (await t.get(`/assets?tokenId=${id}`)).json()) as { total: number; assets: unknown[]; blockNumber: number };
+      expect(one.total).toBe(1);
+      expect(one.assets).toEqual(all.assets.filter((a) => a.tokenId === id));
+      expect(one.blockNumber).toBe(all.blockNumber);
+    }
+    const none = (await (await t.get("/assets?tokenId=999999")).json()) as { total: number; assets: unknown[] };
+    expect(none).toMatchObject({ total: 0, assets: [] });
+    await expectError(await t.get("/assets?tokenId=007"), 400, "VALIDATION_ERROR");
+  });
+
   it("GET /assets sorts exactly and pages; tokens without a value come last either way", async () => {
     const byValue = (await (await t.get("/assets?sort=valueUsd&limit=3")).json()) as { assets: { tokenId: number }[]; totalPages: number };
     expect(byValue.assets.map((a) => a.tokenId)).toEqual([WETH, KSM, USDT]);
