@@ -119,6 +119,33 @@ describe("/ws per-block work budget", () => {
     expect(server!.hub.totalCost).toBe(19);
   });
 
+  it("no race leaves a price behind: subscribes cancelled, closed or failed while computing give everything back", async () => {
+    await start({ live: { maxTopicCostPerIp: 12 }, hub: { maxCost: 12 } });
+    const ip = "198.51.100.50";
+    for (let round = 0; round < 5; round++) {
+      const c = await client(ip);
+      // Sent in one burst: a subscribe and its unsubscribe before the answer, an unknown token
+      // (fails after the reservation), a bad topic (fails before it), one more than the budget.
+      const send = (id: number, method: string, params: unknown) => c.ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+      send(1, "subscribe", { topic: `accounts:${address()}` });
+      send(2, "unsubscribe", { subscription: `s1` });
+      send(3, "subscribe", { topic: "oracle.value:987654" });
+      send(4, "subscribe", { topic: "nonsense:1" });
+      send(5, "subscribe", { topic: `accounts:${address()}` });
+      send(6, "subscribe", { topic: `accounts:${address()}` });
+      if (round % 2 === 0) c.ws.close(); // closed with subscribes still computing
+      else await until("the answers", () => [1, 3, 4, 5, 6].every((id) => c.messages.some((m) => m.id === id)), 10_000);
+      c.close();
+      await until("the connection gone and its topics with it", () => server!.hub.totalCost === 0, 10_000);
+      await server!.hub.idle();
+    }
+    // Everything given back: the client and the server can take their whole budgets again.
+    const after = await client(ip);
+    expect((await after.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    expect((await after.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    expect(server!.hub.totalCost).toBe(12);
+  });
+
   it("under a flood of costly topics from 20 addresses, a later subscriber to a cheap topic gets every block's push within 500 ms", async () => {
     await start({ hub: { deadlineMs: 4_000 } });
     // 20 addresses × 20 portfolios (their budget: 120 queries a block each) = 400 topics, 2,400 queries a block.
