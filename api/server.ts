@@ -10,6 +10,7 @@ import { createApp } from "./app.js";
 import { CONNECTION_LIMITS, connectionBudget, type ConnectionBudget, type ConnectionLimits } from "./connection-budget.js";
 import { markHead } from "./env.js";
 import { loadSymbols } from "./canonical.js";
+import { dropUntrustedForwarding, trustedPeers } from "./middleware/client-ip.js";
 import { errorBody } from "./errors.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
@@ -214,8 +215,12 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const fast = cache && createFastPath({ cache, tokens, rateLimit, trustProxy: config.trustProxy, logger, metrics }, listener);
   const server = createServer({ ...http, requireHostHeader: false });
   const budget = connectionBudget(server, { ...CONNECTION_LIMITS, ...options.connections }, { trustProxy: config.trustProxy, metrics, logger });
+  // TRUST_PROXY_FROM: X-Forwarded-For from any other peer is dropped before anything reads it.
+  const trusted = config.trustProxy > 0 ? trustedPeers(config.trustProxyFrom) : undefined;
+  if (trusted) server.on("upgrade", (req: IncomingMessage) => dropUntrustedForwarding(req, trusted));
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (!budget.admit(req, res)) return;
+    if (trusted) dropUntrustedForwarding(req, trusted);
     // HEAD is answered as GET (same cache, single flight, snapshot and header block); Node sends
     // no body for it (the response knew it was HEAD when it was made).
     if (req.method === "HEAD") markHead(req);

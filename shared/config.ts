@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import ipaddr from "ipaddr.js";
 import { ConfigError } from "./errors.js";
 import { weakSecret } from "./secret.js";
 
@@ -28,6 +29,8 @@ export interface Config {
   jwtSecret: string | undefined;
   /** How many proxy hops to trust in X-Forwarded-For (0 = ignore the header). */
   trustProxy: number;
+  /** Addresses or CIDR ranges of the proxies whose X-Forwarded-For is read (TRUST_PROXY_FROM); unset = any peer. */
+  trustProxyFrom: string[] | undefined;
   /** Chain WebSocket RPC endpoint for the indexer. */
   wsUrl: string | undefined;
   /** Requests per window per client IP; 0 disables the limit (benchmarks only). */
@@ -126,6 +129,19 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+/** TRUST_PROXY_FROM: comma-separated IPv4/IPv6 addresses or CIDR ranges (`10.0.0.0/8`, `127.0.0.1`). */
+function trustProxyFrom(env: Env): string[] | undefined {
+  const raw = str(env, "TRUST_PROXY_FROM");
+  if (raw === undefined) return undefined;
+  const entries = raw.split(",").map((e) => e.trim()).filter(Boolean);
+  for (const e of entries) {
+    const ok = e.includes("/") ? (() => { try { ipaddr.parseCIDR(e); return true; } catch { return false; } })() : ipaddr.isValid(e);
+    if (!ok) throw new ConfigError(`TRUST_PROXY_FROM must be addresses or CIDR ranges separated by commas, got ${JSON.stringify(e)}`);
+  }
+  if (entries.length === 0) throw new ConfigError("TRUST_PROXY_FROM is set but names no address");
+  return entries;
+}
+
 function trustProxy(env: Env): number {
   const raw = str(env, "TRUST_PROXY")?.toLowerCase();
   if (raw === undefined || raw === "false" || raw === "0" || raw === "no") return 0;
@@ -201,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: redisPrefix(env),
     jwtSecret,
     trustProxy: trustProxy(env),
+    trustProxyFrom: trustProxyFrom(env),
     wsUrl: url(env, "WS_URL", ["ws:", "wss:"]),
     rateLimitMax: int(env, "RATE_LIMIT_MAX", 100, 0, 1_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 86_400_000),

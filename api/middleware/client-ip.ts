@@ -95,3 +95,31 @@ export function clientIp(c: Context, trustProxy: number): string {
   }
   return clientAddress(remote, trustProxy > 0 ? c.req.header("x-forwarded-for") : undefined, trustProxy);
 }
+
+/**
+ * TRUST_PROXY_FROM: whether a socket's peer is one of the proxies whose X-Forwarded-For is read.
+ * Without the setting every peer is (the replicas must then be reachable only through the proxy).
+ */
+export function trustedPeers(ranges: string[] | undefined): ((remote: string | undefined) => boolean) | undefined {
+  if (!ranges) return undefined;
+  const cidrs = ranges.map((r) => (r.includes("/") ? ipaddr.parseCIDR(r) : ([ipaddr.parse(r), ipaddr.parse(r).kind() === "ipv4" ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number])));
+  return (remote) => {
+    let ip = remote === undefined ? undefined : parseIp(remote);
+    if (!ip) return false;
+    if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+    return cidrs.some(([range, bits]) => range.kind() === ip!.kind() && ip!.match(range as never, bits));
+  };
+}
+
+/**
+ * Drops X-Forwarded-For from a request whose peer is not a trusted proxy, before anything reads
+ * it: Node's parsed headers and the raw list @hono/node-server builds its Request from.
+ */
+export function dropUntrustedForwarding(req: { headers: Record<string, unknown>; rawHeaders: string[]; socket: { remoteAddress?: string | undefined } }, trusted: (remote: string | undefined) => boolean): void {
+  if (req.headers["x-forwarded-for"] === undefined || trusted(req.socket.remoteAddress)) return;
+  delete req.headers["x-forwarded-for"];
+  const raw = req.rawHeaders;
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== "x-forwarded-for") kept.push(raw[i]!, raw[i + 1]!);
+  req.rawHeaders = kept;
+}

@@ -7,7 +7,8 @@
  * - /ws through it: subscribe, and a push when a block is committed (the file before this test
  *   sent `Connection ""` and no `Upgrade`: no WebSocket could connect);
  * - the rate limit shared across the replicas: the 101st request is 429 whichever answers, and a
- *   forged X-Forwarded-For does not buy a fresh budget (nginx writes the client's own address);
+ *   forged X-Forwarded-For does not buy a fresh budget (nginx writes the client's own address; a
+ *   replica reached directly drops it: TRUST_PROXY_FROM names nginx's address);
  * - a replica killed mid-load: nginx fails over, no client sees a 5xx beyond those in flight.
  *
  * Clients are told apart by their source address: the test binds each to its own loopback
@@ -137,6 +138,8 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
       REDIS_URL: services.redisUrl!,
       REDIS_PREFIX: `nginx-${randomBytes(4).toString("hex")}`,
       TRUST_PROXY: "1",
+      // nginx reaches the replicas from 127.0.0.1; clients of this test come from 127.0.0.2 and up.
+      TRUST_PROXY_FROM: "127.0.0.1",
       RATE_LIMIT_MAX: "100",
       JWT_SECRET: randomBytes(32).toString("base64url"),
       DATA_DIR: dir,
@@ -191,6 +194,10 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     expect(JSON.parse(refused.body).error.code).toBe("RATE_LIMITED");
     // nginx writes the client's own address over what it sent.
     expect((await get(port, "/oracle/value/0", from, { "X-Forwarded-For": "203.0.113.9" })).status).toBe(429);
+    // Straight to a replica (TRUST_PROXY_FROM=127.0.0.1): a forged X-Forwarded-For from another peer
+    // is dropped, so it buys no fresh budget, and cannot spend another client's either.
+    expect((await get(replicas[0]!.port, "/oracle/value/0", from, { "X-Forwarded-For": "203.0.113.9" })).status).toBe(429);
+    expect((await get(replicas[0]!.port, "/oracle/value/0", "127.0.0.6", { "X-Forwarded-For": from })).status).toBe(200);
     // Both replicas counted into the one limit.
     await until("the request logs", () => replicas.reduce((n, r, i) => n + r.requests() - before[i]!, 0) >= 102, 5_000);
     expect(replicas.every((r, i) => r.requests() - before[i]! >= 20)).toBe(true);

@@ -84,6 +84,14 @@ describe("config", () => {
     expect(loadConfig({ JWT_SECRET: "Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(" }).jwtSecret).toBe("Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(");
   });
 
+  it("TRUST_PROXY_FROM: addresses and CIDR ranges, anything else refused naming it", () => {
+    expect(loadConfig({}).trustProxyFrom).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY_FROM: "127.0.0.1, 10.0.0.0/8,fd00::/8" }).trustProxyFrom).toEqual(["127.0.0.1", "10.0.0.0/8", "fd00::/8"]);
+    expect(() => loadConfig({ TRUST_PROXY_FROM: "nginx" })).toThrow(/TRUST_PROXY_FROM must be addresses or CIDR ranges/);
+    expect(() => loadConfig({ TRUST_PROXY_FROM: "10.0.0.0/33" })).toThrow(/TRUST_PROXY_FROM/);
+    expect(() => loadConfig({ TRUST_PROXY_FROM: " , " })).toThrow(/names no address/);
+  });
+
   it("names the variable in every error", () => {
     const bad: Record<string, string> = {
       PORT: "70000",
