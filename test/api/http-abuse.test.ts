@@ -137,6 +137,18 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     expect(server.connections.write_timeout).toBe(1);
   });
 
+  it("a connection that says nothing, or stops halfway through a request, closes at the deadline (not Node's 15 s headers timeout)", async () => {
+    await start({ connections: { writeTimeoutMs: 400 } });
+    const started = performance.now();
+    const [silent, half] = await Promise.all([exchange(server.port, "", 5_000), exchange(server.port, "GET /health HTTP/1.1\r\nHo", 5_000)].map(async (p) => ({ answer: await p, ms: performance.now() - started })));
+    for (const c of [silent!, half!]) {
+      expect(c.answer).toBe("");
+      expect(c.ms).toBeGreaterThanOrEqual(400);
+      expect(c.ms).toBeLessThan(2_000);
+    }
+    expect(server.connections.write_timeout).toBe(0); // nothing was pending for them: not counted as cuts
+  });
+
   it("an idle keep-alive connection still closes quietly, not counted as a cut", async () => {
     await start({ connections: { writeTimeoutMs: 300 } });
     const answer = await exchange(server.port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", 2_000);
