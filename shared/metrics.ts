@@ -30,14 +30,9 @@ export interface ApiMetricSources {
 /** The API's metrics; `observe` is called once per answered request. */
 export class ApiMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({ name: "tokenpool_http_requests_total", help: "HTTP requests by method, route pattern and status", labelNames: ["method", "route", "status"] as const, registers: [this.registry] });
-  private readonly duration = new Histogram({
-    name: "tokenpool_http_request_duration_seconds",
-    help: "HTTP request latency by method and route pattern",
-    labelNames: ["method", "route"] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
+  /** Requests by (method, route, status) and their latency by (method, route): see observe(). */
+  private readonly requests = new Map<string, { method: string; route: string; status: string; count: number }>();
+  private readonly latency = new Map<string, { method: string; route: string; buckets: Float64Array; sum: number; count: number }>();
   private readonly limited = new Counter({ name: "tokenpool_http_rate_limited_total", help: "Requests answered 429 RATE_LIMITED", registers: [this.registry] });
   private readonly closedConnections = new Counter({
     name: "tokenpool_http_connections_closed_total",
@@ -49,6 +44,17 @@ export class ApiMetrics {
 
   constructor() {
     const self = this;
+    new Counter({
+      name: "tokenpool_http_requests_total",
+      help: "HTTP requests by method, route pattern and status",
+      labelNames: ["method", "route", "status"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of self.requests.values()) this.inc({ method: r.method, route: r.route, status: r.status }, r.count);
+      },
+    });
+    this.registry.registerMetric(latencyMetric(this.latency) as never);
     new Counter({
       name: "tokenpool_cache_requests_total",
       help: "Response cache lookups by result (hit ratio = hit / (hit + miss))",
@@ -127,23 +133,26 @@ export class ApiMetrics {
   }
 
   /**
-   * The label-bound children of each (method, route, status), kept: prom-client hashes the labels
-   * of every inc() and observe() called with them (≈ 1 µs of a 14 µs cache hit). Bounded: the
-   * labels are never client input (known methods, route patterns, statuses the app answers).
+   * Counted in plain numbers per series and read by Prometheus at scrape time (the two metrics
+   * registered in the constructor): prom-client's inc() and observe() hash their labels and
+   * build objects on every call, ≈ 0.7 µs of a 14 µs cache hit. Bounded: the labels are never
+   * client input (known methods, route patterns, statuses the app answers).
    */
-  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
-
   observe(method: string, route: string, status: number, seconds: number): void {
     // Methods outside the known set are one label value: a client cannot mint series.
     const m = KNOWN_METHODS.has(method) ? method : "OTHER";
-    const key = `${m} ${status} ${route}`;
-    let s = this.series.get(key);
-    if (s === undefined) {
-      s = { requests: this.requests.labels(m, route, String(status)), duration: this.duration.labels(m, route) };
-      this.series.set(key, s);
-    }
-    s.requests.inc();
-    s.duration.observe(seconds);
+    const key = `${m} ${route}`;
+    let l = this.latency.get(key);
+    if (l === undefined) this.latency.set(key, (l = { method: m, route, buckets: new Float64Array(LATENCY_BUCKETS.length), sum: 0, count: 0 }));
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]!) i++;
+    if (i < LATENCY_BUCKETS.length) l.buckets[i]! += 1;
+    l.sum += seconds;
+    l.count += 1;
+    const rkey = `${key} ${status}`;
+    let r = this.requests.get(rkey);
+    if (r === undefined) this.requests.set(rkey, (r = { method: m, route, status: String(status), count: 0 }));
+    r.count += 1;
     if (status === 429) this.limited.inc();
   }
 
@@ -154,6 +163,37 @@ export class ApiMetrics {
 }
 
 export type ConnectionCloseReason = "pipelined" | "queued_bytes" | "write_timeout" | "per_client";
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** tokenpool_http_request_duration_seconds, as prom-client's registry reads a histogram (its get()), from ApiMetrics' plain counts. */
+function latencyMetric(series: Map<string, { method: string; route: string; buckets: Float64Array; sum: number; count: number }>) {
+  const name = "tokenpool_http_request_duration_seconds";
+  return {
+    name,
+    help: "HTTP request latency by method and route pattern",
+    type: "histogram",
+    aggregator: "sum",
+    reset() {
+      series.clear();
+    },
+    get() {
+      const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+      for (const s of series.values()) {
+        const labels = { method: s.method, route: s.route };
+        let cumulative = 0;
+        LATENCY_BUCKETS.forEach((le, i) => {
+          cumulative += s.buckets[i]!;
+          values.push({ labels: { le, ...labels }, value: cumulative, metricName: `${name}_bucket` });
+        });
+        values.push({ labels: { le: "+Inf", ...labels }, value: s.count, metricName: `${name}_bucket` });
+        values.push({ labels, value: s.sum, metricName: `${name}_sum` });
+        values.push({ labels, value: s.count, metricName: `${name}_count` });
+      }
+      return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+    },
+  };
+}
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 

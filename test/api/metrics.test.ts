@@ -117,3 +117,33 @@ describe("the metrics server's shutdown", () => {
     socket.destroy();
   });
 });
+
+describe("request metrics counted in plain numbers", () => {
+  it("expose the same text prom-client's own Counter and Histogram give for the same requests", async () => {
+    const { ApiMetrics } = await import("../../shared/metrics.js");
+    const { Counter, Histogram, Registry } = await import("prom-client");
+    const ours = new ApiMetrics();
+    const reference = new Registry();
+    const requests = new Counter({ name: "tokenpool_http_requests_total", help: "x", labelNames: ["method", "route", "status"], registers: [reference] });
+    const latency = new Histogram({ name: "tokenpool_http_request_duration_seconds", help: "x", labelNames: ["method", "route"], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [reference] });
+    // Bucket edges (exactly 0.005 counts in le="0.005"), past the last bucket, an unknown method.
+    const seen: Array<[string, string, number, number]> = [
+      ["GET", "/pool/stats", 200, 0.003],
+      ["GET", "/pool/stats", 200, 0.005],
+      ["GET", "/pool/stats", 304, 7],
+      ["HEAD", "/pool/stats", 200, 0.0004],
+      ["GET", "/oracle/value/:id", 404, 0.02],
+      ["BREW", "/oracle/value/:id", 405, 0.001],
+    ];
+    for (const [method, route, status, seconds] of seen) {
+      ours.observe(method, route, status, seconds);
+      const m = method === "BREW" ? "OTHER" : method;
+      requests.inc({ method: m, route, status: String(status) });
+      latency.observe({ method: m, route }, seconds);
+    }
+    const lines = (text: string) => text.split("\n").filter((l) => l.startsWith("tokenpool_http_request")).sort();
+    const expected = lines(await reference.metrics());
+    expect(expected.length).toBe(4 * 15 + 5); // 4 (method, route) histograms of 12 buckets, +Inf, sum, count; 5 counter series
+    expect(lines(await ours.registry.metrics())).toEqual(expected);
+  });
+});
