@@ -14,12 +14,33 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Answers received in all. */
+  requests: number;
+  /** The server's CPU time (user + system) per answer, in µs, when measured (onServer). */
+  cpuUs?: number;
 }
 
 /** `rate`: requests per second over all connections (unset: as many as the server answers). */
 export async function load(url: string, seconds: number, headers: Record<string, string> = {}, rate?: number): Promise<LoadResult> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...(rate ? { overallRate: rate } : {}) });
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, requests: r.requests.total };
+}
+
+/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15 of stat)
+}
+
+/**
+ * `run`, with the CPU the server process `pid` spent per answer during it: on a 2-core box the
+ * load generator shares the machine, so throughput also measures the client; CPU per answer is
+ * the server's own cost.
+ */
+export async function onServer(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = cpuMs(pid);
+  const r = await run();
+  return { ...r, cpuUs: r.requests > 0 ? ((cpuMs(pid) - before) * 1000) / r.requests : undefined };
 }
 
 export interface Spread {
@@ -35,8 +56,15 @@ export function spread(values: number[]): Spread {
   return { median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
 }
 
-/** `ours, reference, ours, reference …` `runs` times; each pair's ratio ours/reference. */
+/**
+ * `ours, reference, ours, reference …` `runs` times; each pair's ratio ours/reference. One run of
+ * each comes first, unmeasured: a Node server under a new load takes seconds to reach its pace
+ * (measured on a fresh process: 43k → 58k → 66k req/s over three 4 s runs, bare Hono alike), so
+ * an unwarmed first run would compare a cold process with a warm one.
+ */
 export async function alternate(runs: number, ours: () => Promise<LoadResult>, reference: () => Promise<LoadResult>) {
+  await ours();
+  await reference();
   const a: LoadResult[] = [];
   const b: LoadResult[] = [];
   for (let i = 0; i < runs; i++) {
@@ -50,6 +78,8 @@ export async function alternate(runs: number, ours: () => Promise<LoadResult>, r
     rps: spread(a.map((r) => r.rps)),
     referenceRps: spread(b.map((r) => r.rps)),
     p99: spread(a.map((r) => r.p99)),
+    cpuUs: a.every((r) => r.cpuUs !== undefined) ? spread(a.map((r) => r.cpuUs!)) : undefined,
+    referenceCpuUs: b.every((r) => r.cpuUs !== undefined) ? spread(b.map((r) => r.cpuUs!)) : undefined,
     errors: a.reduce((n, r) => n + r.errors, 0),
   };
 }

@@ -36,12 +36,14 @@ import { upsertHolders, type DbHandle } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
-import { alternate, answers, child, CONNECTIONS, load, pct, peakRssMb, range, spread, stop, tokenOf } from "./load.js";
+import { alternate, answers, child, CONNECTIONS, load, onServer, pct, peakRssMb, range, spread, stop, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
 import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
 import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
 import { BIG, FULL, generate, HEAD_TIME, KSM, SMALL_SWAPS, USDT, WALLET } from "./synthetic.js";
+
+const cpu = (s: Spread | undefined) => (s ? `${s.median.toFixed(1)} µs (${s.min.toFixed(1)}–${s.max.toFixed(1)})` : "?");
 
 async function median(n: number, f: () => Promise<unknown>): Promise<number> {
   const t: number[] = [];
@@ -150,7 +152,7 @@ async function ingestion(handle: DbHandle): Promise<void> {
 async function httpLoad(store: { env: Record<string, string>; label: string }): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, ...LOAD_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "" }, answers(`${base}/health`));
+  const api = await child([...(process.env.BENCH_NODE_ARGS?.split(" ") ?? []), "bin/tokenpool.mjs", "api"], { ...store.env, ...LOAD_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "" }, answers(`${base}/health`));
   const ceilings: ChildProcess[] = [];
   try {
     const auth = await tokenOf((p, init) => fetch(`${base}${p}`, init));
@@ -158,10 +160,13 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
     const bodyFile = path.join(tmpdir(), `tokenpool-bench-bodies-${process.pid}.json`);
     writeFileSync(bodyFile, JSON.stringify(bodies));
     const ceiling: Record<string, string> = {};
+    const ceilingPid: Record<string, number> = {};
     for (const mode of ["hono", "node"]) {
       const cport = await freePort();
-      ceilings.push(await child(["--import", "tsx", "bench/ceiling.ts", mode, String(cport), bodyFile], {}, answers(`http://127.0.0.1:${cport}/r/0`)));
+      const c = await child(["--import", "tsx", "bench/ceiling.ts", mode, String(cport), bodyFile], {}, answers(`http://127.0.0.1:${cport}/r/0`));
+      ceilings.push(c);
       ceiling[mode] = `http://127.0.0.1:${cport}`;
+      ceilingPid[mode] = c.pid!;
     }
     const node = await alternate(RUNS, () => load(`${ceiling.node}/r/0`, SECONDS), () => load(`${ceiling.hono}/r/0`, SECONDS));
     rows.push({ what: `ceilings: bare Hono / bare node:http req/s (${bodies[0]!.length} B)`, figure: `${range(node.referenceRps)} / ${range(node.rps)}` });
@@ -169,11 +174,15 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
     for (const [i, [label, p, needsAuth]] of ROUTES.entries()) {
       if (ONLY_ROUTES && !ONLY_ROUTES.some((r) => label.includes(r))) continue;
       log(`  ${label}`);
-      const r = await alternate(RUNS, () => load(`${base}${p}`, SECONDS, needsAuth ? auth : {}), () => load(`${ceiling.hono}/r/${i}`, SECONDS));
-      http[label] = { share: r.ratio, rps: r.rps, honoRps: r.referenceRps, p99: r.p99, errors: r.errors, bytes: bodies[i]!.length };
+      const r = await alternate(
+        RUNS,
+        () => onServer(api.pid!, () => load(`${base}${p}`, SECONDS, needsAuth ? auth : {})),
+        () => onServer(ceilingPid.hono!, () => load(`${ceiling.hono}/r/${i}`, SECONDS)),
+      );
+      http[label] = { share: r.ratio, rps: r.rps, honoRps: r.referenceRps, p99: r.p99, errors: r.errors, bytes: bodies[i]!.length, cpuUs: r.cpuUs, honoCpuUs: r.referenceCpuUs };
       rows.push({
-        what: `${label} (${bodies[i]!.length.toLocaleString("en")} B): share of bare Hono; p99${r.errors ? ` (${r.errors} errors!)` : ""}`,
-        figure: `${pct(r.ratio)}, ${range(r.rps)} req/s; p99 ${range(r.p99, " ms")}`,
+        what: `${label} (${bodies[i]!.length.toLocaleString("en")} B): share of bare Hono; p99; server CPU per answer, ours / bare Hono${r.errors ? ` (${r.errors} errors!)` : ""}`,
+        figure: `${pct(r.ratio)}, ${range(r.rps)} req/s; p99 ${range(r.p99, " ms")}; ${cpu(r.cpuUs)} / ${cpu(r.referenceCpuUs)}`,
         target: "≥ 80 %, p99 ≤ 10 ms",
         met: r.ratio.median >= 0.8 && r.p99.median <= 10 && r.errors === 0,
       });
