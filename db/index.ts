@@ -10,3 +10,4 @@ export * from "./queries/chain.js";
 export * from "./queries/candles.js";
 export * from "./queries/stats.js";
 export * from "./schema-version.js";
+export * from "./queries/transfers.js";

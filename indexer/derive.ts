@@ -16,6 +16,7 @@ import type { SpecId } from "./chain/runtimes.js";
 import type { DecodedBlock } from "./decode.js";
 import { Market, type AnchorConfig, type AnchorNotice, type OracleSettings } from "./market.js";
 import { liquidityRows, swapRows } from "./swaps.js";
+import { transferRows } from "./transfers.js";
 import { collectChanges, type BlockChanges, type PoolRef, type SkippedEvent } from "./touched.js";
 import type { Batch } from "./writer.js";
 
@@ -200,6 +201,7 @@ export class Deriver {
     const swaps = swapRows(changes.swaps, this.market.refs, valuation, at);
     batch.swaps.push(...swaps.rows);
     batch.liquidity.push(...liquidityRows(changes.liquidity, this.market.refs, at));
+    batch.transfers.push(...transferRows(changes.transfers, valuation, at));
     this.storeLearned(batch, number);
     batch.blocks.push({ number, hash: block.hash, timestamp: block.timestamp });
     const skipped = [...changes.skipped, ...swaps.skipped];

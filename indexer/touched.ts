@@ -9,6 +9,7 @@
 import type { TokenDirectory } from "./chain/directory.js";
 import type { ChainEvent } from "./chain/events.js";
 import { assetTokenId, foreignToken, locationToken, poolKey, type TokenKey, type TokenOfLocation } from "./chain/locations.js";
+import type { TransferKind } from "../db/schema/transfers.js";
 
 export interface PoolRef {
   token0Id: number;
@@ -52,6 +53,78 @@ export interface RawLiquidity {
   lpAmount: string;
 }
 
+/**
+ * A balance movement an event reported, as it said it: a token's (native, asset, foreign) or an
+ * LP token's (PoolAssets, whose ids are their own). No `from` for a mint or a deposit, no `to`
+ * for a burn or a withdrawal.
+ */
+export interface RawTransfer {
+  eventIndex: number;
+  extrinsic: number | null;
+  /** "section.method" */
+  event: string;
+  kind: TransferKind;
+  tokenId: number | null;
+  lpTokenId: number | null;
+  from: string | null;
+  to: string | null;
+  amount: string;
+}
+
+/**
+ * Which events are movements, and their fields (current names first, then older runtimes'):
+ * [kind, from field, to field, amount fields]. What is not here moves no balance between
+ * accounts (Endowed comes with the Transfer or Deposit that endowed; Issued/Rescinded of
+ * `balances` name no account; Reserved/Unreserved/Frozen/Locked move nothing out of an account).
+ * Fees are the `balances.Withdraw` (or the asset's `Withdrawn`) the chain emits for them.
+ */
+const MOVEMENTS: Record<string, Record<string, [TransferKind, string | null, string | null, string[]]>> = {
+  balances: {
+    Transfer: ["transfer", "from", "to", ["amount"]],
+    ReserveRepatriated: ["transfer", "from", "to", ["amount"]],
+    TransferOnHold: ["transfer", "source", "dest", ["amount"]],
+    TransferAndHold: ["transfer", "source", "dest", ["transferred", "amount"]],
+    Minted: ["mint", null, "who", ["amount"]],
+    Burned: ["burn", "who", null, ["amount"]],
+    Deposit: ["deposit", null, "who", ["amount"]],
+    Withdraw: ["withdraw", "who", null, ["amount"]],
+    Slashed: ["withdraw", "who", null, ["amount"]],
+    DustLost: ["withdraw", "account", null, ["amount"]],
+  },
+  fungibles: {
+    Transferred: ["transfer", "from", "to", ["amount"]],
+    TransferredApproved: ["transfer", "owner", "destination", ["amount"]],
+    Issued: ["mint", null, "owner", ["amount", "totalSupply"]],
+    Burned: ["burn", "owner", null, ["balance", "amount"]],
+    Deposited: ["deposit", null, "who", ["amount"]],
+    Withdrawn: ["withdraw", "who", null, ["amount"]],
+  },
+};
+
+function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: number }): RawTransfer | undefined {
+  const spec = MOVEMENTS[e.section === "balances" ? "balances" : "fungibles"]![e.method];
+  if (!spec) return undefined;
+  const [kind, fromField, toField, amountFields] = spec;
+  const account = (field: string | null): string | null => {
+    if (field === null) return null;
+    const v = e.data[field];
+    if (typeof v !== "string" || v.length === 0) throw new Skip(`${field} is not an account`);
+    return v;
+  };
+  const field = amountFields.find((f) => e.data[f] !== undefined);
+  return {
+    eventIndex: e.index,
+    extrinsic: e.extrinsic,
+    event: `${e.section}.${e.method}`,
+    kind,
+    tokenId: "tokenId" in token ? token.tokenId : null,
+    lpTokenId: "lpTokenId" in token ? token.lpTokenId : null,
+    from: account(fromField),
+    to: account(toField),
+    amount: amount(field === undefined ? undefined : e.data[field], amountFields[0]!),
+  };
+}
+
 /** A handled event that could not be decoded or attributed. */
 export interface SkippedEvent {
   eventIndex: number;
@@ -78,6 +151,8 @@ export interface BlockChanges {
   createdPools: PoolRef[];
   swaps: RawSwap[];
   liquidity: RawLiquidity[];
+  /** Balance movements, in event order. */
+  transfers: RawTransfer[];
   /** How to read each asset or foreign token the block named (its id → its storage key). */
   named: Map<number, TokenKey>;
   skipped: SkippedEvent[];
@@ -92,7 +167,7 @@ export interface CollectContext {
 }
 
 export function emptyChanges(): BlockChanges {
-  return { tokens: new Set(), destroyed: new Set(), accountsDropped: new Set(), balances: new Map(), lpBalances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], named: new Map(), skipped: [] };
+  return { tokens: new Set(), destroyed: new Set(), accountsDropped: new Set(), balances: new Map(), lpBalances: new Map(), pools: new Set(), createdPools: [], swaps: [], liquidity: [], transfers: [], named: new Map(), skipped: [] };
 }
 
 class Skip extends Error {}
@@ -233,6 +308,9 @@ function fungibles(e: ChainEvent, ctx: CollectContext, changes: BlockChanges): v
   if (e.method === "Destroyed") changes.destroyed.add(id);
   if (e.method === "AccountsDestroyed") changes.accountsDropped.add(id);
   for (const a of e.accounts) touch(changes, id, a);
+  // Last: an event whose movement cannot be read has still had its accounts read again.
+  const moved = movement(e, { tokenId: id });
+  if (moved) changes.transfers.push(moved);
 }
 
 /** The token a fee was paid in: a location on current runtimes, an Option<u32> on older ones. */
@@ -252,24 +330,31 @@ function handle(e: ChainEvent, ctx: CollectContext, changes: BlockChanges, lpTok
     case "assets":
     case "foreignAssets":
       return fungibles(e, ctx, changes);
-    case "balances":
+    case "balances": {
       changes.tokens.add(ctx.nativeTokenId); // total issuance may have moved
       for (const a of e.accounts) touch(changes, ctx.nativeTokenId, a);
+      const moved = movement(e, { tokenId: ctx.nativeTokenId });
+      if (moved) changes.transfers.push(moved);
       return;
+    }
     case "assetConversion":
       return assetConversion(e, ctx, changes, legs);
     case "poolAssets": {
       // LP tokens: the pool's LP supply, and the balances of the accounts named (positions).
-      const lp = u32(e.data.assetId);
-      const pool = lp === undefined ? undefined : (lpTokens.get(lp) ?? changes.createdPools.find((p) => p.lpTokenId === lp));
-      if (!pool) return;
-      changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
-      for (const account of e.accounts) {
-        if (typeof account !== "string" || account.length === 0) continue;
-        let set = changes.lpBalances.get(pool.lpTokenId);
-        if (!set) changes.lpBalances.set(pool.lpTokenId, (set = new Set()));
-        set.add(account);
+      const lp = u32(e.data.assetId ?? e.data["0"]);
+      if (lp === undefined) throw new Skip("assetId is not a u32");
+      const pool = lpTokens.get(lp) ?? changes.createdPools.find((p) => p.lpTokenId === lp);
+      if (pool) {
+        changes.pools.add(poolKey(pool.token0Id, pool.token1Id));
+        for (const account of e.accounts) {
+          if (typeof account !== "string" || account.length === 0) continue;
+          let set = changes.lpBalances.get(pool.lpTokenId);
+          if (!set) changes.lpBalances.set(pool.lpTokenId, (set = new Set()));
+          set.add(account);
+        }
       }
+      const moved = movement(e, { lpTokenId: lp });
+      if (moved) changes.transfers.push(moved);
       return;
     }
     case "assetTxPayment":

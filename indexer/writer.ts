@@ -33,6 +33,8 @@ import {
   type NewTokenPrice,
   type SkippedEventRow,
   type ForeignLocation,
+  insertTransfers,
+  type NewTransfer,
 } from "../db/index.js";
 
 /** Rows per INSERT statement: well under Postgres' 65,535 bind parameters. */
@@ -49,6 +51,7 @@ export class Batch {
   readonly prices: NewTokenPrice[] = [];
   readonly swaps: NewSwap[] = [];
   readonly liquidity: NewLiquidityEvent[] = [];
+  readonly transfers: NewTransfer[] = [];
   /** Events handled but not decoded or attributed, of the batch's blocks. */
   readonly skipped: SkippedEventRow[] = [];
   /** How to read the foreign tokens met in the batch (history too: a backfill may meet them first). */
@@ -93,8 +96,8 @@ export class Batch {
   announcements(): BlockAnnouncement[] {
     const swaps = new Map<number, Set<number>>();
     for (const s of this.swaps) swaps.set(s.blockNumber, (swaps.get(s.blockNumber) ?? new Set()).add(s.eventIndex));
-    const rowSets: Iterable<{ blockNumber: number }>[] = [this.liquidity, this.prices, this.reserves, this.holders.values(), this.tokens.values()];
-    const [liquidity, prices, reserves, holders, tokens] = rowSets.map(countBy);
+    const rowSets: Iterable<{ blockNumber: number }>[] = [this.liquidity, this.prices, this.reserves, this.holders.values(), this.tokens.values(), this.transfers];
+    const [liquidity, prices, reserves, holders, tokens, transfers] = rowSets.map(countBy);
     return this.blocks.map((b) => ({
       number: b.number,
       hash: b.hash,
@@ -106,6 +109,7 @@ export class Batch {
         reserves: reserves!.get(b.number) ?? 0,
         holders: holders!.get(b.number) ?? 0,
         tokens: tokens!.get(b.number) ?? 0,
+        transfers: transfers!.get(b.number) ?? 0,
       },
     }));
   }
@@ -129,6 +133,7 @@ export class Batch {
     for (const rows of chunks(this.prices)) await addTokenCandles(t, rows, (n) => times.get(n));
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
+    for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);

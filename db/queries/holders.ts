@@ -53,7 +53,7 @@ export async function upsertHolders(db: Database, rows: NewHolder[]): Promise<vo
  * A Postgres array literal as one text parameter ('{"a","b",NULL}'): every driver passes a
  * string the same way, where JS arrays are serialized differently by postgres.js and PGlite.
  */
-function pgArray(values: (string | number | null | undefined)[]): string {
+export function pgArray(values: (string | number | null | undefined)[]): string {
   return `{${values.map((v) => (v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `"${v.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
 }
 

@@ -2,3 +2,4 @@ export * from "./users.js";
 export * from "./tokens.js";
 export * from "./pools.js";
 export * from "./chain.js";
+export * from "./transfers.js";

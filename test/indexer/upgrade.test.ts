@@ -31,7 +31,7 @@ import { oracleSettings } from "../../indexer/service.js";
 import { verifyStore } from "../../indexer/verify.js";
 import { loadConfig } from "../../shared/config.js";
 import { chainSnapshot, dbSnapshot, type Snapshot } from "../support/chain.js";
-import { captureLog, chainBlocks, chainSwaps, historyRows, skippedEvents, storeBlocks, storeSwaps, type BlockRange, type CapturedLog } from "../support/chain-history.js";
+import { captureLog, chainBlocks, chainSwaps, chainTransfers, historyRows, skippedEvents, storeBlocks, storeSwaps, storeTransfers, type BlockRange, type CapturedLog } from "../support/chain-history.js";
 import { dbTargets, type DbTarget } from "../support/db.js";
 import { actors, activity, emptyBlocksUntil, fundAccounts, seedAfterUpgrade, seedBeforeUpgrade, shippedRuntimeCode, startRococoDevnet, transferRound, upgradeRuntime, type RococoDevnet, type Upgrade } from "../support/upgrade.js";
 import { until } from "../support/wait.js";
@@ -167,6 +167,18 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
     const expected = await chainSwaps(api, range);
     expect(expected.length).toBeGreaterThan(ACTIVE_BLOCKS);
     expect.soft(await storeSwaps(run.handle.db, range), `${run.name}: swaps = the chain's SwapExecuted, block by block`).toEqual(expected);
+    const transfers = await chainTransfers(api, range);
+    // Both runtimes, and every kind of token: native, asset, LP; sent, minted and burned.
+    const seen = (pred: (t: (typeof transfers)[number]) => boolean) => transfers.some(pred);
+    expect({
+      beforeUpgrade: seen((t) => t.blockNumber < upgrade.applied.number && t.kind === "transfer"),
+      afterUpgrade: seen((t) => t.blockNumber > upgrade.first.number && t.kind === "transfer"),
+      native: seen((t) => t.tokenId === 0 && t.kind === "transfer"),
+      asset: seen((t) => t.tokenId !== null && t.tokenId > 0 && t.kind === "transfer"),
+      lp: seen((t) => t.lpTokenId !== null && t.kind === "mint") && seen((t) => t.lpTokenId !== null && t.kind === "burn"),
+      mint: seen((t) => t.tokenId !== null && t.kind === "mint"),
+    }).toEqual({ beforeUpgrade: true, afterUpgrade: true, native: true, asset: true, lp: true, mint: true });
+    expect.soft(await storeTransfers(run.handle.db, range), `${run.name}: transfers = the chain's events, block by block`).toEqual(transfers);
   }
 
   it("the chain upgraded for real: another spec, new pallets, no CodeUpdated, and the resuming followers were ≥ 32 blocks behind", async () => {
@@ -223,6 +235,7 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
         const expected = await historyRows(reference.handle.db, range);
         expect(expected.swaps.length).toBeGreaterThan(0);
         expect(expected.reserves.length).toBeGreaterThan(0);
+        expect(expected.transfers.length).toBeGreaterThan(0);
         expect(await historyRows(store.db, range)).toEqual(expected);
         expect(await skippedEvents(store.db)).toEqual([]);
       }

@@ -11,7 +11,7 @@ import { encodeAddress } from "@polkadot/util-crypto";
 import { and, asc, between } from "drizzle-orm";
 import { pino, type Logger } from "pino";
 import { schema, type Database } from "../../db/index.js";
-import { tokenIdOfLocation } from "./chain.js";
+import { foreignId, tokenIdOfLocation } from "./chain.js";
 
 export interface BlockRange {
   from: number;
@@ -119,6 +119,104 @@ export async function storeSwaps(db: Database, range: BlockRange): Promise<SwapH
   }));
 }
 
+/** A balance movement as both sides can state it. */
+export interface TransferRow {
+  blockNumber: number;
+  eventIndex: number;
+  extrinsicIndex: number | null;
+  tokenId: number | null;
+  lpTokenId: number | null;
+  from: string | null;
+  to: string | null;
+  amount: string;
+  kind: string;
+  event: string;
+}
+
+/**
+ * Every balance movement of blocks [from, to], from each block's System.Events read with
+ * `api.at(hash)` (polkadot.js's own decoding, each block's own runtime): by position in the
+ * event's fields, as the pallets declare them, so that a renamed field cannot hide a row.
+ */
+export async function chainTransfers(api: ApiPromise, range: BlockRange, nativeTokenId = 0): Promise<TransferRow[]> {
+  const ss58 = api.registry.chainSS58 ?? 42;
+  const out: TransferRow[] = [];
+  for (let n = range.from; n <= range.to; n++) {
+    const at = await api.at(await api.rpc.chain.getBlockHash(n));
+    (await at.query.system.events()).forEach(({ event, phase }, eventIndex) => {
+      const f = [...event.data] as Codec[];
+      const acc = (c: Codec | undefined) => encodeAddress(c!.toU8a(), ss58);
+      const num = (c: Codec | undefined) => BigInt(c!.toString()).toString();
+      const row = (kind: string, token: { tokenId?: number; lpTokenId?: number }, from: Codec | null, to: Codec | null, amount: Codec | undefined) =>
+        out.push({
+          blockNumber: n,
+          eventIndex,
+          extrinsicIndex: phase.isApplyExtrinsic ? phase.asApplyExtrinsic.toNumber() : null,
+          tokenId: token.tokenId ?? null,
+          lpTokenId: token.lpTokenId ?? null,
+          from: from === null ? null : acc(from),
+          to: to === null ? null : acc(to),
+          amount: num(amount),
+          kind,
+          event: `${event.section}.${event.method}`,
+        });
+      if (event.section === "balances") {
+        const native = { tokenId: nativeTokenId };
+        switch (event.method) {
+          case "Transfer": // (from, to, amount)
+          case "ReserveRepatriated": // (from, to, amount, status)
+            return void row("transfer", native, f[0]!, f[1]!, f[2]);
+          case "TransferOnHold": // (reason, source, dest, amount)
+          case "TransferAndHold": // (reason, source, dest, transferred)
+            return void row("transfer", native, f[1]!, f[2]!, f[3]);
+          case "Minted":
+          case "Deposit":
+            return void row(event.method === "Minted" ? "mint" : "deposit", native, null, f[0]!, f[1]);
+          case "Burned":
+          case "Withdraw":
+          case "Slashed":
+          case "DustLost":
+            return void row(event.method === "Burned" ? "burn" : "withdraw", native, f[0]!, null, f[1]);
+        }
+        return;
+      }
+      if (event.section !== "assets" && event.section !== "foreignAssets" && event.section !== "poolAssets") return;
+      const id = f[0]!;
+      const token = event.section === "poolAssets" ? { lpTokenId: Number(id.toString()) } : event.section === "assets" ? { tokenId: Number(id.toString()) === nativeTokenId ? 2 ** 32 : Number(id.toString()) } : { tokenId: foreignId(id) };
+      switch (event.method) {
+        case "Transferred": // (id, from, to, amount)
+          return void row("transfer", token, f[1]!, f[2]!, f[3]);
+        case "TransferredApproved": // (id, owner, delegate, destination, amount)
+          return void row("transfer", token, f[1]!, f[3]!, f[4]);
+        case "Issued": // (id, owner, amount)
+        case "Deposited": // (id, who, amount)
+          return void row(event.method === "Issued" ? "mint" : "deposit", token, null, f[1]!, f[2]);
+        case "Burned": // (id, owner, balance)
+        case "Withdrawn": // (id, who, amount)
+          return void row(event.method === "Burned" ? "burn" : "withdraw", token, f[1]!, null, f[2]);
+      }
+    });
+  }
+  return out;
+}
+
+export async function storeTransfers(db: Database, range: BlockRange): Promise<TransferRow[]> {
+  const t = schema.transfers;
+  const rows = await db.select().from(t).where(between(t.blockNumber, range.from, range.to)).orderBy(asc(t.blockNumber), asc(t.eventIndex));
+  return rows.map((r) => ({
+    blockNumber: r.blockNumber,
+    eventIndex: r.eventIndex,
+    extrinsicIndex: r.extrinsicIndex,
+    tokenId: r.tokenId,
+    lpTokenId: r.lpTokenId,
+    from: r.fromAccount,
+    to: r.toAccount,
+    amount: r.amount,
+    kind: r.kind,
+    event: r.event,
+  }));
+}
+
 /** The chain's block hashes of [from, to], by number. */
 export async function chainBlocks(api: ApiPromise, range: BlockRange): Promise<{ number: number; hash: string }[]> {
   const out: { number: number; hash: string }[] = [];
@@ -136,7 +234,7 @@ export async function skippedEvents(db: Database) {
 
 /** The history rows of blocks [from, to] a backfill writes, in key order. */
 export async function historyRows(db: Database, r: BlockRange) {
-  const { swaps, liquidityEvents, poolReserves, tokenPrices, blocks } = schema;
+  const { swaps, liquidityEvents, poolReserves, tokenPrices, blocks, transfers } = schema;
   return {
     swaps: await db.select().from(swaps).where(between(swaps.blockNumber, r.from, r.to)).orderBy(asc(swaps.blockNumber), asc(swaps.eventIndex), asc(swaps.hop)),
     liquidity: await db.select().from(liquidityEvents).where(between(liquidityEvents.blockNumber, r.from, r.to)).orderBy(asc(liquidityEvents.blockNumber), asc(liquidityEvents.eventIndex)),
@@ -147,6 +245,7 @@ export async function historyRows(db: Database, r: BlockRange) {
       .orderBy(asc(poolReserves.blockNumber), asc(poolReserves.token0Id), asc(poolReserves.token1Id)),
     prices: await db.select().from(tokenPrices).where(between(tokenPrices.blockNumber, r.from, r.to)).orderBy(asc(tokenPrices.blockNumber), asc(tokenPrices.tokenId)),
     blocks: await db.select().from(blocks).where(between(blocks.number, r.from, r.to)).orderBy(asc(blocks.number)),
+    transfers: await db.select().from(transfers).where(between(transfers.blockNumber, r.from, r.to)).orderBy(asc(transfers.blockNumber), asc(transfers.eventIndex)),
   };
 }
 

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { index, integer, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { address, amount, int64 } from "./tokens.js";
+
+export const TRANSFER_KINDS = ["transfer", "mint", "burn", "deposit", "withdraw"] as const;
+export type TransferKind = (typeof TRANSFER_KINDS)[number];
+
+/**
+ * One row per balance movement the chain reported in an event, exactly as it said it
+ * (docs/api.md, "Transfers"): the native token's `balances` events, pallet-assets and
+ * ForeignAssets events of a token (`tokenId`), and PoolAssets events of an LP token
+ * (`lpTokenId`; its own id space, so never in `tokenId`). A mint has no `from`, a burn no `to`.
+ * Keyed by the event, so replaying a block writes nothing twice.
+ */
+export const transfers = pgTable(
+  "transfers",
+  {
+    blockNumber: int64().notNull(),
+    eventIndex: integer().notNull(),
+    /** Index of the extrinsic in its block; null outside one (initialization, finalization). */
+    extrinsicIndex: integer(),
+    timestamp: int64().notNull(),
+    tokenId: int64(),
+    lpTokenId: int64(),
+    fromAccount: address(),
+    toAccount: address(),
+    amount: amount().notNull(),
+    /** transfer | mint | burn | deposit | withdraw (docs/api.md lists which event is which). */
+    kind: text({ enum: TRANSFER_KINDS }).notNull(),
+    /** "section.method" of the event. */
+    event: text().notNull(),
+    /** The amount at the USD price of the token at this block; null when unpriced (LP tokens always). */
+    valueUsd: numeric(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockNumber, t.eventIndex] }),
+    // Each route's order, newest first, as an index: an account's sent and received (merged by
+    // the query), a token's, an LP token's.
+    index("transfers_from_idx").on(t.fromAccount, t.blockNumber, t.eventIndex).where(sql`from_account is not null`),
+    index("transfers_to_idx").on(t.toAccount, t.blockNumber, t.eventIndex).where(sql`to_account is not null`),
+    index("transfers_token_idx").on(t.tokenId, t.blockNumber, t.eventIndex).where(sql`token_id is not null`),
+    index("transfers_lp_token_idx").on(t.lpTokenId, t.blockNumber, t.eventIndex).where(sql`lp_token_id is not null`),
+  ],
+);
