@@ -27,6 +27,7 @@ import { CACHEABLE, etagOf, ifNoneMatches, prewarmOf, responseCache, type Respon
 import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
+import { transferRoutes } from "./routes/transfers.js";
 import { decoyHash } from "./auth/password.js";
 import { dashboardRoutes, DASHBOARD_PATHS } from "./dashboard.js";
 import { routePath } from "hono/route";
@@ -126,6 +127,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", poolRoutes(reads));
   app.route("/", listRoutes(reads));
   app.route("/", marketRoutes(reads));
+  app.route("/", transferRoutes(reads));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

@@ -8,6 +8,7 @@ import { describeDb } from "../support/db.js";
 import { authHeader, buildApp } from "../support/app.js";
 import { ALICE, DAVE, KSM, LONELY, seedMarket, TEN, USDT, ZERO } from "../support/fixtures.js";
 import { documentedCodes } from "../support/openapi.js";
+import { insertTransfers } from "../../db/index.js";
 
 interface Case {
   method: "get" | "post";
@@ -75,6 +76,17 @@ const cases: Record<string, Case[]> = {
     { method: "get", path: "/accounts/not-an-address", auth: true },
     { method: "get", path: `/accounts/${ALICE}` },
   ],
+  "/accounts/{address}/transfers": [
+    { method: "get", path: `/accounts/${ALICE}/transfers?limit=1`, auth: true }, // a page and a cursor
+    { method: "get", path: `/accounts/${ALICE}/transfers?direction=in&kind=mint`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/transfers?fromBlock=9&toBlock=8`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/transfers` },
+  ],
+  "/assets/{id}/transfers": [
+    { method: "get", path: `/assets/${USDT}/transfers`, auth: true },
+    { method: "get", path: "/assets/999/transfers", auth: true },
+    { method: "get", path: `/assets/${USDT}/transfers?cursor=bm9wZQ`, auth: true },
+  ],
   "/pools/{tokenA}/{tokenB}/swaps": [
     { method: "get", path: `/pools/KSM/${USDT}/swaps?limit=2` },
     { method: "get", path: `/pools/${USDT}/KSM/swaps?cursor=bm9wZQ` },
@@ -102,6 +114,12 @@ const cases: Record<string, Case[]> = {
 describeDb("OpenAPI conformance", (ctx) => {
   it("every documented route answers as documented, on success and on error", async () => {
     await seedMarket(ctx.db);
+    // Alice sends USDt, receives minted LP tokens: every field of a transfer, null and not.
+    const moved = { extrinsicIndex: 1, timestamp: 1_700_000_000, amount: "1000000", valueUsd: "1" };
+    await insertTransfers(ctx.db, [
+      { ...moved, blockNumber: 5, eventIndex: 1, tokenId: USDT, lpTokenId: null, fromAccount: ALICE, toAccount: DAVE, kind: "transfer", event: "assets.Transferred" },
+      { ...moved, blockNumber: 6, eventIndex: 2, extrinsicIndex: null, tokenId: null, lpTokenId: 1, fromAccount: null, toAccount: ALICE, kind: "mint", event: "poolAssets.Issued", valueUsd: null },
+    ]);
     const t = buildApp(ctx.db);
     const auth = await authHeader(t);
     const doc: any = await (await t.get("/openapi.json")).json();

@@ -1,0 +1,89 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Database } from "../../db/index.js";
+import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
+import { ADDRESS_RULE } from "../../shared/address.js";
+import type { AppEnv } from "../env.js";
+import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
+import { accountTransferPage, tokenTransferPage } from "../services/transfers.js";
+
+const security = [{ bearerAuth: [] }];
+
+const TransferFields = {
+  blockNumber: z.number().int(),
+  timestamp: z.number().int(),
+  extrinsicIndex: z.number().int().nullable().openapi({ description: "Position of the extrinsic in its block; null outside one" }),
+  eventIndex: z.number().int().openapi({ description: "Position of the event in the block's events: with blockNumber, the transfer's key" }),
+  tokenId: z.number().int().nullable().openapi({ description: "The token moved; null for an LP token (see lpTokenId)" }),
+  lpTokenId: z.number().int().nullable().openapi({ description: "The LP token (PoolAssets) moved; null for any other token" }),
+  from: z.string().nullable().openapi({ description: "Sender; null for a mint or a deposit" }),
+  to: z.string().nullable().openapi({ description: "Recipient; null for a burn or a withdrawal" }),
+  amount: Integer,
+  kind: z.enum(TRANSFER_KINDS).openapi({ description: "transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (fees, XCM, slashes)" }),
+  event: z.string().openapi({ example: "assets.Transferred", description: "The event that reported it" }),
+  valueUsd: z.union([Decimal, z.null()]).openapi({ description: "amount at the token's USD value at that block; null when it had none (and for LP tokens)" }),
+};
+
+const Transfer = z.object(TransferFields).openapi("Transfer");
+const AccountTransfer = z
+  .object({ ...TransferFields, direction: z.enum(["in", "out", "self"]).openapi({ description: "in: the account received; out: it sent; self: both" }) })
+  .openapi("AccountTransfer");
+
+const nextCursor = z.string().nullable().openapi({ description: "Pass as ?cursor= for older transfers; null on the last page" });
+
+const commonQuery = {
+  limit: intQuery("limit", 1, 500, "Transfers per page, 1-500 (default 50)"),
+  cursor: z.string().max(128, "must be at most 128 characters").optional().openapi({ param: { name: "cursor", in: "query" }, description: "nextCursor of the previous page" }),
+  kind: z.enum(TRANSFER_KINDS, { error: `must be one of ${TRANSFER_KINDS.join(", ")}` }).optional().openapi({ param: { name: "kind", in: "query" } }),
+  fromBlock: intQuery("fromBlock", 0, Number.MAX_SAFE_INTEGER, "Only transfers at or after this block"),
+  toBlock: intQuery("toBlock", 0, Number.MAX_SAFE_INTEGER, "Only transfers at or before this block"),
+  from: intQuery("from", 0, 99_999_999_999, "Only transfers at or after this time (Unix seconds)"),
+  to: intQuery("to", 0, 99_999_999_999, "Only transfers at or before this time (Unix seconds)"),
+};
+
+const accountRoute = createRoute({
+  method: "get",
+  path: "/accounts/{address}/transfers",
+  tags: ["accounts"],
+  summary: "An account's transfers, in and out, every token, newest first (keyset cursor)",
+  security,
+  request: {
+    params: z.object({
+      address: z.string().min(1).max(66, ADDRESS_RULE).openapi({ param: { name: "address", in: "path" }, example: "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F", description: `Account: ${ADDRESS_RULE}` }),
+    }),
+    query: z.object({
+      ...commonQuery,
+      tokenId: intQuery("tokenId", 0, Number.MAX_SAFE_INTEGER, "Only this token's transfers"),
+      lpTokenId: intQuery("lpTokenId", 0, 4_294_967_295, "Only this LP token's transfers"),
+      direction: z.enum(["in", "out"], { error: "must be in or out" }).optional().openapi({ param: { name: "direction", in: "query" }, description: "in: received only; out: sent only (default both)" }),
+    }),
+  },
+  responses: {
+    200: json(z.object({ address: z.string(), accountId: z.string(), transfers: z.array(AccountTransfer), nextCursor }).openapi("AccountTransferPage"), "One page of the account's transfers"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS),
+  },
+});
+
+const tokenRoute = createRoute({
+  method: "get",
+  path: "/assets/{id}/transfers",
+  tags: ["assets"],
+  summary: "A token's transfers, newest first (keyset cursor)",
+  security,
+  request: { params: z.object({ id: tokenIdParam("id") }), query: z.object(commonQuery) },
+  responses: {
+    200: json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS),
+  },
+});
+
+export function transferRoutes(deps: { db: Database }) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(accountRoute, async (c) => {
+      const q = c.req.valid("query");
+      return c.json(await accountTransferPage(deps.db, c.req.valid("param").address, { ...q, limit: q.limit ?? 50 }), 200);
+    })
+    .openapi(tokenRoute, async (c) => {
+      const q = c.req.valid("query");
+      return c.json(await tokenTransferPage(deps.db, c.req.valid("param").id, { ...q, limit: q.limit ?? 50 }), 200);
+    });
+}

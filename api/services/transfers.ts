@@ -1,0 +1,88 @@
+/**
+ * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
+ * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
+ */
+import { accountTransfers, getToken, tokenTransfers, type Database, type Transfer, type TransferFilter } from "../../db/index.js";
+import type { TransferKind } from "../../db/schema/transfers.js";
+import { normalizeDecimal } from "../../shared/decimal.js";
+import { AppError } from "../../shared/errors.js";
+import { resolveAddress } from "./accounts.js";
+
+export interface TransferQuery {
+  limit: number;
+  cursor?: string | undefined;
+  tokenId?: number | undefined;
+  lpTokenId?: number | undefined;
+  kind?: TransferKind | undefined;
+  direction?: "in" | "out" | undefined;
+  fromBlock?: number | undefined;
+  toBlock?: number | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+function encodeCursor(t: { blockNumber: number; eventIndex: number }): string {
+  return Buffer.from(JSON.stringify([t.blockNumber, t.eventIndex])).toString("base64url");
+}
+
+function decodeCursor(text: string): { blockNumber: number; eventIndex: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  const ok = (v: unknown, max: number) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
+  if (Array.isArray(parsed) && parsed.length === 2 && ok(parsed[0], Number.MAX_SAFE_INTEGER) && ok(parsed[1], 2_147_483_647)) {
+    const cursor = { blockNumber: parsed[0] as number, eventIndex: parsed[1] as number };
+    // One spelling per position: any other would be one more response-cache key.
+    if (encodeCursor(cursor) === text) return cursor;
+  }
+  throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": not a cursor returned by this endpoint (use nextCursor).');
+}
+
+function filterOf(q: TransferQuery): TransferFilter {
+  if (q.fromBlock !== undefined && q.toBlock !== undefined && q.fromBlock > q.toBlock) throw new AppError("VALIDATION_ERROR", 'Invalid query: "fromBlock" is after "toBlock".');
+  if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw new AppError("VALIDATION_ERROR", 'Invalid query: "from" is after "to".');
+  return { tokenId: q.tokenId, lpTokenId: q.lpTokenId, kind: q.kind, fromBlock: q.fromBlock, toBlock: q.toBlock, fromTime: q.from, toTime: q.to, before: q.cursor === undefined ? undefined : decodeCursor(q.cursor) };
+}
+
+const row = (t: Transfer) => ({
+  blockNumber: t.blockNumber,
+  timestamp: t.timestamp,
+  extrinsicIndex: t.extrinsicIndex,
+  eventIndex: t.eventIndex,
+  tokenId: t.tokenId,
+  lpTokenId: t.lpTokenId,
+  from: t.fromAccount,
+  to: t.toAccount,
+  amount: normalizeDecimal(t.amount),
+  kind: t.kind,
+  event: t.event,
+  valueUsd: t.valueUsd === null ? null : normalizeDecimal(t.valueUsd),
+});
+
+function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T) {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { transfers: shown.map(map), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export async function accountTransferPage(db: Database, text: string, q: TransferQuery) {
+  const filter = filterOf(q);
+  const { address, accountId } = await resolveAddress(db, text);
+  const rows = await accountTransfers(db, address, q.direction, filter, q.limit + 1);
+  return {
+    address,
+    accountId,
+    ...page(rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) })),
+  };
+}
+
+export async function tokenTransferPage(db: Database, id: number, q: Omit<TransferQuery, "tokenId" | "lpTokenId" | "direction">) {
+  const filter = filterOf(q);
+  const token = await getToken(db, id);
+  if (!token) throw new AppError("TOKEN_NOT_FOUND", `No token with id ${id} is indexed.`);
+  const rows = await tokenTransfers(db, { ...filter, tokenId: id }, q.limit + 1);
+  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, ...page(rows, q.limit, row) };
+}

@@ -1,0 +1,161 @@
+/**
+ * GET /accounts/{address}/transfers and GET /assets/{id}/transfers on stored transfer rows:
+ * every page and filter is checked against a brute-force answer worked out here from the same
+ * rows (sorted and filtered in JS), and paging by cursor must walk each list exactly once.
+ */
+import { decodeAddress } from "@polkadot/util-crypto";
+import { u8aToHex } from "@polkadot/util";
+import { beforeEach, expect, it } from "vitest";
+import { canonicalPath } from "../../api/canonical.js";
+import { insertTransfers, type NewTransfer } from "../../db/index.js";
+import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
+import { describeDb } from "../support/db.js";
+import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
+
+const KINDS = ["transfer", "mint", "burn", "deposit", "withdraw"] as const;
+
+/** 120 movements over 40 blocks among three accounts and three tokens, an LP token, a self-transfer. */
+function rows(): NewTransfer[] {
+  const accounts = [ALICE, BOB, CHARLIE];
+  const out: NewTransfer[] = [];
+  for (let i = 0; i < 120; i++) {
+    const block = 1_000 + Math.floor(i / 3);
+    const kind = KINDS[i % 7 === 0 ? 1 + (i % 4) : 0]!;
+    const from = kind === "mint" || kind === "deposit" ? null : accounts[i % 3]!;
+    const to = kind === "burn" || kind === "withdraw" ? null : i === 39 ? from : accounts[(i * 7 + 1 + Math.floor(i / 4)) % 3]!;
+    const lp = i % 11 === 0;
+    out.push({
+      blockNumber: block,
+      eventIndex: (i % 3) * 2 + 1,
+      extrinsicIndex: i % 3,
+      timestamp: 1_700_000_000 + block * 6,
+      tokenId: lp ? null : [KSM, USDT, 10][Math.floor(i / 2) % 3]!,
+      lpTokenId: lp ? 1 : null,
+      fromAccount: from,
+      toAccount: to,
+      amount: (10n ** 20n + BigInt(i)).toString(),
+      kind,
+      event: lp ? "poolAssets.Transferred" : "balances.Transfer",
+      valueUsd: lp ? null : `${i}.5`,
+    });
+  }
+  return out;
+}
+
+const newestFirst = (a: NewTransfer, b: NewTransfer) => b.blockNumber - a.blockNumber || b.eventIndex - a.eventIndex;
+const key = (t: { blockNumber: number; eventIndex: number }) => `${t.blockNumber}/${t.eventIndex}`;
+
+describeDb("transfer lists", (ctx) => {
+  let t: TestApp;
+  let auth: Record<string, string>;
+  let all: NewTransfer[];
+
+  beforeEach(async () => {
+    await seedMarket(ctx.db);
+    all = rows();
+    await insertTransfers(ctx.db, all);
+    await insertTransfers(ctx.db, all); // a replayed block writes nothing twice
+    t = buildApp(ctx.db);
+    auth = await authHeader(t);
+  });
+
+  /** Every page of `path` (with its query), by cursor: the rows in order, and the page count. */
+  async function walk(path: string, limit: number): Promise<{ rows: any[]; pages: number }> {
+    const out: any[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const sep = path.includes("?") ? "&" : "?";
+      const res = await t.get(`${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, auth);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body: any = await res.json();
+      expect(body.transfers.length).toBeLessThanOrEqual(limit);
+      out.push(...body.transfers);
+      cursor = body.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 1_000);
+    return { rows: out, pages };
+  }
+
+  it("an account's transfers: sent and received, newest first, each once (a self-transfer too), paged to the end", async () => {
+    const expected = all.filter((r) => r.fromAccount === ALICE || r.toAccount === ALICE).sort(newestFirst);
+    expect(expected.length).toBeGreaterThan(60);
+    expect(expected.some((r) => r.fromAccount === ALICE && r.toAccount === ALICE)).toBe(true);
+    const { rows: got, pages } = await walk(`/accounts/${ALICE}/transfers`, 7);
+    expect(pages).toBe(Math.ceil(expected.length / 7) + (expected.length % 7 === 0 ? 1 : 0));
+    expect(got.map(key)).toEqual(expected.map(key));
+    for (const [i, r] of got.entries()) {
+      const e = expected[i]!;
+      expect(r).toEqual({
+        blockNumber: e.blockNumber,
+        timestamp: e.timestamp,
+        extrinsicIndex: e.extrinsicIndex,
+        eventIndex: e.eventIndex,
+        tokenId: e.tokenId,
+        lpTokenId: e.lpTokenId,
+        from: e.fromAccount,
+        to: e.toAccount,
+        amount: e.amount,
+        kind: e.kind,
+        event: e.event,
+        valueUsd: e.valueUsd,
+        direction: e.fromAccount === ALICE ? (e.toAccount === ALICE ? "self" : "out") : "in",
+      });
+    }
+  });
+
+  it("filters: direction, token, LP token, kind, block range and time range, alone and together", async () => {
+    const cases: Array<[string, (r: NewTransfer) => boolean]> = [
+      ["direction=out", (r) => r.fromAccount === ALICE],
+      ["direction=in", (r) => r.toAccount === ALICE],
+      [`tokenId=${USDT}`, (r) => r.tokenId === USDT],
+      ["lpTokenId=1", (r) => r.lpTokenId === 1],
+      ["kind=mint", (r) => r.kind === "mint"],
+      ["fromBlock=1010&toBlock=1020", (r) => r.blockNumber >= 1010 && r.blockNumber <= 1020],
+      [`from=${1_700_000_000 + 1030 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1030 * 6],
+      [`direction=in&tokenId=${KSM}&toBlock=1030`, (r) => r.toAccount === ALICE && r.tokenId === KSM && r.blockNumber <= 1030],
+    ];
+    for (const [query, pred] of cases) {
+      const expected = all.filter((r) => (r.fromAccount === ALICE || r.toAccount === ALICE) && pred(r)).sort(newestFirst);
+      expect(expected.length, query).toBeGreaterThan(0);
+      const { rows: got } = await walk(`/accounts/${ALICE}/transfers?${query}`, 5);
+      expect(got.map(key), query).toEqual(expected.map(key));
+    }
+  });
+
+  it("the account in any spelling (SS58 or its hex account id) gives the same list", async () => {
+    const hex = u8aToHex(decodeAddress(ALICE));
+    const [a, b] = await Promise.all([t.get(`/accounts/${ALICE}/transfers`, auth), t.get(`/accounts/${hex}/transfers`, auth)]);
+    const [ja, jb]: any[] = await Promise.all([a.json(), b.json()]);
+    expect(ja.transfers.length).toBe(50);
+    expect(jb).toEqual(ja);
+    // …and one response-cache key, so neither spelling computes the list again.
+    expect(canonicalPath(`/accounts/${hex}/transfers`, undefined)).toBe(canonicalPath(`/accounts/${ALICE}/transfers`, undefined));
+    expect(canonicalPath(`/accounts/${ALICE}/transfers`, undefined)).toBe(`/accounts/${hex}/transfers`);
+  });
+
+  it("a token's transfers, newest first, paged to the end, with kind and block filters", async () => {
+    for (const [query, pred] of [
+      ["", () => true],
+      ["?kind=transfer&fromBlock=1005", (r: NewTransfer) => r.kind === "transfer" && r.blockNumber >= 1005],
+    ] as const) {
+      const expected = all.filter((r) => r.tokenId === USDT && pred(r)).sort(newestFirst);
+      expect(expected.length).toBeGreaterThan(10);
+      const { rows: got } = await walk(`/assets/${USDT}/transfers${query}`, 9);
+      expect(got.map(key), query).toEqual(expected.map(key));
+      expect(got.every((r) => r.tokenId === USDT && r.direction === undefined)).toBe(true);
+    }
+    const body: any = await (await t.get(`/assets/${USDT}/transfers?limit=1`, auth)).json();
+    expect(body).toMatchObject({ tokenId: USDT, symbol: "USDt", decimals: 6 });
+  });
+
+  it("bad input: a clear 4xx, nothing computed", async () => {
+    await expectError(await t.get(`/accounts/${ALICE}/transfers`), 401, "UNAUTHORIZED");
+    await expectError(await t.get(`/assets/${USDT}/transfers`), 401, "UNAUTHORIZED");
+    await expectError(await t.get(`/assets/999999/transfers`, auth), 404, "TOKEN_NOT_FOUND");
+    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "tokenId=-1", "fromBlock=1e3"]) {
+      await expectError(await t.get(`/accounts/${ALICE}/transfers?${q}`, auth), 400, "VALIDATION_ERROR");
+    }
+    await expectError(await t.get(`/accounts/not-an-address/transfers`, auth), 400, "VALIDATION_ERROR");
+  });
+});
