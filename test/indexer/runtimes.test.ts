@@ -140,6 +140,37 @@ describe("decoding on today's runtimes", () => {
     expect(changes.tokens.has(0)).toBe(true); // total issuance re-read
   });
 
+  it("every balance movement of today's events is one transfer row, as the event states it (native, asset, foreign, LP; held, approved, minted, burned, fees)", () => {
+    const CHARLIE = `0x${"03".repeat(32)}`;
+    const reason = { Revive: "StorageDepositReserve" };
+    const usdc = expectedForeignId(kah, LOCATIONS.polkadotUsdc);
+    const records = [
+      eventRecord(kah, "balances", "Transfer", { from: ALICE, to: BOB, amount: 7n }),
+      eventRecord(kah, "balances", "TransferOnHold", { reason, source: ALICE, dest: BOB, amount: 5n }),
+      eventRecord(kah, "balances", "TransferAndHold", { reason, source: BOB, dest: CHARLIE, transferred: 6n }),
+      eventRecord(kah, "balances", "Withdraw", { who: ALICE, amount: 11n }), // a fee
+      eventRecord(kah, "balances", "Endowed", { account: CHARLIE, freeBalance: 6n }), // not a second movement
+      eventRecord(kah, "assets", "TransferredApproved", { assetId: 1984, owner: ALICE, delegate: BOB, destination: CHARLIE, amount: 1n }),
+      eventRecord(kah, "assets", "Issued", { assetId: 1984, owner: BOB, amount: 2n ** 100n }),
+      eventRecord(kah, "foreignAssets", "Burned", { assetId: LOCATIONS.polkadotUsdc, owner: CHARLIE, balance: 3n }),
+      eventRecord(kah, "poolAssets", "Transferred", { assetId: 7, from: ALICE, to: BOB, amount: 9n }),
+    ];
+    const changes = collectChanges(decodeEvents(records, kah.ss58), { nativeTokenId: 0, pools: new Map() });
+    expect(changes.skipped).toEqual([]);
+    const [a, b, c] = [ALICE, BOB, CHARLIE].map((x) => ss58(kah, x));
+    const row = (eventIndex: number, event: string, kind: string, tokenId: number | null, from: string | null, to: string | null, amount: string, lpTokenId: number | null = null) => ({ eventIndex, extrinsic: 1, event, kind, tokenId, lpTokenId, from, to, amount });
+    expect(changes.transfers).toEqual([
+      row(0, "balances.Transfer", "transfer", 0, a!, b!, "7"),
+      row(1, "balances.TransferOnHold", "transfer", 0, a!, b!, "5"),
+      row(2, "balances.TransferAndHold", "transfer", 0, b!, c!, "6"),
+      row(3, "balances.Withdraw", "withdraw", 0, a!, null, "11"),
+      row(5, "assets.TransferredApproved", "transfer", 1984, a!, c!, "1"),
+      row(6, "assets.Issued", "mint", 1984, null, b!, (2n ** 100n).toString()),
+      row(7, "foreignAssets.Burned", "burn", usdc, c!, null, "3"),
+      row(8, "poolAssets.Transferred", "transfer", null, a!, b!, "9", 7),
+    ]);
+  });
+
   it("a foreign asset is a token with a stable id above 2^32: Snowbridge USDC, issued and destroyed", () => {
     const id = expectedForeignId(pah, LOCATIONS.snowbridgeUsdc);
     // The same number in every deployment: anchors, stored rows and URLs rely on it.
