@@ -72,46 +72,53 @@ export interface RawTransfer {
 }
 
 /**
- * Which events are movements, and their fields (current names first, then older runtimes'):
- * [kind, from field, to field, amount fields]. What is not here moves no balance between
+ * Which events are movements, and their fields: [kind, from, to, amount], each field by its
+ * names (current first, then older runtimes') and its position (runtimes before metadata v14
+ * name no fields: the decoder keys them "0", "1", …). What is not here moves no balance between
  * accounts (Endowed comes with the Transfer or Deposit that endowed; Issued/Rescinded of
  * `balances` name no account; Reserved/Unreserved/Frozen/Locked move nothing out of an account).
  * Fees are the `balances.Withdraw` (or the asset's `Withdrawn`) the chain emits for them.
  */
-const MOVEMENTS: Record<string, Record<string, [TransferKind, string | null, string | null, string[]]>> = {
+type Field = [names: string[], position: number] | null;
+const f = (position: number, ...names: string[]): Field => [names, position];
+const MOVEMENTS: Record<string, Record<string, [TransferKind, Field, Field, Field]>> = {
   balances: {
-    Transfer: ["transfer", "from", "to", ["amount"]],
-    ReserveRepatriated: ["transfer", "from", "to", ["amount"]],
-    TransferOnHold: ["transfer", "source", "dest", ["amount"]],
-    TransferAndHold: ["transfer", "source", "dest", ["transferred", "amount"]],
-    Minted: ["mint", null, "who", ["amount"]],
-    Burned: ["burn", "who", null, ["amount"]],
-    Deposit: ["deposit", null, "who", ["amount"]],
-    Withdraw: ["withdraw", "who", null, ["amount"]],
-    Slashed: ["withdraw", "who", null, ["amount"]],
-    DustLost: ["withdraw", "account", null, ["amount"]],
+    Transfer: ["transfer", f(0, "from"), f(1, "to"), f(2, "amount")],
+    ReserveRepatriated: ["transfer", f(0, "from"), f(1, "to"), f(2, "amount")],
+    TransferOnHold: ["transfer", f(1, "source"), f(2, "dest"), f(3, "amount")],
+    TransferAndHold: ["transfer", f(1, "source"), f(2, "dest"), f(3, "transferred", "amount")],
+    Minted: ["mint", null, f(0, "who"), f(1, "amount")],
+    Burned: ["burn", f(0, "who"), null, f(1, "amount")],
+    Deposit: ["deposit", null, f(0, "who"), f(1, "amount")],
+    Withdraw: ["withdraw", f(0, "who"), null, f(1, "amount")],
+    Slashed: ["withdraw", f(0, "who"), null, f(1, "amount")],
+    DustLost: ["withdraw", f(0, "account"), null, f(1, "amount")],
   },
   fungibles: {
-    Transferred: ["transfer", "from", "to", ["amount"]],
-    TransferredApproved: ["transfer", "owner", "destination", ["amount"]],
-    Issued: ["mint", null, "owner", ["amount", "totalSupply"]],
-    Burned: ["burn", "owner", null, ["balance", "amount"]],
-    Deposited: ["deposit", null, "who", ["amount"]],
-    Withdrawn: ["withdraw", "who", null, ["amount"]],
+    Transferred: ["transfer", f(1, "from"), f(2, "to"), f(3, "amount")],
+    TransferredApproved: ["transfer", f(1, "owner"), f(3, "destination"), f(4, "amount")],
+    Issued: ["mint", null, f(1, "owner"), f(2, "amount", "totalSupply")],
+    Burned: ["burn", f(1, "owner"), null, f(2, "balance", "amount")],
+    Deposited: ["deposit", null, f(1, "who"), f(2, "amount")],
+    Withdrawn: ["withdraw", f(1, "who"), null, f(2, "amount")],
   },
 };
 
 function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: number }): RawTransfer | undefined {
   const spec = MOVEMENTS[e.section === "balances" ? "balances" : "fungibles"]![e.method];
   if (!spec) return undefined;
-  const [kind, fromField, toField, amountFields] = spec;
-  const account = (field: string | null): string | null => {
+  const [kind, fromField, toField, amountField] = spec;
+  const value = (field: Field): unknown => {
     if (field === null) return null;
-    const v = e.data[field];
-    if (typeof v !== "string" || v.length === 0) throw new Skip(`${field} is not an account`);
+    const name = field[0].find((n) => e.data[n] !== undefined);
+    return name !== undefined ? e.data[name] : e.data[String(field[1])];
+  };
+  const account = (field: Field): string | null => {
+    if (field === null) return null;
+    const v = value(field);
+    if (typeof v !== "string" || v.length === 0) throw new Skip(`${field[0][0]} is not an account`);
     return v;
   };
-  const field = amountFields.find((f) => e.data[f] !== undefined);
   return {
     eventIndex: e.index,
     extrinsic: e.extrinsic,
@@ -121,7 +128,7 @@ function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: numbe
     lpTokenId: "lpTokenId" in token ? token.lpTokenId : null,
     from: account(fromField),
     to: account(toField),
-    amount: amount(field === undefined ? undefined : e.data[field], amountFields[0]!),
+    amount: amount(value(amountField), amountField![0][0]!),
   };
 }
 

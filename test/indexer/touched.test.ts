@@ -89,6 +89,8 @@ describe("touched set", () => {
     const changes = collectChanges(old, { nativeTokenId: 0, pools: new Map() });
     expect(changes.skipped).toEqual([]);
     expect([...changes.balances.get(1984)!].sort()).toEqual([TREASURY, TRADER].sort());
+    // …and its movement, by the fields' positions.
+    expect(changes.transfers).toEqual([{ eventIndex: 0, extrinsic: 1, event: "assets.Transferred", kind: "transfer", tokenId: 1984, lpTokenId: null, from: TREASURY, to: TRADER, amount: "5" }]);
   });
 
   it("refuses a foreign location whose derived id another location already has", () => {
