@@ -4,6 +4,7 @@ import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
 import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
+import { accountTrades } from "../services/history.js";
 import { accountTransferPage, tokenTransferPage } from "../services/transfers.js";
 
 const security = [{ bearerAuth: [] }];
@@ -76,11 +77,58 @@ const tokenRoute = createRoute({
   },
 });
 
+const AccountTrade = z
+  .object({
+    blockNumber: z.number().int(),
+    timestamp: z.number().int(),
+    extrinsicIndex: z.number().int().nullable().openapi({ description: "Position of the extrinsic in its block; null outside one" }),
+    eventIndex: z.number().int(),
+    hop: z.number().int().openapi({ description: "Position of this pool in the swap's path, from 0" }),
+    hops: z.number().int().openapi({ description: "Pools the whole swap crossed" }),
+    multiHop: z.boolean(),
+    pool: z.object({ token0Id: z.number().int(), token1Id: z.number().int() }).openapi({ description: "The pool of this hop, as the chain orders its tokens" }),
+    tokenIn: z.number().int(),
+    tokenOut: z.number().int(),
+    amountIn: Integer,
+    amountOut: Integer,
+    volumeUsd: Decimal.openapi({ description: "amountIn in USD at the prices of the swap's block" }),
+    fee: Integer.openapi({ description: "LP fee, in tokenIn smallest units" }),
+    feeUsd: Decimal,
+  })
+  .openapi("AccountTrade");
+
+const accountSwapsRoute = createRoute({
+  method: "get",
+  path: "/accounts/{address}/swaps",
+  tags: ["accounts"],
+  summary: "An account's trades, every pool, newest first (keyset cursor)",
+  security,
+  request: {
+    params: z.object({
+      address: z.string().min(1).max(66, ADDRESS_RULE).openapi({ param: { name: "address", in: "path" }, example: "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F", description: `Account: ${ADDRESS_RULE}` }),
+    }),
+    query: z.object({
+      limit: commonQuery.limit,
+      cursor: commonQuery.cursor,
+      fromBlock: commonQuery.fromBlock,
+      toBlock: commonQuery.toBlock,
+    }),
+  },
+  responses: {
+    200: json(z.object({ address: z.string(), accountId: z.string(), trades: z.array(AccountTrade), nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for older trades; null on the last page" }) }).openapi("AccountTradePage"), "One page of the account's trades"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS),
+  },
+});
+
 export function transferRoutes(deps: { db: Database }) {
   return new OpenAPIHono<AppEnv>()
     .openapi(accountRoute, async (c) => {
       const q = c.req.valid("query");
       return c.json(await accountTransferPage(deps.db, c.req.valid("param").address, { ...q, limit: q.limit ?? 50 }), 200);
+    })
+    .openapi(accountSwapsRoute, async (c) => {
+      const q = c.req.valid("query");
+      return c.json(await accountTrades(deps.db, c.req.valid("param").address, { ...q, limit: q.limit ?? 50 }), 200);
     })
     .openapi(tokenRoute, async (c) => {
       const q = c.req.valid("query");

@@ -7,6 +7,7 @@ import {
   findPool,
   latestBlock,
   poolCandleFolds,
+  accountSwaps,
   poolSwaps,
   priceBefore,
   reservesBefore,
@@ -17,6 +18,7 @@ import {
   type Token,
   type UsdCandleFold,
 } from "../../db/index.js";
+import { resolveAddress } from "./accounts.js";
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { spotPrice } from "../../shared/market.js";
@@ -92,6 +94,41 @@ export async function poolTrades(db: Database, refA: string, refB: string, q: { 
       multiHop: s.hops > 1,
       account: s.account,
       side: s.tokenIn === a.id ? ("sell" as const) : ("buy" as const),
+      tokenIn: s.tokenIn,
+      tokenOut: s.tokenOut,
+      amountIn: normalizeDecimal(s.amountIn),
+      amountOut: normalizeDecimal(s.amountOut),
+      volumeUsd: normalizeDecimal(s.volumeUsd),
+      fee: normalizeDecimal(s.fee),
+      feeUsd: normalizeDecimal(s.feeUsd),
+    })),
+    nextCursor: rows.length > q.limit && last ? encodeTradeCursor(last) : null,
+  };
+}
+
+/**
+ * An account's trades newest first (one row per pool a swap crossed), keyset-paged, optionally
+ * within blocks [fromBlock, toBlock].
+ */
+export async function accountTrades(db: Database, text: string, q: { limit: number; cursor?: string | undefined; fromBlock?: number | undefined; toBlock?: number | undefined }) {
+  if (q.fromBlock !== undefined && q.toBlock !== undefined && q.fromBlock > q.toBlock) throw new AppError("VALIDATION_ERROR", 'Invalid query: "fromBlock" is after "toBlock".');
+  const before = q.cursor === undefined ? undefined : decodeTradeCursor(q.cursor);
+  const { address, accountId } = await resolveAddress(db, text);
+  const rows = await accountSwaps(db, address, q.limit + 1, { before, fromBlock: q.fromBlock, toBlock: q.toBlock });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    address,
+    accountId,
+    trades: page.map((s) => ({
+      blockNumber: s.blockNumber,
+      timestamp: s.timestamp,
+      extrinsicIndex: s.extrinsicIndex,
+      eventIndex: s.eventIndex,
+      hop: s.hop,
+      hops: s.hops,
+      multiHop: s.hops > 1,
+      pool: { token0Id: s.token0Id, token1Id: s.token1Id },
       tokenIn: s.tokenIn,
       tokenOut: s.tokenOut,
       amountIn: normalizeDecimal(s.amountIn),

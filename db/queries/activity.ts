@@ -269,3 +269,20 @@ export function poolSwaps(db: Database, pool: { token0Id: number; token1Id: numb
     .orderBy(sql`${swaps.blockNumber} desc`, sql`${swaps.eventIndex} desc`, sql`${swaps.hop} desc`)
     .limit(limit);
 }
+
+/**
+ * An account's swap hops newest first (it traded; a swap of credit names no account), after
+ * `before` when given, optionally within blocks [fromBlock, toBlock]: a backward walk of
+ * swaps_account_block_idx.
+ */
+export function accountSwaps(db: Database, account: string, limit: number, f: { before?: SwapPosition | undefined; fromBlock?: number | undefined; toBlock?: number | undefined } = {}): Promise<Swap[]> {
+  const before = f.before ? sql`(${swaps.blockNumber}, ${swaps.eventIndex}, ${swaps.hop}) < (${f.before.blockNumber}::bigint, ${f.before.eventIndex}::integer, ${f.before.hop}::smallint)` : undefined;
+  const from = f.fromBlock === undefined ? undefined : sql`${swaps.blockNumber} >= ${f.fromBlock}`;
+  const to = f.toBlock === undefined ? undefined : sql`${swaps.blockNumber} <= ${f.toBlock}`;
+  return db
+    .select()
+    .from(swaps)
+    .where(and(eq(swaps.account, account), before, from, to))
+    .orderBy(sql`${swaps.blockNumber} desc`, sql`${swaps.eventIndex} desc`, sql`${swaps.hop} desc`)
+    .limit(limit);
+}

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, numeric, pgTable, primaryKey, smallint, text, unique } from "drizzle-orm/pg-core";
 import { amount, int64 } from "./tokens.js";
 
@@ -69,6 +70,8 @@ export const swaps = pgTable(
     index("swaps_pool_time_idx").on(t.token0Id, t.token1Id, t.timestamp),
     // A pool's trades newest first, keyset-paged (GET /pools/{a}/{b}/swaps).
     index("swaps_pool_block_idx").on(t.token0Id, t.token1Id, t.blockNumber, t.eventIndex, t.hop),
+    // An account's trades newest first, keyset-paged (GET /accounts/{address}/swaps).
+    index("swaps_account_block_idx").on(t.account, t.blockNumber, t.eventIndex, t.hop).where(sql`account is not null`),
   ],
 );
 

@@ -113,10 +113,13 @@ describeDb("error paths", (ctx) => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/accounts/{address}",
+      "/accounts/{address}/swaps",
+      "/accounts/{address}/transfers",
       "/assets",
       "/assets/holders/{id}",
       "/assets/metadata/{id}",
       "/assets/{id}/history",
+      "/assets/{id}/transfers",
       "/auth/login",
       "/auth/register",
       "/health",

@@ -82,6 +82,10 @@ const cases: Record<string, Case[]> = {
     { method: "get", path: `/accounts/${ALICE}/transfers?fromBlock=9&toBlock=8`, auth: true },
     { method: "get", path: `/accounts/${ALICE}/transfers` },
   ],
+  "/accounts/{address}/swaps": [
+    { method: "get", path: `/accounts/${ALICE}/swaps?limit=1`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/swaps?cursor=bm9wZQ`, auth: true },
+  ],
   "/assets/{id}/transfers": [
     { method: "get", path: `/assets/${USDT}/transfers`, auth: true },
     { method: "get", path: "/assets/999/transfers", auth: true },

@@ -7,7 +7,7 @@ import { decodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
-import { insertTransfers, type NewTransfer } from "../../db/index.js";
+import { insertTransfers, schema, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -147,6 +147,30 @@ describeDb("transfer lists", (ctx) => {
     }
     const body: any = await (await t.get(`/assets/${USDT}/transfers?limit=1`, auth)).json();
     expect(body).toMatchObject({ tokenId: USDT, symbol: "USDt", decimals: 6 });
+  });
+
+  it("an account's trades: every hop it made in any pool, newest first, paged to the end, with a block range", async () => {
+    const swaps = await ctx.db.select().from(schema.swaps);
+    const counts = new Map<string, number>();
+    for (const s of swaps) if (s.account) counts.set(s.account, (counts.get(s.account) ?? 0) + 1);
+    const [trader] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const mine = swaps.filter((s) => s.account === trader).sort((a, b) => b.blockNumber - a.blockNumber || b.eventIndex - a.eventIndex || b.hop - a.hop);
+    expect(mine.length).toBeGreaterThan(1);
+    const hop = (r: { blockNumber: number; eventIndex: number; hop: number }) => `${r.blockNumber}/${r.eventIndex}/${r.hop}`;
+    const got: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const body: any = await (await t.get(`/accounts/${trader}/swaps?limit=1${cursor ? `&cursor=${cursor}` : ""}`, auth)).json();
+      got.push(...body.trades);
+      cursor = body.nextCursor;
+    } while (cursor !== null && got.length <= mine.length);
+    expect(got.map(hop)).toEqual(mine.map(hop));
+    expect(got[0]).toMatchObject({ tokenIn: mine[0]!.tokenIn, tokenOut: mine[0]!.tokenOut, amountIn: mine[0]!.amountIn, pool: { token0Id: mine[0]!.token0Id, token1Id: mine[0]!.token1Id } });
+    const block = mine[0]!.blockNumber;
+    const ranged: any = await (await t.get(`/accounts/${trader}/swaps?fromBlock=${block}&toBlock=${block}`, auth)).json();
+    expect(ranged.trades.map(hop)).toEqual(mine.filter((s) => s.blockNumber === block).map(hop));
+    await expectError(await t.get(`/accounts/${trader}/swaps?fromBlock=2&toBlock=1`, auth), 400, "VALIDATION_ERROR");
+    await expectError(await t.get(`/accounts/${trader}/swaps`), 401, "UNAUTHORIZED");
   });
 
   it("bad input: a clear 4xx, nothing computed", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "swaps_account_block_idx" ON "swaps" USING btree ("account","block_number","event_index","hop") WHERE account is not null;
