@@ -8,6 +8,7 @@ import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { CONTROL_CHARS } from "../middleware/strict-input.js";
 import { accountId, ADDRESS_RULE } from "../../shared/address.js";
 import { accountPortfolio, resolveAddress } from "../services/accounts.js";
+import { accountTransferPage } from "../services/transfers.js";
 import { aggregatePoolStats, pairStats, resolveTokenRef } from "../services/pools.js";
 import { assetMetadata, oracleValue, tokenHolders } from "../services/tokens.js";
 
@@ -32,21 +33,26 @@ export interface PairRequest {
 export interface AccountRequest {
   needsAuth: true;
   account: string;
+  /** accounts:{address} (the portfolio) or transfers:{address} (the newest page of its transfers). */
+  feed: "portfolio" | "transfers";
 }
 
 
 
 /**
  * What keeping a topic costs the server at every block, in queries of its answer: a portfolio
- * ≈ 6, a holders page 2, one token's value, metadata or a pair 1, `blocks` nothing (it carries the
+ * ≈ 6, a holders page or an account's transfers 2, one token's value, metadata or a pair 1, `blocks` nothing (it carries the
  * announcement). The /ws budgets (api/live/ws.ts) are counted in these units.
  */
 export function topicCost(parsed: Topic | PairRequest | AccountRequest): number {
-  if ("account" in parsed) return 6;
+  if ("account" in parsed) return parsed.feed === "portfolio" ? 6 : 2;
   if ("refs" in parsed) return 1;
   if (!parsed.compute) return 0;
   return parsed.name.startsWith("assets.holders:") ? 2 : 1;
 }
+
+/** The newest page of an account's transfers, as pushed to subscribers (the route's default limit). */
+export const TRANSFERS_PAGE = 50;
 
 /** Page 1 of the holders endpoint, as pushed to subscribers. */
 export const HOLDERS_PAGE = 50;
@@ -57,7 +63,7 @@ function tokenId(raw: string, topic: string): number {
   return id;
 }
 
-export const TOPIC_FORMS = ["oracle.value:{id}", "assets.metadata:{id}", "assets.holders:{id}", "accounts:{address}", "pool.stats", "pool.pair:{a}/{b}", "blocks"] as const;
+export const TOPIC_FORMS = ["oracle.value:{id}", "assets.metadata:{id}", "assets.holders:{id}", "accounts:{address}", "transfers:{address}", "pool.stats", "pool.pair:{a}/{b}", "blocks"] as const;
 
 /**
  * Parses a topic name without touching the database; throws VALIDATION_ERROR naming the
@@ -93,9 +99,10 @@ export function parseTopic(raw: unknown): Topic | PairRequest | AccountRequest {
       }
       return { needsAuth: false, refs: parts as [string, string] };
     }
-    case "accounts": {
+    case "accounts":
+    case "transfers": {
       if (!accountId(arg)) throw new AppError("VALIDATION_ERROR", `Topic "${raw}": the address ${ADDRESS_RULE}.`);
-      return { needsAuth: true, account: arg };
+      return { needsAuth: true, account: arg, feed: kind === "accounts" ? "portfolio" : "transfers" };
     }
     default:
       throw new AppError("VALIDATION_ERROR", `Unknown topic "${raw}"; topics are ${TOPIC_FORMS.join(", ")}.`);
@@ -106,6 +113,10 @@ export function parseTopic(raw: unknown): Topic | PairRequest | AccountRequest {
 export async function resolveTopic(db: Database, parsed: Topic | PairRequest | AccountRequest): Promise<Topic> {
   if ("account" in parsed) {
     const { address } = await resolveAddress(db, parsed.account);
+    if (parsed.feed === "transfers") {
+      // The newest page as GET /accounts/{address}/transfers answers it (its default limit): a new transfer changes it.
+      return { name: `transfers:${address}`, needsAuth: true, path: `/accounts/${address}/transfers`, compute: (d) => accountTransferPage(d, address, { limit: TRANSFERS_PAGE }) };
+    }
     return { name: `accounts:${address}`, needsAuth: true, path: `/accounts/${address}`, compute: (d) => accountPortfolio(d, address) };
   }
   if (!("refs" in parsed)) return parsed;

@@ -66,7 +66,8 @@ export interface BlockAnnouncement {
   number: number;
   hash: string;
   timestamp: number;
-  counts: { swaps: number; liquidityEvents: number; prices: number; reserves: number; holders: number; tokens: number };
+  /** `transfers` is absent from the announcements of versions before it was kept. */
+  counts: { swaps: number; liquidityEvents: number; prices: number; reserves: number; holders: number; tokens: number; transfers?: number };
 }
 
 /** NOTIFY each block inside the caller's transaction: listeners hear of it once it is committed. */

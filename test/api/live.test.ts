@@ -6,10 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, upsertHolders, type DbHandle } from "../../db/index.js";
+import { announceBlocks, createDb, insertBlocks, insertPrices, insertTransfers, upsertHolders, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { ALICE, HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } from "../support/fixtures.js";
+import { ALICE, BOB, HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
@@ -153,6 +153,30 @@ describe("GET /ws on a fixture market", () => {
     const [push] = notificationsFor(c, sub.result.subscription);
     expect(push.params).toMatchObject({ topic: `accounts:${ALICE}`, block: number });
     expect(ten(push.params.result)).toBe("300000000001");
+  });
+
+  it("transfers:{address} pushes the account's newest transfers when a block brings it one, exactly the REST page", async () => {
+    const c = await open(url, { authorization: `Bearer ${token}` });
+    const sub = await c.call("subscribe", { topic: `transfers:${ALICE}` });
+    expect(sub.result.result).toMatchObject({ address: ALICE, transfers: [] });
+    const number = HEAD_BLOCK + 41;
+    // A block that moves nothing of Alice's changes nothing: no push for it.
+    await handle.db.transaction(async (tx) => {
+      const t = tx as unknown as typeof handle.db;
+      const block = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + 41 * 12 };
+      await insertBlocks(t, [block]);
+      await insertTransfers(t, [
+        { blockNumber: number, eventIndex: 3, extrinsicIndex: 1, timestamp: block.timestamp, tokenId: TEN, lpTokenId: null, fromAccount: BOB, toAccount: ALICE, amount: "5", kind: "transfer", event: "assets.Transferred", valueUsd: null },
+      ]);
+      await announceBlocks(t, [{ ...block, counts: { swaps: 0, liquidityEvents: 0, prices: 0, reserves: 0, holders: 0, tokens: 0, transfers: 1 } }]);
+    });
+    await until("the transfers push", () => notificationsFor(c, sub.result.subscription).length > 0, 10_000);
+    const [push] = notificationsFor(c, sub.result.subscription);
+    expect(push.params).toMatchObject({ topic: `transfers:${ALICE}`, block: number });
+    const rest = await (await fetch(`${base}/accounts/${ALICE}/transfers`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(push.params.result).toEqual(rest);
+    expect(push.params.result.transfers).toEqual([expect.objectContaining({ from: BOB, to: ALICE, amount: "5", direction: "in", blockNumber: number })]);
+    expect((await c.call("subscribe", { topic: "transfers:nope" })).error).toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
   });
 
   it("answers bad messages with JSON-RPC errors and keeps the connection", async () => {
