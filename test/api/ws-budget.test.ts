@@ -76,6 +76,17 @@ describe("/ws per-block work budget", () => {
     await handle?.close();
   });
 
+  it("a transfers: topic costs 2 of the budget (two index reads a block), priced before it is computed", async () => {
+    await start({ live: { maxTopicCostPerIp: 13 } });
+    const a = await client("198.51.100.30");
+    expect((await a.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined();
+    expect((await a.call("subscribe", { topic: `accounts:${address()}` })).result).toBeDefined(); // 12
+    const refused = await a.call("subscribe", { topic: `transfers:${address()}` });
+    expect(refused.error).toMatchObject({ code: -32002, data: { code: "RATE_LIMITED" } });
+    expect(refused.error.message).toMatch(/would cost 14 queries a block; at most 13/);
+    expect((await a.call("subscribe", { topic: `oracle.value:${KSM}` })).result).toBeDefined(); // 13
+  });
+
   it("one client's topics cost at most maxTopicCostPerIp over all its connections; an unsubscribe gives the cost back", async () => {
     await start({ live: { maxTopicCostPerIp: 13 } });
     const [a, b] = [await client("198.51.100.1"), await client("198.51.100.1")];
