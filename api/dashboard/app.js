@@ -310,7 +310,8 @@ async function poolPage(a, b) {
 }
 
 async function accountPage(address) {
-  page.innerHTML = `<div class="title"><h2 class="mono address">${esc(address)}</h2></div><section class="wide" id="account"></section>`;
+  page.innerHTML = `<div class="title"><h2 class="mono address">${esc(address)}</h2></div><section class="wide" id="account"></section>
+    <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table></section>`;
   if (!state.token) { $("#account").innerHTML = loginNote("an account's portfolio"); return; }
   const render = (p) => {
     $(".title h2").textContent = p.address;
@@ -320,8 +321,31 @@ async function accountPage(address) {
       ${p.truncated ? '<p class="note">More than 1,000 holdings: the first 1,000 are shown.</p>' : ""}`;
   };
   try { render(await get(`/accounts/${encodeURIComponent(address)}`, true)); } catch (e) { $("#account").innerHTML = `<p class="empty">${esc(e.message)}</p>`; return; }
-  if (state.token) await follow(`accounts:${address}`, (p) => { if (p.address) render(p); });
+  // Activity: the newest transfers in and out (GET /accounts/{address}/transfers), live over /ws.
+  const tokens = new Map((await tokensList()).map((t) => [t.tokenId, t]));
+  const seen = new Set();
+  const renderActivity = (body) => {
+    const before = new Set(seen); // rows new since the last render are highlighted (none on the first)
+    $("#activity tbody").innerHTML = body.transfers.slice(0, ACTIVITY_ROWS).map((x) => {
+      const key = `${x.blockNumber}/${x.eventIndex}`;
+      const fresh = before.size > 0 && !before.has(key);
+      seen.add(key);
+      const t = x.tokenId === null ? undefined : tokens.get(x.tokenId);
+      const token = x.lpTokenId !== null ? `LP #${x.lpTokenId}` : t ? tokenLink(t) : `#${x.tokenId}`;
+      const amount = t ? units(x.amount, t.decimals) : esc(x.amount);
+      const other = x.direction === "out" ? x.to : x.from;
+      const kind = x.kind === "transfer" ? (x.direction === "self" ? "to self" : x.direction === "in" ? "received" : "sent") : x.kind;
+      return `<tr class="${fresh ? "new" : ""}" data-transfer="${key}"><td>${time(x.timestamp)}</td><td class="${x.direction === "in" ? "up" : x.direction === "out" ? "down" : ""}">${esc(kind)}</td><td>${token}</td><td>${amount}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(other)}</td><td>${x.blockNumber}</td></tr>`;
+    }).join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>';
+  };
+  renderActivity(await get(`/accounts/${encodeURIComponent(address)}/transfers?limit=${ACTIVITY_ROWS}`, true));
+  $("#activity-live").textContent = "· live";
+  if (state.token) {
+    await follow(`accounts:${address}`, (p) => { if (p.address) render(p); });
+    await follow(`transfers:${address}`, (b) => { if (b.transfers) renderActivity(b); });
+  }
 }
+const ACTIVITY_ROWS = 25;
 
 async function route() {
   leave();

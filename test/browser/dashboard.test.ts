@@ -127,6 +127,13 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     const portfolio = portfolios[chosen];
     expect(await page.locator("#portfolio tbody tr[data-token-id]").count()).toBe(portfolio.tokens.length);
     expect(await page.locator("#positions tbody tr").count()).toBe(Math.max(1, portfolio.lpPositions.length));
+    // Its activity: the API's newest transfers, in its order, one row each.
+    await page.waitForSelector("#activity-live:has-text('live')");
+    const activity: any = await (await fetch(`${base}/accounts/${addresses[chosen]}/transfers?limit=25`, { headers: auth })).json();
+    expect(activity.transfers.length).toBeGreaterThan(0);
+    expect(await page.locator("#activity tbody tr[data-transfer]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-transfer")))).toEqual(
+      activity.transfers.map((x: any) => `${x.blockNumber}/${x.eventIndex}`),
+    );
     await shot("account");
 
     // The KSM/USDt pool page: candles, figures, trades; a swap on chain arrives as a new row.
