@@ -22,6 +22,9 @@ import * as schema from "./schema/index.js";
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The rows of `db.execute`: postgres.js answers an array, PGlite `{ rows }`. */
+export const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+
 export interface DbHandle {
   readonly kind: "pglite" | "postgres";
   readonly db: Database;

@@ -11,3 +11,4 @@ export * from "./queries/candles.js";
 export * from "./queries/stats.js";
 export * from "./schema-version.js";
 export * from "./queries/transfers.js";
+export * from "./queries/balance-history.js";

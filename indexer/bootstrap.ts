@@ -4,7 +4,7 @@
  * the chain's balance maps are read (fetch), turned into rows (derive) and written page by page
  * with the snapshot's resume point (write), so a restart continues the same snapshot.
  */
-import { deleteLpHoldersBefore, deleteTask, getCheckpoint, getTask, setTask, sweepSnapshot, upsertHolders, upsertLpHolders, type Database } from "../db/index.js";
+import { deleteLpHoldersBefore, deleteTask, getCheckpoint, getTask, setTask, snapshotTaken, sweepSnapshot, upsertHolders, upsertLpHolders, type Database } from "../db/index.js";
 import { BALANCE_MAPS, type ChainReader } from "./chain/reader.js";
 import { Deriver } from "./derive.js";
 import { BOOTSTRAP_TASK, BootstrapStopped, LP_TASK, type BootstrapTask, type IndexerOptions } from "./tasks.js";
@@ -92,6 +92,7 @@ export class Bootstrapper {
     const done: BootstrapTask = { ...task, map: BALANCE_MAPS.length, lastKey: null, fraction: 1, etaSeconds: 0, finished: true };
     await batch.commit(this.db, { blockNumber: task.number, blockHash: task.hash, chainFinalized: Math.max(chainFinalized, task.number) }, this.options.fence, async (t) => {
       await sweepSnapshot(t, task.number);
+      await snapshotTaken(t, "holders", task.number);
       await setTask(t, BOOTSTRAP_TASK, done);
       // A new snapshot of tokens calls for one of LP positions too (snapshotLpHolders, next).
       await deleteTask(t, LP_TASK);
@@ -152,6 +153,7 @@ export class Bootstrapper {
       await this.options.fence?.(t);
       await deleteLpHoldersBefore(t, head.number);
       await upsertLpHolders(t, rows.map((r) => ({ ...r, blockNumber: head.number })));
+      await snapshotTaken(t, "lp", head.number);
       await setTask(t, LP_TASK, { block: head.number, positions: rows.length });
     });
     this.options.logger.info({ block: head.number, positions: rows.length }, "indexer: LP positions read");

@@ -228,7 +228,7 @@ export class Deriver {
       if (t.accounts !== null) this.details.set(t.id, `${t.supply}|${t.accounts}`);
     }
     for (const id of missing) {
-      batch.destroy(id);
+      batch.destroy(id, blockNumber);
       this.market.deleteToken(id);
       this.details.delete(id);
     }

@@ -160,7 +160,7 @@ async function rereadTokens(ctx: RereadContext, task: RereadTask): Promise<void>
       task = { ...task, index: i + 1, lastKey: null };
       const next = task;
       await commit(async (t) => {
-        if (missing.length > 0) await deleteTokens(t, missing);
+        if (missing.length > 0) await deleteTokens(t, missing, next.block);
         else {
           await sweepToken(t, tokenId, next.block);
           await upsertTokens(t, found.map((f) => ({ ...f, blockNumber: next.block })));

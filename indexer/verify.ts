@@ -95,7 +95,7 @@ export async function verifyStore(db: Database, reader: ChainReader, options: Ve
     report.checked.tokens = tokens.length;
     if (options.repair) {
       await upsertTokens(db, fix.map((t) => ({ ...t, blockNumber: B })));
-      await deleteTokens(db, ghosts.map((g) => g.id));
+      await deleteTokens(db, ghosts.map((g) => g.id), B);
     }
   }
 

@@ -35,6 +35,8 @@ import {
   type ForeignLocation,
   insertTransfers,
   type NewTransfer,
+  recordBalances,
+  type BalanceRow,
 } from "../db/index.js";
 
 /** Rows per INSERT statement: well under Postgres' 65,535 bind parameters. */
@@ -43,7 +45,8 @@ const ROWS_PER_STATEMENT = 2_000;
 export class Batch {
   readonly blocks: Block[] = [];
   private readonly tokens = new Map<number, NewToken>();
-  private readonly deleted = new Set<number>();
+  /** Destroyed tokens, with the block they were found gone at. */
+  private readonly deleted = new Map<number, number>();
   private readonly holders = new Map<string, NewHolder>();
   private readonly lpHolders = new Map<string, NewLpHolder>();
   private readonly pools = new Map<string, NewPool>();
@@ -52,6 +55,8 @@ export class Batch {
   readonly swaps: NewSwap[] = [];
   readonly liquidity: NewLiquidityEvent[] = [];
   readonly transfers: NewTransfer[] = [];
+  /** Every balance read, block by block (not merged: history keeps each block's value). */
+  readonly balances: BalanceRow[] = [];
   /** Events handled but not decoded or attributed, of the batch's blocks. */
   readonly skipped: SkippedEventRow[] = [];
   /** How to read the foreign tokens met in the batch (history too: a backfill may meet them first). */
@@ -74,18 +79,25 @@ export class Batch {
     this.tokens.set(row.id, row);
   }
 
-  destroy(id: number): void {
+  /** Token `id` no longer exists at `block`: its holders of this batch hold 0 there (the store's are zeroed at commit). */
+  destroy(id: number, block: number): void {
     this.tokens.delete(id);
-    for (const key of [...this.holders.keys()]) if (key.startsWith(`${id}|`)) this.holders.delete(key);
-    this.deleted.add(id);
+    for (const [key, h] of [...this.holders]) {
+      if (h.tokenId !== id) continue;
+      this.holders.delete(key);
+      this.balances.push({ lp: false, tokenId: id, account: h.account, blockNumber: block, balance: "0" });
+    }
+    this.deleted.set(id, block);
   }
 
   holder(row: NewHolder): void {
     this.holders.set(`${row.tokenId}|${row.account}`, row);
+    this.balances.push({ lp: false, tokenId: row.tokenId, account: row.account, blockNumber: row.blockNumber, balance: row.balance });
   }
 
   lpHolder(row: NewLpHolder): void {
     this.lpHolders.set(`${row.lpTokenId}|${row.account}`, row);
+    this.balances.push({ lp: true, tokenId: row.lpTokenId, account: row.account, blockNumber: row.blockNumber, balance: row.balance });
   }
 
   pool(row: NewPool): void {
@@ -134,6 +146,7 @@ export class Batch {
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
+    for (const rows of chunks(this.balances)) await recordBalances(t, rows);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
@@ -153,16 +166,17 @@ export class Batch {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       await fence?.(t);
-      await deleteTokens(t, [...this.deleted]);
+      for (const [id, block] of this.deleted) await deleteTokens(t, [id], block);
       for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows);
-      for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows);
-      for (const rows of chunks([...this.lpHolders.values()])) await upsertLpHolders(t, rows);
+      // Their history is this.balances, block by block (writeHistory).
+      for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows, { history: false });
+      for (const rows of chunks([...this.lpHolders.values()])) await upsertLpHolders(t, rows, { history: false });
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
       await this.writeHistory(t);
       await after?.(t);
       // Supply and holder count of every token the batch changed, as they stand after it.
       const last = this.lastBlock;
-      const touched = new Set([...this.tokens.keys(), ...this.deleted, ...[...this.holders.values()].map((h) => h.tokenId)]);
+      const touched = new Set([...this.tokens.keys(), ...this.deleted.keys(), ...[...this.holders.values()].map((h) => h.tokenId)]);
       if (last) await recordTokenStats(t, [...touched].sort((a, b) => a - b), last);
       await setCheckpoint(t, checkpoint);
       await announceBlocks(t, this.announcements());

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
+import { deleteRecorded } from "./balance-history.js";
 
 export type Block = typeof blocks.$inferSelect;
 export type Checkpoint = typeof checkpoints.$inferSelect;
@@ -125,6 +126,9 @@ export const INDEXED_TABLES = [
   "token_stats",
   "token_candles",
   "pool_candles",
+  "transfers",
+  "balance_history",
+  "history_floors",
 ] as const;
 
 /** Empties the indexed data in one statement (the store then bootstraps like a new one). */
@@ -157,7 +161,7 @@ export async function allTasks(db: Database): Promise<Record<string, unknown>> {
  * re-bootstrap) and go; holder counts are then recounted from the rows.
  */
 export async function sweepSnapshot(db: Database, block: number): Promise<void> {
-  await db.execute(sql`delete from holders where block_number < ${block}`);
+  await deleteRecorded(db, false, block, sql`delete from holders where block_number < ${block} returning token_id, account`);
   await db.execute(sql`delete from tokens where block_number < ${block}`);
   await db.execute(sql`delete from pools where block_number < ${block}`);
   await db.execute(sql`delete from holder_counts`);
@@ -170,7 +174,7 @@ export async function sweepSnapshot(db: Database, block: number): Promise<void> 
  * see, and go; the token's holder count is recounted from its rows.
  */
 export async function sweepToken(db: Database, tokenId: number, block: number): Promise<void> {
-  await db.execute(sql`delete from holders where token_id = ${tokenId} and block_number < ${block}`);
+  await deleteRecorded(db, false, block, sql`delete from holders where token_id = ${tokenId} and block_number < ${block} returning token_id, account`);
   await db.execute(sql`delete from holder_counts where token_id = ${tokenId}`);
   await db.execute(sql`insert into holder_counts (token_id, holders) select ${tokenId}, count(*) from holders where token_id = ${tokenId} having count(*) > 0`);
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
+import { deleteRecorded, recordBalances } from "./balance-history.js";
 import { holderCounts, holders, lpHolders } from "../schema/index.js";
 
 export type Holder = typeof holders.$inferSelect;
@@ -10,7 +11,9 @@ export type NewHolder = typeof holders.$inferInsert;
  * reserved, frozen and transferable; an asset account's status; null where a row has none). A
  * zero balance deletes the row, so the table holds exactly the accounts with something.
  */
-export async function upsertHolders(db: Database, rows: NewHolder[]): Promise<void> {
+export async function upsertHolders(db: Database, rows: NewHolder[], opts: { history?: boolean } = {}): Promise<void> {
+  // Balance history too (db/schema/history.ts), zeros included; a batch writes its own, block by block.
+  if (opts.history !== false) await recordBalances(db, rows.map((r) => ({ lp: false, tokenId: r.tokenId, account: r.account, blockNumber: r.blockNumber, balance: r.balance })));
   const positive = rows.filter((r) => BigInt(r.balance) > 0n);
   const zero = rows.filter((r) => BigInt(r.balance) === 0n);
   if (positive.length > 0) {
@@ -138,7 +141,8 @@ export type LpHolder = typeof lpHolders.$inferSelect;
 export type NewLpHolder = typeof lpHolders.$inferInsert;
 
 /** LP token balances read at their block; a zero deletes the row. Never moves a row back in blocks. */
-export async function upsertLpHolders(db: Database, rows: NewLpHolder[]): Promise<void> {
+export async function upsertLpHolders(db: Database, rows: NewLpHolder[], opts: { history?: boolean } = {}): Promise<void> {
+  if (opts.history !== false) await recordBalances(db, rows.map((r) => ({ lp: true, tokenId: r.lpTokenId, account: r.account, blockNumber: r.blockNumber, balance: r.balance })));
   const positive = rows.filter((r) => BigInt(r.balance) > 0n);
   const zero = rows.filter((r) => BigInt(r.balance) === 0n);
   if (positive.length > 0) {
@@ -163,5 +167,5 @@ export function accountLpPositions(db: Database, account: string, limit = ACCOUN
 
 /** Removes LP positions last read before `block` (a full snapshot at `block` replaces them). */
 export async function deleteLpHoldersBefore(db: Database, block: number): Promise<void> {
-  await db.delete(lpHolders).where(lt(lpHolders.blockNumber, block));
+  await deleteRecorded(db, true, block, sql`delete from lp_holders where block_number < ${block} returning lp_token_id as token_id, account`);
 }

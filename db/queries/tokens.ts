@@ -1,7 +1,8 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
-import { foreignLocations, holderCounts, holders, tokens } from "../schema/index.js";
+import { foreignLocations, holderCounts, tokens } from "../schema/index.js";
 import { idArray } from "./prices.js";
+import { deleteRecorded } from "./balance-history.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Token = typeof tokens.$inferSelect;
@@ -22,9 +23,10 @@ export async function upsertTokens(db: Database, rows: NewToken[]): Promise<void
 }
 
 /** A destroyed asset disappears, with its holders (its price history stays for old swaps). */
-export async function deleteTokens(db: Database, ids: number[]): Promise<void> {
+/** Destroyed at `block`: their holders go (each a balance of 0 there in history), and their counts. */
+export async function deleteTokens(db: Database, ids: number[], block: number): Promise<void> {
   if (ids.length === 0) return;
-  await db.delete(holders).where(inArray(holders.tokenId, ids));
+  await deleteRecorded(db, false, block, sql`delete from holders where token_id = any(${idArray(ids)}::bigint[]) returning token_id, account`);
   await db.delete(holderCounts).where(inArray(holderCounts.tokenId, ids));
   await db.delete(tokens).where(inArray(tokens.id, ids));
 }

@@ -3,3 +3,4 @@ export * from "./tokens.js";
 export * from "./pools.js";
 export * from "./chain.js";
 export * from "./transfers.js";
+export * from "./history.js";

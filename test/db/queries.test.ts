@@ -88,7 +88,7 @@ describeDb("db layer", (ctx) => {
     expect([await countHolders(ctx.db, 1), await countHolders(ctx.db, 2)]).toEqual([await scan(1), await scan(2)]);
     expect([await countHolders(ctx.db, 1), await countHolders(ctx.db, 2)]).toEqual([1, 1]);
     await upsertTokens(ctx.db, [{ id: 2, name: "Two", symbol: "TWO", decimals: 0, supply: "7", blockNumber: 10 }]);
-    await deleteTokens(ctx.db, [2]);
+    await deleteTokens(ctx.db, [2], 11);
     expect(await countHolders(ctx.db, 2)).toBe(0);
     expect(await countHolders(ctx.db, 99)).toBe(0);
   });
@@ -248,7 +248,7 @@ describeDb("db layer", (ctx) => {
     await seedMarket(ctx.db);
     expect((await findTokensBySymbol(ctx.db, "dup")).map((t) => t.id).sort()).toEqual([21, 22]);
     expect((await findTokensBySymbol(ctx.db, "ten")).map((t) => t.id)).toEqual([TEN]);
-    await deleteTokens(ctx.db, [TEN]);
+    await deleteTokens(ctx.db, [TEN], 11);
     expect(await getToken(ctx.db, TEN)).toBeUndefined();
   });
 

@@ -27,7 +27,7 @@ describeDb("the indexer's store", (ctx) => {
     expect(learned.drainLearned().size).toBe(0); // drained once
 
     const later = new Batch(); // destroyed, while a pool may still name it
-    later.destroy(id);
+    later.destroy(id, 6);
     later.blocks.push({ number: 6, hash: "0x06", timestamp: 72 });
     await later.commit(ctx.db, { blockNumber: 6, blockHash: "0x06", chainFinalized: 6 });
     expect(await getToken(ctx.db, id)).toBeUndefined();

@@ -1,0 +1,94 @@
+/**
+ * Balance history (db/schema/history.ts): written beside every write to holders and lp_holders
+ * — the indexer's rows as read, block by block, and a row of 0 for each account a delete
+ * removes — and read back as of a block.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Database } from "../client.js";
+import { FOLLOWER_CHECKPOINT } from "./chain.js";
+import { pgArray } from "./holders.js";
+
+export type HistoryKind = "holders" | "lp";
+
+export interface BalanceRow {
+  lp: boolean;
+  tokenId: number;
+  account: string;
+  blockNumber: number;
+  balance: string;
+}
+
+/** Balances read at their blocks; a block read again writes the same key (replays change nothing). */
+export async function recordBalances(db: Database, given: BalanceRow[]): Promise<void> {
+  if (given.length === 0) return;
+  // One row per key in a statement (ON CONFLICT cannot update a row twice): the last one given.
+  const byKey = new Map(given.map((r) => [`${r.lp}|${r.tokenId}|${r.account}|${r.blockNumber}`, r]));
+  const rows = byKey.size === given.length ? given : [...byKey.values()];
+  await db.execute(sql`
+    insert into balance_history (lp, token_id, account, block_number, balance)
+    select * from unnest(${pgArray(rows.map((r) => (r.lp ? "t" : "f")))}::boolean[], ${pgArray(rows.map((r) => r.tokenId))}::bigint[],
+                         ${pgArray(rows.map((r) => r.account))}::text[], ${pgArray(rows.map((r) => r.blockNumber))}::bigint[],
+                         ${pgArray(rows.map((r) => r.balance))}::numeric[])
+    on conflict (lp, token_id, account, block_number) do update set balance = excluded.balance`);
+}
+
+/**
+ * Runs `deleteReturning` — a DELETE from holders (`lp` false) or lp_holders (`lp` true) that
+ * returns `token_id, account` — and records each removed account's balance as 0 at `block`.
+ */
+export async function deleteRecorded(db: Database, lp: boolean, block: number, deleteReturning: SQL): Promise<void> {
+  await db.execute(sql`
+    with gone as (${deleteReturning})
+    insert into balance_history (lp, token_id, account, block_number, balance)
+    select ${lp}, token_id, account, ${block}, 0 from gone
+    on conflict (lp, token_id, account, block_number) do update set balance = 0`);
+}
+
+/**
+ * A full snapshot of `kind` was written at `block`. History is complete from there on; and it
+ * stays complete from its earlier floor when the snapshot is at the follower's checkpoint (a
+ * runtime upgrade's: every block before it was followed), so the floor moves only across a gap
+ * (a first snapshot, a re-bootstrap ahead of the checkpoint). Call before the checkpoint moves.
+ */
+export async function snapshotTaken(db: Database, kind: HistoryKind, block: number): Promise<void> {
+  await db.execute(sql`
+    insert into history_floors (kind, block_number)
+    select ${kind}, ${block}::bigint
+    where not exists (select 1 from history_floors where kind = ${kind})
+       or not exists (select 1 from checkpoints where name = ${FOLLOWER_CHECKPOINT} and block_number = ${block}::bigint)
+    on conflict (kind) do update set block_number = excluded.block_number`);
+}
+
+/** The first block balances of `kind` can be answered at; undefined before the first snapshot. */
+export async function historyFloor(db: Database, kind: HistoryKind): Promise<number | undefined> {
+  const rows = rowsOf<{ block_number: string | number }>(await db.execute(sql`select block_number from history_floors where kind = ${kind}`));
+  return rows[0] === undefined ? undefined : Number(rows[0].block_number);
+}
+
+/**
+ * The balance of (token, account) as of `block`: the newest row at or before it, with the block
+ * it was read at; undefined when history has no row (the account held none since the floor).
+ */
+export async function balanceAt(db: Database, lp: boolean, tokenId: number, account: string, block: number): Promise<{ balance: string; blockNumber: number } | undefined> {
+  const rows = rowsOf<{ balance: string; block_number: string | number }>(
+    await db.execute(sql`
+      select balance::text as balance, block_number from balance_history
+      where lp = ${lp} and token_id = ${tokenId} and account = ${account} and block_number <= ${block}
+      order by block_number desc limit 1`),
+  );
+  const r = rows[0];
+  return r === undefined ? undefined : { balance: r.balance, blockNumber: Number(r.block_number) };
+}
+
+/** Every non-zero balance of a token as of `block`, by account (tests; holder snapshots). */
+export async function balancesAt(db: Database, lp: boolean, block: number): Promise<Array<{ tokenId: number; account: string; balance: string }>> {
+  const rows = rowsOf<{ token_id: string | number; account: string; balance: string }>(
+    await db.execute(sql`
+      select token_id, account, balance::text as balance from (
+        select distinct on (token_id, account) token_id, account, balance from balance_history
+        where lp = ${lp} and block_number <= ${block}
+        order by token_id, account, block_number desc
+      ) latest where balance > 0`),
+  );
+  return rows.map((r) => ({ tokenId: Number(r.token_id), account: r.account, balance: r.balance }));
+}

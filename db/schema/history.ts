@@ -1,0 +1,36 @@
+import { boolean, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { address, amount, int64 } from "./tokens.js";
+
+/**
+ * Every balance the indexer read, at the block it was read (docs/api.md, "Balances as of a
+ * block"): holders (`lp` false: native, assets, foreign assets) and LP positions (`lp` true,
+ * PoolAssets ids: their own id space). A balance that went to zero, or an account a sweep
+ * removed, is a row of 0. So the balance of (token, account) at block N is the newest row at or
+ * before N — exact from the store's history floor (the block of its full snapshot, see
+ * db/queries/balance-history.ts) on, because every write to holders / lp_holders writes here
+ * too, in the same transaction.
+ *
+ * The key is the lookup's order: one backward index step answers a balance as of a block, and a
+ * token's rows in account order answer its holder list as of a block.
+ */
+export const balanceHistory = pgTable(
+  "balance_history",
+  {
+    lp: boolean().notNull(),
+    tokenId: int64().notNull(),
+    account: address().notNull(),
+    blockNumber: int64().notNull(),
+    balance: amount().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lp, t.tokenId, t.account, t.blockNumber] })],
+);
+
+/**
+ * Where balance history starts being complete, per kind ("holders", "lp"): the block of the
+ * newest full snapshot that history has followed without a break since. A balance as of an
+ * earlier block is refused (BLOCK_NOT_IN_HISTORY), never guessed.
+ */
+export const historyFloors = pgTable("history_floors", {
+  kind: text({ enum: ["holders", "lp"] }).primaryKey(),
+  blockNumber: int64().notNull(),
+});
