@@ -28,6 +28,7 @@ import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
 import { marketRoutes } from "./routes/market.js";
 import { transferRoutes } from "./routes/transfers.js";
+import { balanceRoutes } from "./routes/balances.js";
 import { decoyHash } from "./auth/password.js";
 import { dashboardRoutes, DASHBOARD_PATHS } from "./dashboard.js";
 import { routePath } from "hono/route";
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", listRoutes(reads));
   app.route("/", marketRoutes(reads));
   app.route("/", transferRoutes(reads));
+  app.route("/", balanceRoutes(reads));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

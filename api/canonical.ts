@@ -71,6 +71,7 @@ function account(text: string): string {
  * The canonical spelling of `path` (no query). Paths of other routes, and any path that is
  * not one of these shapes, are returned as they are.
  *   /accounts/{address} | /accounts/{address}/transfers | /accounts/{address}/swaps
+ *   /accounts/{address}/balances/{id} | /accounts/{address}/lp-balances/{lpTokenId}
  *   /pool/stats/{tokenA}/{tokenB}
  *   /pools/{tokenA}/{tokenB}/swaps | /ohlcv
  */
@@ -79,9 +80,11 @@ export function canonicalPath(path: string, symbols: SymbolTable | undefined): s
   // the fast path goes through here) pay a prefix check, not a split.
   if (!path.startsWith("/accounts/") && !path.startsWith("/pool/stats/") && !path.startsWith("/pools/")) return path;
   const parts = path.split("/");
-  if (parts[1] === "accounts" && parts[2] !== "" && (parts.length === 3 || (parts.length === 4 && (parts[3] === "transfers" || parts[3] === "swaps")))) {
+  if (parts[1] === "accounts" && parts[2] !== "" && (parts.length === 3 || (parts.length === 4 && (parts[3] === "transfers" || parts[3] === "swaps")) || (parts.length === 5 && (parts[3] === "balances" || parts[3] === "lp-balances")))) {
     const canonical = account(parts[2]!);
-    return canonical === parts[2] ? path : `/accounts/${canonical}${parts.length === 4 ? `/${parts[3]}` : ""}`;
+    if (canonical === parts[2]) return path;
+    parts[2] = canonical;
+    return parts.join("/");
   }
   if (symbols === undefined) return path;
   let a: number;

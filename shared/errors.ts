@@ -14,6 +14,8 @@ export const ERROR_CODES = {
     status: 404,
     message: "The token has no current USD price: every pool route to a USD stablecoin is below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or gone.",
   },
+  BLOCK_NOT_INDEXED: { status: 404, message: "The block is not indexed yet." },
+  BLOCK_BEFORE_HISTORY: { status: 404, message: "The block is before the store's history." },
   METHOD_NOT_ALLOWED: { status: 405, message: "The method is not allowed on this path." },
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists." },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large." },

@@ -113,6 +113,8 @@ describeDb("error paths", (ctx) => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/accounts/{address}",
+      "/accounts/{address}/balances/{id}",
+      "/accounts/{address}/lp-balances/{lpTokenId}",
       "/accounts/{address}/swaps",
       "/accounts/{address}/transfers",
       "/assets",

@@ -82,6 +82,19 @@ const cases: Record<string, Case[]> = {
     { method: "get", path: `/accounts/${ALICE}/transfers?fromBlock=9&toBlock=8`, auth: true },
     { method: "get", path: `/accounts/${ALICE}/transfers` },
   ],
+  "/accounts/{address}/balances/{id}": [
+    { method: "get", path: `/accounts/${ALICE}/balances/${USDT}`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/balances/${USDT}?at=1`, auth: true }, // before the history floor
+    { method: "get", path: `/accounts/${ALICE}/balances/${USDT}?at=99999`, auth: true }, // not indexed yet
+    { method: "get", path: `/accounts/${ALICE}/balances/999`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/balances/${USDT}?at=x`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/balances/${USDT}` },
+  ],
+  "/accounts/{address}/lp-balances/{lpTokenId}": [
+    { method: "get", path: `/accounts/${ALICE}/lp-balances/1`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/lp-balances/1?atTime=1`, auth: true },
+    { method: "get", path: `/accounts/${ALICE}/lp-balances/999`, auth: true },
+  ],
   "/accounts/{address}/swaps": [
     { method: "get", path: `/accounts/${ALICE}/swaps?limit=1`, auth: true },
     { method: "get", path: `/accounts/${ALICE}/swaps?cursor=bm9wZQ`, auth: true },

@@ -23,7 +23,7 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getCheckpoint, type DbHandle } from "../../db/index.js";
+import { balancesAt, getCheckpoint, historyFloor, type DbHandle } from "../../db/index.js";
 import { runLocal, splitRange, type BackfillOptions } from "../../indexer/backfill.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { Follower } from "../../indexer/follower.js";
@@ -179,6 +179,27 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
       mint: seen((t) => t.tokenId !== null && t.kind === "mint"),
     }).toEqual({ beforeUpgrade: true, afterUpgrade: true, native: true, asset: true, lp: true, mint: true });
     expect.soft(await storeTransfers(run.handle.db, range), `${run.name}: transfers = the chain's events, block by block`).toEqual(transfers);
+    // Balance history: as of every block from the floor to the head — across the restart and the
+    // upgrade — the holders and LP positions equal chain storage read at that block.
+    const floors = { holders: await historyFloor(run.handle.db, "holders"), lp: await historyFloor(run.handle.db, "lp") };
+    expect(floors.holders, `${run.name}: a history floor`).toBeDefined();
+    expect(floors.holders!).toBeLessThan(upgrade.applied.number);
+    expect(floors.lp!).toBeLessThan(upgrade.applied.number);
+    for (let n = floors.holders!; n <= head; n++) {
+      const atChain = await chainAt(n);
+      const [holders, lp] = await Promise.all([balancesAt(run.handle.db, false, n), balancesAt(run.handle.db, true, n)]);
+      const asMap = (rows: typeof holders) => Object.fromEntries(rows.map((r) => [`${r.tokenId}|${r.account}`, r.balance]));
+      expect.soft({ block: n, holders: asMap(holders) }, `${run.name}: holders as of block ${n} = chain storage there`).toEqual({ block: n, holders: atChain.holders });
+      if (n >= floors.lp!) expect.soft({ block: n, lp: asMap(lp) }, `${run.name}: LP positions as of block ${n} = chain storage there`).toEqual({ block: n, lp: atChain.lpHolders });
+    }
+  }
+
+  /** Chain storage at block `n` (the chain is idle once built: read once, shared by every run). */
+  const chainAtBlock = new Map<number, Promise<Snapshot>>();
+  function chainAt(n: number): Promise<Snapshot> {
+    let snap = chainAtBlock.get(n);
+    if (!snap) chainAtBlock.set(n, (snap = api.rpc.chain.getBlockHash(n).then((hash) => chainSnapshot(api, hash.toHex()))));
+    return snap;
   }
 
   it("the chain upgraded for real: another spec, new pallets, no CodeUpdated, and the resuming followers were ≥ 32 blocks behind", async () => {

@@ -5,6 +5,7 @@
  */
 import {
   addTokenCandles,
+  snapshotTaken,
   insertBlocks,
   schema,
   insertPoolReserves,
@@ -156,4 +157,7 @@ export async function seedMarket(db: Database): Promise<void> {
     swap(b, 5, HEAD_TIME, [KSM, USDT], "50.5", "0.1515"),
     swap(b, 6, HEAD_TIME, [KSM, WETH], "10", "0.03"),
   ]);
+  // The rows above are the store's first complete snapshot: balance history starts at the head.
+  await snapshotTaken(db, "holders", b);
+  await snapshotTaken(db, "lp", b);
 }
