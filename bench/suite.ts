@@ -32,7 +32,7 @@ import fc from "fast-check";
 import { createApp } from "../api/app.js";
 import { MemoryRateLimitStore } from "../api/rate-limit/memory-store.js";
 import { encodeCursor } from "../api/services/cursor.js";
-import { accountTransfers, insertTransfers, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
+import { accountTransfers, balanceAt, insertTransfers, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
@@ -198,6 +198,36 @@ async function transferIngestion(handle: DbHandle): Promise<void> {
 }
 
 /**
+ * One balance as of a past block on a balance history of 10M rows × BENCH_SCALE (10 tokens ×
+ * 100,000 × scale accounts × 10 reads each, 1,000 blocks apart), generated in SQL; uncached p50
+ * of lookups at random (token, account, block), as GET /accounts/{address}/balances/{id}?at= runs.
+ */
+async function balanceLookups(handle: DbHandle): Promise<void> {
+  const accounts = Math.max(100, Math.round(100_000 * SCALE));
+  const total = accounts * 100;
+  const t = performance.now();
+  await handle.db.execute(sql`
+    insert into balance_history (lp, token_id, account, block_number, balance)
+    select false, tok, 'hist' || lpad(a::text, 44, '0'), 5000000 + v * 1000 + a % 997, (a::numeric * 7 + v) * 1000000007
+    from generate_series(0, 9) tok, generate_series(1, ${accounts}) a, generate_series(0, 9) v
+    on conflict do nothing`);
+  await handle.db.execute(sql`analyze balance_history`);
+  const seconds = (performance.now() - t) / 1000;
+  let seed = 7;
+  const next = (m: number) => (seed = (seed * 48_271) % 2_147_483_647) % m;
+  let wrong = 0;
+  const p50 = await median(25, async () => {
+    const a = 1 + next(accounts);
+    const v = next(10);
+    const block = 5_000_000 + v * 1_000 + (a % 997) + next(999);
+    const got = await balanceAt(handle.db, false, next(10), `hist${String(a).padStart(44, "0")}`, block);
+    if (got?.balance !== String((BigInt(a) * 7n + BigInt(v)) * 1_000_000_007n)) wrong++;
+  });
+  rows.push({ what: `one balance as of a past block, ${total.toLocaleString("en")} history rows (generated in ${seconds.toFixed(1)} s), uncached p50${wrong ? ` (${wrong} WRONG)` : ""}`, figure: `${p50.toFixed(2)} ms`, target: "≤ 5 ms (at 10M rows)", met: p50 <= 5 && wrong === 0 });
+  results.balanceHistory = { rows: total, lookupMs: p50, wrong };
+}
+
+/**
  * Every read route of a `tokenpool api` child on the synthetic store, alternated with bare Hono
  * answering the same body; then, on Postgres, the same routes under the indexer's write load.
  */
@@ -258,6 +288,7 @@ async function main(): Promise<void> {
     try {
       results.store = store.label;
       await transferIngestion(store.handle);
+      await balanceLookups(store.handle);
     } finally {
       await store.drop();
     }
@@ -278,6 +309,8 @@ async function main(): Promise<void> {
         await ingestion(small.handle);
         log("transfer ingestion…");
         await transferIngestion(small.handle);
+        log("balance history…");
+        await balanceLookups(small.handle);
       }
       await big.handle.close(); // PGlite: one process per DATA_DIR — the API child opens it next
       log("HTTP load…");
