@@ -13,7 +13,9 @@ const PATH_READ_MAX = 1_024;
  * so it is percent-decoded (`%40` is an `@` too), connection URLs are cut from the whole path, then
  * every segment goes through the log's own scrub() (emails, `eyJ…` tokens, `scrypt$…` hashes,
  * bearer tokens, connection URLs) and any run
- * of 32 or more base64url or hex characters becomes `[blob]`, and the result is cut to
+ * of 16 or more base64url or hex characters becomes `[blob]` (no route's own segment is that
+ * long: addresses and account ids are blobs too), anything from an `eyJ` on becomes `[token]`
+ * (a JWT split over segments), and the result is cut to
  * LOGGED_PATH_MAX characters. A password hash is cut from `scrypt$` to the end of the path, since
  * its base64 may hold a `/`.
  */
@@ -31,12 +33,15 @@ export function loggedPath(path: string): string {
     text = decoded;
   }
   text = text.replace(/scrypt\$\S*/gi, "[hash]");
+  // A token split over several segments (no one of them looks like a token): from its first
+  // `eyJ` (the base64url of `{"`, how a JWT's header and payload start) to the end.
+  text = text.replace(/eyJ.*$/s, "[token]");
   // Connection URLs over the whole path first: one decoded from a segment (`postgres%3A%2F%2F…`)
   // spans several once split on "/", where no segment would look like one.
   text = text
     .replace(...CONNECTION_URL)
     .split("/")
-    .map((segment) => scrub(segment).replace(/[A-Za-z0-9_+=-]{32,}/g, "[blob]"))
+    .map((segment) => scrub(segment).replace(/[A-Za-z0-9_+=-]{16,}/g, "[blob]"))
     .join("/");
   return text.length > LOGGED_PATH_MAX ? `${text.slice(0, LOGGED_PATH_MAX - 1)}…` : text;
 }

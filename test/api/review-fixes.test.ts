@@ -75,6 +75,15 @@ describe("request log: paths are scrubbed and cut", () => {
     expect(loggedPath("/accounts/5GrwvaEF5zXb")).toBe("/accounts/5GrwvaEF5zXb");
     expect(loggedPath("/oracle/history/1984")).toBe("/oracle/history/1984");
     expect(loggedPath("/x/%E0%A4%A")).toBe("/x/%E0%A4%A"); // undecodable escapes stay as they are
+    // A token split over segments short enough to look like none (attack review, issue 25).
+    const jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MiIsImV4cCI6MTc5NTAwMDAwMH0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+    for (const size of [10, 15, 30, 60]) {
+      const split = jwt.match(new RegExp(`.{1,${size}}`, "g"))!.join("/");
+      const logged = loggedPath(`/x/${split}`);
+      expect(logged, `split every ${size}`).toBe("/x/[token]");
+    }
+    // Without its `eyJ`, a split secret leaves no run of 16 characters either.
+    expect(loggedPath("/x/c2lnbmF0dXJlLW9m/LXRoZS10b2tlbg")).toBe("/x/[blob]/LXRoZS10b2tlbg");
   });
 
   it("scrubs the path of the error log lines too", async () => {
