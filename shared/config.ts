@@ -197,6 +197,8 @@ function genesis(env: Env): string {
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  // Set but blank (spaces, tabs) is a mistake, not "unset": the API would quietly use a generated secret.
+  if (env.JWT_SECRET !== undefined && env.JWT_SECRET !== "" && env.JWT_SECRET.trim() === "") throw new ConfigError("JWT_SECRET is set but blank; unset it (a secret is generated into DATA_DIR) or generate one with: openssl rand -base64 48");
   const jwtSecret = str(env, "JWT_SECRET");
   const weak = jwtSecret === undefined ? undefined : weakSecret(jwtSecret);
   if (weak) throw new ConfigError(`JWT_SECRET ${weak}; generate one with: openssl rand -base64 48`);

@@ -81,6 +81,10 @@ describe("config", () => {
     expect(() => loadConfig({ JWT_SECRET: "a".repeat(32) })).toThrow(/JWT_SECRET holds only 1 distinct characters; a JWT secret needs at least 8/);
     expect(() => loadConfig({ JWT_SECRET: "ab".repeat(20) })).toThrow(/only 2 distinct characters/);
     expect(() => loadConfig({ JWT_SECRET: "Xy7!pL2#vN9@tR4$" })).toThrow(/JWT_SECRET holds 16 characters; a JWT secret needs at least 32/);
+    // Blank is not unset (attack review, issue 25): 40 tabs used to start the API on a generated secret.
+    expect(() => loadConfig({ JWT_SECRET: "\t".repeat(40) })).toThrow(/JWT_SECRET is set but blank/);
+    expect(() => loadConfig({ JWT_SECRET: "   " })).toThrow(/JWT_SECRET is set but blank/);
+    expect(loadConfig({ JWT_SECRET: "" }).jwtSecret).toBeUndefined();
     expect(loadConfig({ JWT_SECRET: "Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(" }).jwtSecret).toBe("Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(");
   });
 
