@@ -36,6 +36,8 @@ import {
   insertTransfers,
   type NewTransfer,
   recordBalances,
+  recordDestroyed,
+  recordTokens,
   type BalanceRow,
 } from "../db/index.js";
 
@@ -57,6 +59,9 @@ export class Batch {
   readonly transfers: NewTransfer[] = [];
   /** Every balance read, block by block (not merged: history keeps each block's value). */
   readonly balances: BalanceRow[] = [];
+  /** Every token row read and every token found gone, block by block (token history). */
+  private readonly tokenRows: NewToken[] = [];
+  private readonly destroyedAt: Array<{ id: number; block: number }> = [];
   /** Events handled but not decoded or attributed, of the batch's blocks. */
   readonly skipped: SkippedEventRow[] = [];
   /** How to read the foreign tokens met in the batch (history too: a backfill may meet them first). */
@@ -77,6 +82,7 @@ export class Batch {
   token(row: NewToken): void {
     this.deleted.delete(row.id);
     this.tokens.set(row.id, row);
+    this.tokenRows.push(row);
   }
 
   /** Token `id` no longer exists at `block`: its holders of this batch hold 0 there (the store's are zeroed at commit). */
@@ -88,6 +94,7 @@ export class Batch {
       this.balances.push({ lp: false, tokenId: id, account: h.account, blockNumber: block, balance: "0" });
     }
     this.deleted.set(id, block);
+    this.destroyedAt.push({ id, block });
   }
 
   holder(row: NewHolder): void {
@@ -147,6 +154,8 @@ export class Batch {
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
     for (const rows of chunks(this.balances)) await recordBalances(t, rows);
+    for (const rows of chunks(this.tokenRows)) await recordTokens(t, rows);
+    for (const { id, block } of this.destroyedAt) await recordDestroyed(t, [id], block);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
@@ -167,7 +176,7 @@ export class Batch {
       const t = tx as unknown as Database;
       await fence?.(t);
       for (const [id, block] of this.deleted) await deleteTokens(t, [id], block);
-      for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows);
+      for (const rows of chunks([...this.tokens.values()])) await upsertTokens(t, rows, { history: false });
       // Their history is this.balances, block by block (writeHistory).
       for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows, { history: false });
       for (const rows of chunks([...this.lpHolders.values()])) await upsertLpHolders(t, rows, { history: false });

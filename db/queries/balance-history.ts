@@ -3,10 +3,12 @@
  * — the indexer's rows as read, block by block, and a row of 0 for each account a delete
  * removes — and read back as of a block.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, lte, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
+import { tokenHistory, type tokens } from "../schema/index.js";
 import { FOLLOWER_CHECKPOINT } from "./chain.js";
 import { pgArray } from "./holders.js";
+import { excludedSet } from "./upsert.js";
 
 export type HistoryKind = "holders" | "lp";
 
@@ -91,4 +93,52 @@ export async function balancesAt(db: Database, lp: boolean, block: number): Prom
       ) latest where balance > 0`),
   );
   return rows.map((r) => ({ tokenId: Number(r.token_id), account: r.account, balance: r.balance }));
+}
+
+type TokenRow = typeof tokens.$inferInsert;
+
+/** Text as Postgres can store it: a chain's token name may hold NUL, which text refuses. */
+export const storable = (text: string | undefined) => text?.replaceAll("\u0000", "");
+
+/** Token rows read at their blocks (token_history); one row per (id, block) a statement. */
+export async function recordTokens(db: Database, given: TokenRow[]): Promise<void> {
+  if (given.length === 0) return;
+  const rows = [...new Map(given.map((r) => [`${r.id}|${r.blockNumber}`, r])).values()];
+  await db
+    .insert(tokenHistory)
+    .values(rows.map((r) => ({ ...r, name: storable(r.name), symbol: storable(r.symbol), destroyed: false })))
+    .onConflictDoUpdate({
+      target: [tokenHistory.id, tokenHistory.blockNumber],
+      set: excludedSet(tokenHistory, [tokenHistory.id, tokenHistory.blockNumber]),
+    });
+}
+
+/** Tokens found gone at `block`: as of it and after (until a new row), they do not exist. */
+export async function recordDestroyed(db: Database, ids: number[], block: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .insert(tokenHistory)
+    .values(ids.map((id) => ({ id, blockNumber: block, destroyed: true })))
+    .onConflictDoUpdate({ target: [tokenHistory.id, tokenHistory.blockNumber], set: { destroyed: true } });
+}
+
+/** Token `id` as of `block`: its newest row at or before it; undefined when none, or destroyed there. */
+export async function tokenAt(db: Database, id: number, block: number) {
+  const [row] = await db
+    .select()
+    .from(tokenHistory)
+    .where(and(eq(tokenHistory.id, id), lte(tokenHistory.blockNumber, block)))
+    .orderBy(desc(tokenHistory.blockNumber))
+    .limit(1);
+  return row === undefined || row.destroyed ? undefined : row;
+}
+
+/** Every token as of `block` (newest row at or before it, destroyed ones left out), by id. */
+export async function tokensAt(db: Database, block: number) {
+  const rows = await db
+    .selectDistinctOn([tokenHistory.id])
+    .from(tokenHistory)
+    .where(lte(tokenHistory.blockNumber, block))
+    .orderBy(tokenHistory.id, desc(tokenHistory.blockNumber));
+  return rows.filter((r) => !r.destroyed);
 }

@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { foreignLocations, holderCounts, tokens } from "../schema/index.js";
 import { idArray } from "./prices.js";
-import { deleteRecorded } from "./balance-history.js";
+import { deleteRecorded, recordDestroyed, recordTokens, storable } from "./balance-history.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Token = typeof tokens.$inferSelect;
@@ -12,20 +12,24 @@ export type NewToken = typeof tokens.$inferInsert;
  * Postgres text cannot hold U+0000, and asset metadata is any bytes its owner chose: a NUL in a
  * name or symbol is dropped rather than failing the batch (and stalling the indexer on it).
  */
-const storable = (text: string | undefined) => text?.replaceAll("\u0000", "");
 
-export async function upsertTokens(db: Database, rows: NewToken[]): Promise<void> {
+export async function upsertTokens(db: Database, rows: NewToken[], opts: { history?: boolean } = {}): Promise<void> {
   if (rows.length === 0) return;
+  // Token history too (db/schema/history.ts); a batch writes its own, block by block.
+  if (opts.history !== false) await recordTokens(db, rows);
   await db
     .insert(tokens)
     .values(rows.map((r) => ({ ...r, name: storable(r.name), symbol: storable(r.symbol) })))
     .onConflictDoUpdate({ target: tokens.id, set: excludedSet(tokens, [tokens.id]), setWhere: notOlder(tokens.blockNumber) });
 }
 
-/** A destroyed asset disappears, with its holders (its price history stays for old swaps). */
-/** Destroyed at `block`: their holders go (each a balance of 0 there in history), and their counts. */
+/**
+ * Assets destroyed at `block` disappear, with their holders and counts (their price history
+ * stays for old swaps); history records them gone there, and each holder's balance as 0.
+ */
 export async function deleteTokens(db: Database, ids: number[], block: number): Promise<void> {
   if (ids.length === 0) return;
+  await recordDestroyed(db, ids, block);
   await deleteRecorded(db, false, block, sql`delete from holders where token_id = any(${idArray(ids)}::bigint[]) returning token_id, account`);
   await db.delete(holderCounts).where(inArray(holderCounts.tokenId, ids));
   await db.delete(tokens).where(inArray(tokens.id, ids));

@@ -1,5 +1,5 @@
 import { boolean, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { address, amount, int64 } from "./tokens.js";
+import { address, amount, int64, tokenFields } from "./tokens.js";
 
 /**
  * Every balance the indexer read, at the block it was read (docs/api.md, "Balances as of a
@@ -34,3 +34,19 @@ export const historyFloors = pgTable("history_floors", {
   kind: text({ enum: ["holders", "lp"] }).primaryKey(),
   blockNumber: int64().notNull(),
 });
+
+/**
+ * Every token row the indexer wrote, at the block it was read (name, symbol, decimals, supply,
+ * owner, status…), and a row with `destroyed` at the block a token was found gone: a token as of
+ * block N is its newest row at or before N, exact from the "holders" history floor on (the
+ * bootstrap writes every token at that block).
+ */
+export const tokenHistory = pgTable(
+  "token_history",
+  {
+    id: int64().notNull(),
+    ...tokenFields(),
+    destroyed: boolean().notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.blockNumber] })],
+);

@@ -11,6 +11,31 @@ export const int64 = () => bigint({ mode: "number" });
  */
 export const address = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
+/** A token's columns but its id: the current row (tokens) and each block's (token_history). */
+export const tokenFields = () => ({
+  name: text().notNull().default(""),
+  symbol: text().notNull().default(""),
+  decimals: integer().notNull().default(0),
+  supply: amount().notNull().default("0"),
+  /** SS58 address of the owner (treasury) account; null for the native token. */
+  owner: text(),
+  kind: text({ enum: ["native", "asset", "foreign"] }).notNull().default("asset"),
+  /** The Assets-pallet id of an `asset` (differs from id for the aliased one); null otherwise. */
+  assetId: int64(),
+  /** A foreign token's XCM location (canonical form, plain JSON); null otherwise. */
+  location: jsonb(),
+  /** live | frozen | destroying (destroyed assets are deleted). */
+  status: text({ enum: ["live", "frozen", "destroying"] }).notNull().default("live"),
+  /**
+   * The chain's own count of the asset's accounts (AssetDetails.accounts, zero balances
+   * included); null for the native token. Compared with chain storage to find holders that
+   * changed without an event naming them.
+   */
+  accounts: int64(),
+  /** Block at which these values were read. */
+  blockNumber: int64().notNull(),
+});
+
 /**
  * Every token: the native one (under NATIVE_TOKEN_ID), the assets of pallet-assets (under their
  * id; the one whose id is the native id under 2^32) and the foreign assets of ForeignAssets
@@ -20,27 +45,7 @@ export const tokens = pgTable(
   "tokens",
   {
     id: int64().primaryKey(),
-    name: text().notNull().default(""),
-    symbol: text().notNull().default(""),
-    decimals: integer().notNull().default(0),
-    supply: amount().notNull().default("0"),
-    /** SS58 address of the owner (treasury) account; null for the native token. */
-    owner: text(),
-    kind: text({ enum: ["native", "asset", "foreign"] }).notNull().default("asset"),
-    /** The Assets-pallet id of an `asset` (differs from id for the aliased one); null otherwise. */
-    assetId: int64(),
-    /** A foreign token's XCM location (canonical form, plain JSON); null otherwise. */
-    location: jsonb(),
-    /** live | frozen | destroying (destroyed assets are deleted). */
-    status: text({ enum: ["live", "frozen", "destroying"] }).notNull().default("live"),
-    /**
-     * The chain's own count of the asset's accounts (AssetDetails.accounts, zero balances
-     * included); null for the native token. Compared with chain storage to find holders that
-     * changed without an event naming them.
-     */
-    accounts: int64(),
-    /** Block at which these values were read. */
-    blockNumber: int64().notNull(),
+    ...tokenFields(),
   },
   (t) => [index("tokens_symbol_idx").on(sql`lower(${t.symbol})`)],
 );
