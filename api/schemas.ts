@@ -99,3 +99,13 @@ export function errors(...codes: ErrorCode[]) {
  * SERVICE_UNAVAILABLE (the store does not answer), INTERNAL_ERROR.
  */
 export const COMMON_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];
+
+/** `?at=` / `?atTime=`: an answer as of a past block (api/services/balances.ts resolveAsOf). */
+export const asOfQuery = {
+  at: intQuery("at", 0, Number.MAX_SAFE_INTEGER, "Answer as of this block (from the store's history floor to its newest block)"),
+  atTime: intQuery("atTime", 0, 99_999_999_999, "Answer as of the last block at or before this time (Unix seconds); not with at"),
+};
+
+export const AsOf = z
+  .object({ blockNumber: z.number().int(), timestamp: z.number().int().openapi({ description: "The block's on-chain time (Unix seconds)" }) })
+  .openapi("AsOf", { description: "The block the answer is exact at" });

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
-import { BalanceParts, COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
+import { AsOf, asOfQuery, BalanceParts, COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { assetMetadata, tokenHolders } from "../services/tokens.js";
 
 const security = [{ bearerAuth: [] }];
@@ -19,7 +19,8 @@ const AssetMetadata = z
     decimals: z.number().int(),
     owner: z.string().nullable().openapi({ description: "SS58 address of the owner account; null for the native token" }),
     status: z.enum(["live", "frozen", "destroying"]),
-    blockNumber: z.number().int(),
+    blockNumber: z.number().int().openapi({ description: "The block these values were read at (with at/atTime: the newest at or before asOf)" }),
+    asOf: AsOf.optional().openapi({ description: "With at or atTime only: the block the answer is exact at" }),
   })
   .openapi("AssetMetadata");
 
@@ -49,10 +50,10 @@ const metadata = createRoute({
   method: "get",
   path: "/assets/metadata/{id}",
   tags: ["assets"],
-  summary: "Token metadata, supply and treasury value",
+  summary: "Token metadata, supply and treasury value; now, or as of a block (?at=) or a time (?atTime=)",
   security,
-  request: { params: z.object({ id: tokenIdParam("id") }) },
-  responses: { 200: json(AssetMetadata, "Token metadata"), ...errors(...READ_ERRORS) },
+  request: { params: z.object({ id: tokenIdParam("id") }), query: z.object(asOfQuery) },
+  responses: { 200: json(AssetMetadata, "Token metadata"), ...errors(...READ_ERRORS, "BLOCK_NOT_INDEXED", "BLOCK_BEFORE_HISTORY") },
 });
 
 const holders = createRoute({
@@ -77,7 +78,7 @@ const holders = createRoute({
 
 export function assetRoutes(deps: { db: Database }) {
   return new OpenAPIHono<AppEnv>()
-    .openapi(metadata, async (c) => c.json(await assetMetadata(deps.db, c.req.valid("param").id), 200))
+    .openapi(metadata, async (c) => c.json(await assetMetadata(deps.db, c.req.valid("param").id, c.req.valid("query")), 200))
     .openapi(holders, async (c) => {
       const { page, limit, cursor } = c.req.valid("query");
       if (page !== undefined && cursor !== undefined) {

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, errors, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
+import { AsOf, asOfQuery, COMMON_ERRORS, errors, Integer, json, tokenIdParam } from "../schemas.js";
 import { lpBalanceAsOf, tokenBalanceAsOf } from "../services/balances.js";
 
 const security = [{ bearerAuth: [] }];
@@ -13,14 +13,6 @@ const address = z
   .max(66, ADDRESS_RULE)
   .openapi({ param: { name: "address", in: "path" }, example: "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F", description: `Account: ${ADDRESS_RULE}` });
 
-const asOfQuery = {
-  at: intQuery("at", 0, Number.MAX_SAFE_INTEGER, "Answer as of this block (from the store's history floor to its newest block)"),
-  atTime: intQuery("atTime", 0, 99_999_999_999, "Answer as of the last block at or before this time (Unix seconds); not with at"),
-};
-
-const AsOf = z
-  .object({ blockNumber: z.number().int(), timestamp: z.number().int().openapi({ description: "The block's on-chain time (Unix seconds)" }) })
-  .openapi("AsOf", { description: "The block the answer is exact at" });
 
 const recordedAt = z
   .number()

@@ -1,8 +1,9 @@
-import { countHolders, getBalance, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type Token } from "../../db/index.js";
+import { balanceAt, countHolders, getBalance, tokenAt, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type Token } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { balanceParts } from "./balance-parts.js";
+import { resolveAsOf, type AsOf } from "./balances.js";
 import { tokenIdentity } from "./identity.js";
 
 export async function requireToken(db: Database, id: number): Promise<Token> {
@@ -37,11 +38,19 @@ export async function oracleValue(db: Database, id: number) {
   };
 }
 
-export async function assetMetadata(db: Database, id: number) {
-  const token = await requireToken(db, id);
+/**
+ * A token's metadata, supply and treasury value: now, or as of a block (`at`, `atTime`: its
+ * row, price and owner balance there, from token, price and balance history).
+ */
+export async function assetMetadata(db: Database, id: number, q: AsOf = {}) {
+  const past = q.at !== undefined || q.atTime !== undefined;
+  const block = past ? await resolveAsOf(db, q, "holders") : undefined;
+  const token = block ? await tokenAt(db, id, block.number) : await requireToken(db, id);
+  if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} did not exist at block ${block!.number}.`);
+  const ownerAt = async (owner: string) => BigInt((await balanceAt(db, false, id, owner, block!.number))?.balance ?? "0");
   const [price, ownerBalance] = await Promise.all([
-    latestPrice(db, id),
-    token.owner ? getBalance(db, id, token.owner) : Promise.resolve(0n),
+    latestPrice(db, id, block?.number),
+    !token.owner ? Promise.resolve(0n) : block ? ownerAt(token.owner) : getBalance(db, id, token.owner),
   ]);
   // No current price: the treasury's USD value is unknown (null), not 0.
   const treasury = price?.priceUsd == null ? null : usdValue(ownerBalance, token.decimals, parseFixed(price.priceUsd, USD_SCALE));
@@ -56,6 +65,7 @@ export async function assetMetadata(db: Database, id: number) {
     owner: token.owner,
     status: token.status,
     blockNumber: token.blockNumber,
+    ...(block ? { asOf: { blockNumber: block.number, timestamp: block.timestamp } } : {}),
   };
 }
 

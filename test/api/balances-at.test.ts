@@ -9,7 +9,7 @@ import { u8aToHex } from "@polkadot/util";
 import { decodeAddress } from "@polkadot/util-crypto";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
-import { CHAIN_TASK, historyFloor, setTask, snapshotTaken, sweepSnapshot, upsertHolders, type Database } from "../../db/index.js";
+import { CHAIN_TASK, historyFloor, insertPrices, setTask, snapshotTaken, sweepSnapshot, upsertHolders, type Database } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
@@ -22,15 +22,15 @@ const time = (n: number) => 1_700_000_000 + n * 12;
 /** Balance of (token, account) the test wrote, per block: what every answer must equal. */
 type Truth = Map<number, Map<string, string>>;
 
-function token(id: number, block: number) {
-  return { id, name: `T${id}`, symbol: `T${id}`, decimals: 6, supply: "1000000", blockNumber: block };
+function token(id: number, block: number, supply = "1000000") {
+  return { id, name: `T${id}`, symbol: `T${id}`, decimals: 6, supply, owner: id === USDT ? BOB : null, blockNumber: block };
 }
 
 /** One batch of blocks: each block's balance reads, in order; committed with its checkpoint. */
-async function commit(db: Database, blocks: Array<{ n: number; reads?: Array<[number, string, string]>; lp?: Array<[string, string]>; destroy?: number[]; tokens?: number[] }>, truth: Truth) {
+async function commit(db: Database, blocks: Array<{ n: number; reads?: Array<[number, string, string]>; lp?: Array<[string, string]>; destroy?: number[]; tokens?: Array<number | [number, string]> }>, truth: Truth) {
   const batch = new Batch();
   for (const b of blocks) {
-    for (const id of b.tokens ?? []) batch.token(token(id, b.n));
+    for (const t of b.tokens ?? []) batch.token(typeof t === "number" ? token(t, b.n) : token(t[0], b.n, t[1]));
     for (const id of b.destroy ?? []) batch.destroy(id, b.n);
     for (const [tokenId, account, balance] of b.reads ?? []) batch.holder({ tokenId, account, balance, blockNumber: b.n, free: null, reserved: null, frozen: null, transferable: null, status: null });
     for (const [account, balance] of b.lp ?? []) batch.lpHolder({ lpTokenId: LP, account, balance, blockNumber: b.n });
@@ -69,7 +69,12 @@ describeDb("balances as of a block", (ctx) => {
     await commit(ctx.db, [{ n: 102, reads: [[USDT, BOB, "0"]] }], truth);
     await commit(ctx.db, [{ n: 103, destroy: [TEN] }], truth);
     // One batch of three blocks: every block's value is kept, not only the last.
-    await commit(ctx.db, [{ n: 104, reads: [[USDT, ALICE, "301"]] }, { n: 105, reads: [[USDT, ALICE, "302"]], lp: [[ALICE, "0"]] }, { n: 106, reads: [[USDT, ALICE, "340282366920938463463374607431768211455"]] }], truth);
+    await insertPrices(ctx.db, [
+      { tokenId: USDT, blockNumber: 100, priceUsd: "1.5" },
+      { tokenId: USDT, blockNumber: 101, priceUsd: "2" },
+      { tokenId: USDT, blockNumber: 105, priceUsd: null },
+    ]);
+    await commit(ctx.db, [{ n: 104, tokens: [[USDT, "2500000"]], reads: [[USDT, ALICE, "301"]] }, { n: 105, reads: [[USDT, ALICE, "302"]], lp: [[ALICE, "0"]] }, { n: 106, reads: [[USDT, ALICE, "340282366920938463463374607431768211455"]] }], truth);
     t = buildApp(ctx.db);
     auth = await authHeader(t);
   });
@@ -117,6 +122,30 @@ describeDb("balances as of a block", (ctx) => {
     await expectError(await get(`/accounts/${ALICE}/lp-balances/999`), 404, "TOKEN_NOT_FOUND");
     await expectError(await get(`/accounts/not-an-address/balances/${USDT}`), 400, "VALIDATION_ERROR");
     await expectError(await t.get(`/accounts/${ALICE}/balances/${USDT}?at=101`), 401, "UNAUTHORIZED");
+  });
+
+  it("/assets/metadata as of a block: the token row, price and owner balance there; gone after it was destroyed", async () => {
+    const meta = async (id: number, q: string) => {
+      const res = await get(`/assets/metadata/${id}?${q}`);
+      expect(res.status, `${id} ${q}: ${await res.clone().text()}`).toBe(200);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    // Owner BOB: 7 at 1.5 USD, then 207 at 2 USD, then 0; 6 decimals.
+    expect(await meta(USDT, "at=100")).toMatchObject({ totalSupply: "1000000", treasuryValue: "0.0000105", blockNumber: 100, asOf: { blockNumber: 100, timestamp: time(100) } });
+    expect(await meta(USDT, "at=101")).toMatchObject({ totalSupply: "1000000", treasuryValue: "0.000414", blockNumber: 100 });
+    expect(await meta(USDT, "at=103")).toMatchObject({ treasuryValue: "0", blockNumber: 100 });
+    expect(await meta(USDT, "at=104")).toMatchObject({ totalSupply: "2500000", blockNumber: 104, asOf: { blockNumber: 104 } });
+    // No price at 105 (expired): the treasury's value is unknown, as now.
+    expect(await meta(USDT, `atTime=${time(105)}`)).toMatchObject({ treasuryValue: null, asOf: { blockNumber: 105 } });
+    // Without at: the current answer, without asOf.
+    const now = await meta(USDT, "");
+    expect(now).toMatchObject({ totalSupply: "2500000" });
+    expect(now).not.toHaveProperty("asOf");
+    expect(await meta(TEN, "at=102")).toMatchObject({ name: `T${TEN}`, totalSupply: "1000000" });
+    expect(await expectError(await get(`/assets/metadata/${TEN}?at=103`), 404, "TOKEN_NOT_FOUND")).toContain("did not exist at block 103");
+    await expectError(await get(`/assets/metadata/${TEN}`), 404, "TOKEN_NOT_FOUND");
+    expect(await expectError(await get(`/assets/metadata/${USDT}?at=99`), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 100");
+    await expectError(await get(`/assets/metadata/${USDT}?at=107`), 404, "BLOCK_NOT_INDEXED");
   });
 
   it("a re-bootstrap ahead of the checkpoint moves the floor and zeroes the accounts it did not see; a snapshot at the checkpoint (an upgrade's) keeps it", async () => {

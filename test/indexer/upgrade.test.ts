@@ -23,7 +23,7 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { balancesAt, getCheckpoint, historyFloor, type DbHandle } from "../../db/index.js";
+import { balancesAt, getCheckpoint, historyFloor, tokensAt, type DbHandle } from "../../db/index.js";
 import { runLocal, splitRange, type BackfillOptions } from "../../indexer/backfill.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { Follower } from "../../indexer/follower.js";
@@ -179,8 +179,8 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
       mint: seen((t) => t.tokenId !== null && t.kind === "mint"),
     }).toEqual({ beforeUpgrade: true, afterUpgrade: true, native: true, asset: true, lp: true, mint: true });
     expect.soft(await storeTransfers(run.handle.db, range), `${run.name}: transfers = the chain's events, block by block`).toEqual(transfers);
-    // Balance history: as of every block from the floor to the head — across the restart and the
-    // upgrade — the holders and LP positions equal chain storage read at that block.
+    // Balance and token history: as of every block from the floor to the head — across the
+    // restart and the upgrade — holders, LP positions and tokens equal chain storage there.
     const floors = { holders: await historyFloor(run.handle.db, "holders"), lp: await historyFloor(run.handle.db, "lp") };
     expect(floors.holders, `${run.name}: a history floor`).toBeDefined();
     expect(floors.holders!).toBeLessThan(upgrade.applied.number);
@@ -190,6 +190,8 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
       const [holders, lp] = await Promise.all([balancesAt(run.handle.db, false, n), balancesAt(run.handle.db, true, n)]);
       const asMap = (rows: typeof holders) => Object.fromEntries(rows.map((r) => [`${r.tokenId}|${r.account}`, r.balance]));
       expect.soft({ block: n, holders: asMap(holders) }, `${run.name}: holders as of block ${n} = chain storage there`).toEqual({ block: n, holders: atChain.holders });
+      const tokens = Object.fromEntries((await tokensAt(run.handle.db, n)).map((t) => [t.id, { name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply, owner: t.owner, status: t.status, kind: t.kind, assetId: t.assetId }]));
+      expect.soft({ block: n, tokens }, `${run.name}: tokens as of block ${n} = chain storage there`).toEqual({ block: n, tokens: atChain.tokens });
       if (n >= floors.lp!) expect.soft({ block: n, lp: asMap(lp) }, `${run.name}: LP positions as of block ${n} = chain storage there`).toEqual({ block: n, lp: atChain.lpHolders });
     }
   }
