@@ -5,7 +5,7 @@ import { BIG, FIRST_POOL_TOKEN, KSM, USDT, WALLET, type Scale } from "./syntheti
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 export const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
-/** What to run: `store` (sections 1–5) and `peer` (6), default both; `http` the HTTP load only; `transfers` the transfer ingestion and pages only. */
+/** What to run: `store` (sections 1–5) and `peer` (6), default both; `http` the HTTP load only; `transfers` the transfer ingestion and pages only; `ingest` holder ingestion and balance lookups only. */
 export const PARTS = new Set((process.env.BENCH_PARTS ?? "store,peer").split(","));
 /** Only the HTTP-load routes whose label contains one of these (BENCH_ROUTES, comma-separated); unset = all. */
 export const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;

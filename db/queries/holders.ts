@@ -12,8 +12,9 @@ export type NewHolder = typeof holders.$inferInsert;
  * zero balance deletes the row, so the table holds exactly the accounts with something.
  */
 export async function upsertHolders(db: Database, rows: NewHolder[], opts: { history?: boolean } = {}): Promise<void> {
-  // Balance history too (db/schema/history.ts), zeros included; a batch writes its own, block by block.
-  if (opts.history !== false) await recordBalances(db, rows.map((r) => ({ lp: false, tokenId: r.tokenId, account: r.account, blockNumber: r.blockNumber, balance: r.balance })));
+  // Balance history too (db/schema/history.ts), zeros included, in the same statements; a batch
+  // writes its own, block by block (history: false).
+  const history = opts.history !== false;
   const positive = rows.filter((r) => BigInt(r.balance) > 0n);
   const zero = rows.filter((r) => BigInt(r.balance) === 0n);
   if (positive.length > 0) {
@@ -23,13 +24,21 @@ export async function upsertHolders(db: Database, rows: NewHolder[], opts: { his
     // New rows (xmax = 0: inserted, not updated) add to the token's holder count in the same
     // statement, so the count can never drift from the rows.
     await db.execute(sql`
-      with up as (
-        insert into holders (token_id, account, balance, block_number, free, reserved, frozen, transferable, status)
+      with input as (
         select * from unnest(${pgArray(positive.map((r) => r.tokenId))}::bigint[], ${pgArray(positive.map((r) => r.account))}::text[],
                              ${pgArray(positive.map((r) => r.balance))}::numeric[], ${pgArray(positive.map((r) => r.blockNumber))}::bigint[],
                              ${pgArray(positive.map((r) => r.free))}::numeric[], ${pgArray(positive.map((r) => r.reserved))}::numeric[],
                              ${pgArray(positive.map((r) => r.frozen))}::numeric[], ${pgArray(positive.map((r) => r.transferable))}::numeric[],
                              ${pgArray(positive.map((r) => r.status))}::text[])
+          as u(token_id, account, balance, block_number, free, reserved, frozen, transferable, status)
+      ),${history ? sql` hist as (
+        insert into balance_history (lp, token_id, account, block_number, balance)
+        select false, token_id, account, block_number, balance from input
+        on conflict (lp, token_id, account, block_number) do update set balance = excluded.balance
+      ),` : sql``}
+      up as (
+        insert into holders (token_id, account, balance, block_number, free, reserved, frozen, transferable, status)
+        select * from input
         on conflict (token_id, account) do update set balance = excluded.balance, block_number = excluded.block_number, free = excluded.free,
           reserved = excluded.reserved, frozen = excluded.frozen, transferable = excluded.transferable, status = excluded.status
         where excluded.block_number >= holders.block_number
@@ -40,6 +49,7 @@ export async function upsertHolders(db: Database, rows: NewHolder[], opts: { his
       on conflict (token_id) do update set holders = holder_counts.holders + excluded.holders`);
   }
   if (zero.length > 0) {
+    if (history) await recordBalances(db, zero.map((r) => ({ lp: false, tokenId: r.tokenId, account: r.account, blockNumber: r.blockNumber, balance: "0" })));
     await db.execute(sql`
       with del as (
         delete from holders h using unnest(${pgArray(zero.map((r) => r.tokenId))}::bigint[], ${pgArray(zero.map((r) => r.account))}::text[],
