@@ -13,6 +13,7 @@ import {
   HEARTBEAT_STALE_SECONDS,
   latestBlock,
   latestSkippedEvents,
+  pruneHistory,
   taskProgress,
   type TaskProgress,
   SHIPPED_MIGRATIONS,
@@ -231,6 +232,26 @@ withFlags(
       if (total > 0) process.exitCode = 1;
     } finally {
       await api.disconnect();
+      await handle.close();
+    }
+  }),
+);
+
+withFlags(
+  program
+    .command("prune-history")
+    .description("retain less: give up balance and token history before a block, exactly (answers as of it and later are unchanged; earlier blocks are refused from then on)")
+    .requiredOption("--before <block>", "the new first block of history (at most the checkpoint)", integer(0)),
+  ["dataDir", "databaseUrl"],
+).action((opts: Partial<Record<Flag, string>> & { before: number }) =>
+  runOnce("tokenpool prune-history", async () => {
+    const config = configOf(opts);
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
+    try {
+      await handle.migrate();
+      const gone = await pruneHistory(handle.db, opts.before);
+      process.stdout.write(`history now starts at block ${opts.before}: ${gone.balances} balance rows and ${gone.tokens} token rows deleted\n`);
+    } finally {
       await handle.close();
     }
   }),

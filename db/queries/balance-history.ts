@@ -142,3 +142,40 @@ export async function tokensAt(db: Database, block: number) {
     .orderBy(tokenHistory.id, desc(tokenHistory.blockNumber));
   return rows.filter((r) => !r.destroyed);
 }
+
+/**
+ * Retention: history before block `from` is given up, exactly. For every balance and token, the
+ * newest row at or before `from` is kept (it is the state at `from`) and every older one goes;
+ * a kept row that says 0, or destroyed, goes too (no row means just that). The floors move up
+ * to `from`, so earlier blocks are refused from then on. `from` must lie between the current
+ * floor and the follower's checkpoint. Returns the rows deleted.
+ */
+export async function pruneHistory(db: Database, from: number): Promise<{ balances: number; tokens: number }> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [cp] = rowsOf<{ block_number: string | number }>(await t.execute(sql`select block_number from checkpoints where name = ${FOLLOWER_CHECKPOINT}`));
+    if (!cp || from > Number(cp.block_number)) throw new Error(`block ${from} is after the store's checkpoint (${cp ? cp.block_number : "none"}): history up to the newest block is kept`);
+    const balances = rowsOf<{ n: string | number }>(
+      await t.execute(sql`
+        with gone as (
+          delete from balance_history h
+          where h.block_number < ${from}::bigint
+            and (h.balance = 0 or exists (
+              select 1 from balance_history n
+              where n.lp = h.lp and n.token_id = h.token_id and n.account = h.account and n.block_number > h.block_number and n.block_number <= ${from}::bigint))
+          returning 1
+        ) select count(*) as n from gone`),
+    );
+    const tokens = rowsOf<{ n: string | number }>(
+      await t.execute(sql`
+        with gone as (
+          delete from token_history h
+          where h.block_number < ${from}::bigint
+            and (h.destroyed or exists (select 1 from token_history n where n.id = h.id and n.block_number > h.block_number and n.block_number <= ${from}::bigint))
+          returning 1
+        ) select count(*) as n from gone`),
+    );
+    await t.execute(sql`update history_floors set block_number = ${from}::bigint where block_number < ${from}::bigint`);
+    return { balances: Number(balances[0]!.n), tokens: Number(tokens[0]!.n) };
+  });
+}

@@ -7,9 +7,10 @@
  */
 import { u8aToHex } from "@polkadot/util";
 import { decodeAddress } from "@polkadot/util-crypto";
+import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
-import { CHAIN_TASK, historyFloor, insertPrices, setTask, snapshotTaken, sweepSnapshot, upsertHolders, type Database } from "../../db/index.js";
+import { CHAIN_TASK, historyFloor, insertPrices, pruneHistory, setTask, snapshotTaken, sweepSnapshot, upsertHolders, type Database } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
@@ -146,6 +147,36 @@ describeDb("balances as of a block", (ctx) => {
     await expectError(await get(`/assets/metadata/${TEN}`), 404, "TOKEN_NOT_FOUND");
     expect(await expectError(await get(`/assets/metadata/${USDT}?at=99`), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 100");
     await expectError(await get(`/assets/metadata/${USDT}?at=107`), 404, "BLOCK_NOT_INDEXED");
+  });
+
+  it("pruning history before a block keeps every answer from it on, refuses earlier ones, and deletes the rows it no longer needs", async () => {
+    // A zero balance's recordedAt may become null: its row of 0 before the new floor is gone.
+    const same = (a: unknown) => (a as { balance?: string; recordedAt?: unknown }).balance === "0" ? { ...(a as object), recordedAt: "0 since the floor or earlier" } : a;
+    const answers = async () => {
+      const out: unknown[] = [];
+      for (let n = 103; n <= 106; n++) {
+        for (const id of [USDT, TEN]) for (const account of [ALICE, BOB]) out.push(same(await (await get(`/accounts/${account}/balances/${id}?at=${n}`)).json()));
+        out.push(same(await (await get(`/accounts/${ALICE}/lp-balances/${LP}?at=${n}`)).json()));
+        out.push(await (await get(`/assets/metadata/${USDT}?at=${n}`)).json(), await (await get(`/assets/metadata/${TEN}?at=${n}`)).json());
+      }
+      return out;
+    };
+    const count = async () => (await ctx.db.execute(sql`select (select count(*) from balance_history)::int as b, (select count(*) from token_history)::int as t`)) as unknown;
+    const before = await answers();
+    const rowsBefore = JSON.stringify(await count());
+    await expect(pruneHistory(ctx.db, 107)).rejects.toThrow(/after the store's checkpoint \(106\)/);
+    // A fresh app: the answers are read again from the pruned store, not the response cache.
+    // ALICE USDT 500@100; BOB USDT 7@100, 207@101, 0@102; TEN 5@100 (0 at 103); LP 40@100 — and TEN's row of 100.
+    expect(await pruneHistory(ctx.db, 103)).toEqual({ balances: 6, tokens: 1 });
+    t = buildApp(ctx.db);
+    auth = await authHeader(t, "after-prune@example.com");
+    expect(await answers()).toEqual(before);
+    expect(JSON.stringify(await count())).not.toBe(rowsBefore);
+    expect(await historyFloor(ctx.db, "holders")).toBe(103);
+    expect(await historyFloor(ctx.db, "lp")).toBe(103);
+    expect(await expectError(await get(`/accounts/${ALICE}/balances/${USDT}?at=102`), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 103");
+    // Pruning again at the same block deletes nothing.
+    expect(await pruneHistory(ctx.db, 103)).toEqual({ balances: 0, tokens: 0 });
   });
 
   it("a re-bootstrap ahead of the checkpoint moves the floor and zeroes the accounts it did not see; a snapshot at the checkpoint (an upgrade's) keeps it", async () => {

@@ -13,7 +13,7 @@ import { loadTestServices } from "../../shared/config.js";
 
 const run = promisify(execFile);
 const BIN = path.resolve("bin/tokenpool.mjs");
-const COMMANDS = ["start", "api", "indexer", "backfill", "worker", "devnet", "migrate", "status"];
+const COMMANDS = ["start", "api", "indexer", "backfill", "worker", "devnet", "migrate", "status", "prune-history"];
 const redisUrl = loadTestServices().redisUrl;
 
 async function tokenpool(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
