@@ -32,7 +32,7 @@ import fc from "fast-check";
 import { createApp } from "../api/app.js";
 import { MemoryRateLimitStore } from "../api/rate-limit/memory-store.js";
 import { encodeCursor } from "../api/services/cursor.js";
-import { accountTransfers, balanceAt, insertTransfers, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
+import { accountTransfers, balanceAt, insertTransfers, rowsOf, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
@@ -183,6 +183,9 @@ async function transferIngestion(handle: DbHandle): Promise<void> {
     const [c] = (Array.isArray(counted) ? counted : (counted as { rows: unknown[] }).rows) as { rows: string | number }[];
     exact &&= Number(c!.rows) === n;
   }
+  const [size] = rowsOf<{ bytes: string | number; n: string | number }>(await handle.db.execute(sql`select pg_total_relation_size('transfers') as bytes, (select count(*) from transfers) as n`));
+  const transferBytesPerMillion = Math.round((Number(size!.bytes) / Number(size!.n)) * 1_000_000);
+  rows.push({ what: "transfers on disk per million rows (table and its five indexes)", figure: `${(transferBytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
   const s = spread(rates);
   rows.push({ what: `ingestion: transfer rows/s, ${RUNS} runs (counts exact: ${exact ? "yes" : "NO"})`, figure: range(s), target: "≥ 50,000 (Postgres)", met: s.median >= 50_000 && exact });
   const busy = accounts[0]!;
@@ -194,7 +197,7 @@ async function transferIngestion(handle: DbHandle): Promise<void> {
   }
   const deep = await median(9, () => accountTransfers(handle.db, busy, undefined, { before }, 51));
   rows.push({ what: `account transfers page (50), newest / 100 pages deep, ${(RUNS * n).toLocaleString("en")} rows, uncached p50`, figure: `${newest.toFixed(1)} ms / ${deep.toFixed(1)} ms`, target: "≤ 10 ms (at 20M rows)", met: newest <= 10 && deep <= 10 });
-  results.transfers = { rowsPerSecond: s, rates, countsExact: exact, newestPageMs: newest, deepPageMs: deep, rows: RUNS * n };
+  results.transfers = { rowsPerSecond: s, rates, countsExact: exact, newestPageMs: newest, deepPageMs: deep, rows: RUNS * n, bytesPerMillion: transferBytesPerMillion };
 }
 
 /**
@@ -213,6 +216,8 @@ async function balanceLookups(handle: DbHandle): Promise<void> {
     on conflict do nothing`);
   await handle.db.execute(sql`analyze balance_history`);
   const seconds = (performance.now() - t) / 1000;
+  const [size] = rowsOf<{ bytes: string | number; n: string | number }>(await handle.db.execute(sql`select pg_total_relation_size('balance_history') as bytes, (select count(*) from balance_history) as n`));
+  const bytesPerMillion = Math.round((Number(size!.bytes) / Number(size!.n)) * 1_000_000);
   let seed = 7;
   const next = (m: number) => (seed = (seed * 48_271) % 2_147_483_647) % m;
   let wrong = 0;
@@ -224,7 +229,8 @@ async function balanceLookups(handle: DbHandle): Promise<void> {
     if (got?.balance !== String((BigInt(a) * 7n + BigInt(v)) * 1_000_000_007n)) wrong++;
   });
   rows.push({ what: `one balance as of a past block, ${total.toLocaleString("en")} history rows (generated in ${seconds.toFixed(1)} s), uncached p50${wrong ? ` (${wrong} WRONG)` : ""}`, figure: `${p50.toFixed(2)} ms`, target: "≤ 5 ms (at 10M rows)", met: p50 <= 5 && wrong === 0 });
-  results.balanceHistory = { rows: total, lookupMs: p50, wrong };
+  rows.push({ what: "balance history on disk per million rows (table and key)", figure: `${(bytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
+  results.balanceHistory = { rows: total, lookupMs: p50, wrong, bytesPerMillion };
 }
 
 /**
