@@ -114,6 +114,19 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.click("#register");
     await page.waitForSelector("#top-holders table");
     await page.waitForSelector("#supply-chart svg");
+    // As of a block: the API's answer at the store's head, and its refusal before the history floor.
+    const head = (await (await fetch(`${base}/assets?limit=1`)).json()).blockNumber as number;
+    const token = `Bearer ${await page.evaluate("sessionStorage.getItem(\"tokenpool.token\")")}`;
+    const atHead = await (await fetch(`${base}/assets/metadata/0?at=${head}`, { headers: { authorization: token } })).json();
+    await page.fill("#asof-block", String(head));
+    await page.click("#asof-form button");
+    await page.waitForSelector("#asof-supply");
+    expect(await page.locator("#asof-number").innerText()).toBe(String(head));
+    expect(atHead.asOf.blockNumber).toBe(head);
+    await page.fill("#asof-block", "0");
+    await page.click("#asof-form button");
+    await page.waitForSelector("#asof-error");
+    expect(await page.locator("#asof-error").innerText()).toMatch(/before the store's balance history, which starts at block \d+/);
     await shot("token");
 
     // A holder → the account page: its portfolio, equal to the API's answer.
