@@ -115,9 +115,9 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.waitForSelector("#top-holders table");
     await page.waitForSelector("#supply-chart svg");
     // As of a block: the API's answer at the store's head, and its refusal before the history floor.
-    const head = (await (await fetch(`${base}/assets?limit=1`)).json()).blockNumber as number;
+    const head = ((await (await fetch(`${base}/assets?limit=1`)).json()) as { blockNumber: number }).blockNumber;
     const token = `Bearer ${await page.evaluate("sessionStorage.getItem(\"tokenpool.token\")")}`;
-    const atHead = await (await fetch(`${base}/assets/metadata/0?at=${head}`, { headers: { authorization: token } })).json();
+    const atHead = (await (await fetch(`${base}/assets/metadata/0?at=${head}`, { headers: { authorization: token } })).json()) as { asOf: { blockNumber: number } };
     await page.fill("#asof-block", String(head));
     await page.click("#asof-form button");
     await page.waitForSelector("#asof-supply");
