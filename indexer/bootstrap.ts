@@ -93,6 +93,9 @@ export class Bootstrapper {
     await batch.commit(this.db, { blockNumber: task.number, blockHash: task.hash, chainFinalized: Math.max(chainFinalized, task.number) }, this.options.fence, async (t) => {
       await sweepSnapshot(t, task.number);
       await snapshotTaken(t, "holders", task.number);
+      // LP positions too: a re-bootstrap across a gap leaves one in their history as well, and the
+      // LP snapshot that follows at this block (snapshotLpHolders) finds the checkpoint there.
+      await snapshotTaken(t, "lp", task.number);
       await setTask(t, BOOTSTRAP_TASK, done);
       // A new snapshot of tokens calls for one of LP positions too (snapshotLpHolders, next).
       await deleteTask(t, LP_TASK);

@@ -80,7 +80,8 @@ export class Batch {
   }
 
   token(row: NewToken): void {
-    this.deleted.delete(row.id);
+    // A token destroyed earlier in the batch and created again stays in `deleted`: its old
+    // holders still go at the destroy block (commit deletes before it writes the new rows).
     this.tokens.set(row.id, row);
     this.tokenRows.push(row);
   }
@@ -153,9 +154,6 @@ export class Batch {
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
-    for (const rows of chunks(this.balances)) await recordBalances(t, rows);
-    for (const rows of chunks(this.tokenRows)) await recordTokens(t, rows);
-    for (const { id, block } of this.destroyedAt) await recordDestroyed(t, [id], block);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
@@ -182,6 +180,12 @@ export class Batch {
       for (const rows of chunks([...this.lpHolders.values()])) await upsertLpHolders(t, rows, { history: false });
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
       await this.writeHistory(t);
+      // Balance and token history: the follower's only. A backfill's blocks lie before the history
+      // floor, where a row would outlive a change the store never saw (an account emptied, a token
+      // destroyed before the floor) and answer wrongly from the floor on.
+      for (const rows of chunks(this.balances)) await recordBalances(t, rows);
+      for (const rows of chunks(this.tokenRows)) await recordTokens(t, rows);
+      for (const { id, block } of this.destroyedAt) await recordDestroyed(t, [id], block);
       await after?.(t);
       // Supply and holder count of every token the batch changed, as they stand after it.
       const last = this.lastBlock;

@@ -179,6 +179,27 @@ describeDb("balances as of a block", (ctx) => {
     expect(await pruneHistory(ctx.db, 103)).toEqual({ balances: 0, tokens: 0 });
   });
 
+  it("a token destroyed and created again in one batch: its old holders hold 0 from the destroy on (review, issue 26)", async () => {
+    await commit(ctx.db, [{ n: 107, destroy: [USDT] }, { n: 108, tokens: [USDT], reads: [[USDT, BOB, "11"]] }], truth);
+    expect((await balance(ALICE, USDT, 106)).balance).toBe("340282366920938463463374607431768211455");
+    expect(await balance(ALICE, USDT, 107)).toMatchObject({ balance: "0", recordedAt: 107 });
+    expect((await balance(ALICE, USDT, 108)).balance).toBe("0");
+    expect((await balance(BOB, USDT, 108)).balance).toBe("11");
+    // …and now: the store's current holders of the new token are its own.
+    const holders = (await (await get(`/assets/holders/${USDT}`)).json()) as { holders: Array<{ address: string; balance: string }> };
+    expect(holders.holders.map((h) => [h.address, h.balance])).toEqual([[BOB, "11"]]);
+  });
+
+  it("a backfill writes no balance or token history: a token gone before the floor stays gone after it (review, issue 26)", async () => {
+    const old = new Batch();
+    old.token(token(55, 50));
+    old.holder({ tokenId: USDT, account: BOB, balance: "999", blockNumber: 50, free: null, reserved: null, frozen: null, transferable: null, status: null });
+    old.blocks.push({ number: 50, hash: "0x32", timestamp: time(50) });
+    await old.commitHistory(ctx.db);
+    await expectError(await get(`/assets/metadata/55?at=104`), 404, "TOKEN_NOT_FOUND");
+    expect((await balance(BOB, USDT, 104)).balance).toBe("0");
+  });
+
   it("a re-bootstrap ahead of the checkpoint moves the floor and zeroes the accounts it did not see; a snapshot at the checkpoint (an upgrade's) keeps it", async () => {
     // At the checkpoint (106): history before it was followed block by block: the floor stays.
     await ctx.db.transaction(async (tx) => snapshotTaken(tx as unknown as Database, "holders", 106));
@@ -188,10 +209,14 @@ describeDb("balances as of a block", (ctx) => {
       const db = tx as unknown as Database;
       await upsertHolders(db, [{ tokenId: USDT, account: ALICE, balance: "9", blockNumber: 120, free: null, reserved: null, frozen: null, transferable: null, status: null }]);
       await sweepSnapshot(db, 120);
+      // As the bootstrap's last transaction does: both kinds, before the checkpoint moves.
       await snapshotTaken(db, "holders", 120);
+      await snapshotTaken(db, "lp", 120);
     });
     await commit(ctx.db, [{ n: 120, tokens: [USDT] }], truth);
     expect(await historyFloor(ctx.db, "holders")).toBe(120);
+    expect(await historyFloor(ctx.db, "lp")).toBe(120);
+    await expectError(await get(`/accounts/${ALICE}/lp-balances/${LP}?at=106`), 404, "BLOCK_BEFORE_HISTORY");
     expect(await expectError(await get(`/accounts/${ALICE}/balances/${USDT}?at=106`), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 120");
     expect((await balance(ALICE, USDT, 120)).balance).toBe("9");
   });
