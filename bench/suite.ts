@@ -288,24 +288,18 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
 }
 
 async function main(): Promise<void> {
-  // BENCH_PARTS=transfers: the transfer ingestion and pages only, on a store of their own.
-  if (PARTS.has("transfers") && !PARTS.has("store")) {
+  // BENCH_PARTS=transfers / ingest: a section alone, on a store of its own (without `store`,
+  // which runs them all).
+  const alone: Array<[string, Array<(h: DbHandle) => Promise<void>>]> = [
+    ["transfers", [transferIngestion, balanceLookups]],
+    ["ingest", [ingestion, balanceLookups]],
+  ];
+  for (const [part, sections] of alone) {
+    if (!PARTS.has(part) || PARTS.has("store")) continue;
     const store = await freshStore();
     try {
       results.store = store.label;
-      await transferIngestion(store.handle);
-      await balanceLookups(store.handle);
-    } finally {
-      await store.drop();
-    }
-  }
-  // BENCH_PARTS=ingest: holder ingestion (with its balance history) and balance lookups only.
-  if (PARTS.has("ingest") && !PARTS.has("store")) {
-    const store = await freshStore();
-    try {
-      results.store = store.label;
-      await ingestion(store.handle);
-      await balanceLookups(store.handle);
+      for (const section of sections) await section(store.handle);
     } finally {
       await store.drop();
     }

@@ -4,13 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import type { Database } from "./client.js";
+import { rowsOf, type Database } from "./client.js";
 import { MIGRATIONS_FOLDER } from "./client.js";
 
 /** Migrations this code ships (drizzle-kit's journal). */
 export const SHIPPED_MIGRATIONS = (JSON.parse(readFileSync(`${MIGRATIONS_FOLDER}/meta/_journal.json`, "utf8")) as { entries: unknown[] }).entries.length;
 
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /** Migrations applied to the store, by drizzle's own table; 0 when it has none (not a TokenPool store). */
 export async function appliedMigrations(db: Database): Promise<number> {

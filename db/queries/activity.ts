@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
-import type { Database } from "../client.js";
+import { rowsOf, type Database } from "../client.js";
 import { addCandleVolumes } from "./candles.js";
 import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 
@@ -154,7 +154,6 @@ function plan(lo: number, hi: number): { main: Span | undefined; hours: Span[]; 
   return { main, hours: levels[0]!.spans, minutes: levels[1]!.spans, raw: levels[2]!.spans };
 }
 
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /** Swap totals as exact fixed-point bigints (USD_SCALE). */
 export interface ExactTotals {

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
-import type { Database } from "../client.js";
+import { rowsOf, type Database } from "../client.js";
 import { blocks, poolCandles, poolReserves, tokenCandles } from "../schema/index.js";
 
 /** Bucket sizes kept, in seconds; every interval the API offers is a whole number of one of them. */
@@ -244,7 +244,6 @@ export async function priceBefore(db: Database, tokenId: number, timestamp: numb
   return { priceUsd: row.price_usd, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
 }
 
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /** 10^n as a numeric literal. */
 const tenTo = (n: number) => sql.raw(`1${"0".repeat(n)}::numeric`);

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import { rowsOf, type Database } from "../client.js";
 import { poolReserves, pools } from "../schema/index.js";
 import { addPoolCandles } from "./candles.js";
 import { excludedSet, notOlder } from "./upsert.js";
@@ -75,7 +75,6 @@ export async function poolsByLpToken(db: Database, lpTokenIds: number[]): Promis
   return db.select().from(pools).where(inArray(pools.lpTokenId, lpTokenIds));
 }
 
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /** A pool with its TVL, as the pool list sorts it. */
 export interface PoolValue {

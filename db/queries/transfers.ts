@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import { rowsOf, type Database } from "../client.js";
 import type { transfers } from "../schema/index.js";
 import { pgArray } from "./holders.js";
 
@@ -56,7 +56,6 @@ const COLUMNS = sql.raw(
   "block_number as \"blockNumber\", event_index as \"eventIndex\", extrinsic_index as \"extrinsicIndex\", timestamp, token_id as \"tokenId\", lp_token_id as \"lpTokenId\", from_account as \"fromAccount\", to_account as \"toAccount\", amount::text as amount, kind, event, value_usd::text as \"valueUsd\"",
 );
 
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 const toTransfer = (r: Record<string, unknown>): Transfer => ({
   blockNumber: Number(r.blockNumber),
   eventIndex: Number(r.eventIndex),
@@ -82,11 +81,11 @@ export async function accountTransfers(db: Database, account: string, direction:
   const parts = direction === "out" ? [side("from_account")] : direction === "in" ? [side("to_account")] : [side("from_account"), side("to_account")];
   // union (not union all): a transfer to oneself is in both and is one row.
   const rows = await db.execute(sql`select * from (${sql.join(parts, sql` union `)}) t order by "blockNumber" desc, "eventIndex" desc limit ${limit}`);
-  return rowsOf(rows).map(toTransfer);
+  return rowsOf<Record<string, unknown>>(rows).map(toTransfer);
 }
 
 /** A token's (or an LP token's) transfers, newest first, `limit` rows at most. */
 export async function tokenTransfers(db: Database, f: TransferFilter, limit: number): Promise<Transfer[]> {
   const rows = await db.execute(sql`select ${COLUMNS} from transfers where ${conditions(f)} order by block_number desc, event_index desc limit ${limit}`);
-  return rowsOf(rows).map(toTransfer);
+  return rowsOf<Record<string, unknown>>(rows).map(toTransfer);
 }
