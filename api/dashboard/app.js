@@ -42,9 +42,17 @@ function held(t) {
 const facts = (pairs) => `<dl class="facts">${pairs.map(([k, v, id]) => `<div><dt>${k}</dt><dd${id ? ` id="${id}"` : ""}>${v}</dd></div>`).join("")}</dl>`;
 
 // ---- HTTP
+// A page's answers can arrive after the reader has left it: each route has a number, and an answer
+// asked for under an older one is dropped (Stale) so it cannot draw into, or subscribe for, the page
+// shown now.
+let routeSeq = 0;
+class Stale extends Error {}
+window.addEventListener("unhandledrejection", (e) => { if (e.reason instanceof Stale) e.preventDefault(); });
 async function get(path, auth = false) {
+  const seq = routeSeq;
   const res = await fetch(path, { headers: auth && state.token ? { authorization: `Bearer ${state.token}` } : {} });
   const body = await res.json().catch(() => ({}));
+  if (seq !== routeSeq) throw new Stale();
   if (!res.ok) throw Object.assign(new Error(body.error?.message ?? `HTTP ${res.status}`), { status: res.status, code: body.error?.code });
   return body;
 }
@@ -128,8 +136,13 @@ function call(method, params) {
   return new Promise((resolve) => pending.set(id, resolve));
 }
 async function follow(topic, onValue) {
+  const seq = routeSeq;
   pageTopics.set(topic, onValue);
   const answer = await call("subscribe", { topic });
+  if (seq !== routeSeq && topic !== "blocks") {
+    if (answer.result) await call("unsubscribe", { subscription: answer.result.subscription });
+    throw new Stale();
+  }
   if (answer.result) handlers.set(answer.result.subscription, { topic, onValue });
 }
 async function unfollowAll() {
@@ -143,7 +156,7 @@ function connect() {
     $("#status").textContent = "live"; $("#status").className = "live"; handlers.clear(); wsAuthed = false;
     if (state.token) wsAuthed = !!(await call("auth", { token: state.token })).result;
     await follow("blocks", (b) => { $("#block").textContent = b.number; for (const f of blockListeners) f(b); });
-    for (const [topic, f] of [...pageTopics]) if (topic !== "blocks") await follow(topic, f);
+    try { for (const [topic, f] of [...pageTopics]) if (topic !== "blocks") await follow(topic, f); } catch (e) { if (!(e instanceof Stale)) throw e; }
   };
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
@@ -281,7 +294,7 @@ async function tokenPage(id) {
       out.innerHTML = `<p class="note" id="asof-error">${esc(err.message)}</p>`;
     }
   });
-  await Promise.all([drawPrice(), drawPrivate().catch((e) => ($("#top-holders").innerHTML = `<p class="note">${esc(e.message)}</p>`))]);
+  await Promise.all([drawPrice(), drawPrivate().catch((e) => { if (e instanceof Stale) throw e; $("#top-holders").innerHTML = `<p class="note">${esc(e.message)}</p>`; })]);
   // A push without valueUsd is an error (the price expired): show none rather than the old one.
   await follow(`oracle.value:${id}`, (v) => { $("#token-value").textContent = num(v.valueUsd ?? null, 6); });
   cleanups.push(onChange(() => drawPrice(), 6000));
@@ -363,6 +376,8 @@ const ACTIVITY_ROWS = 25;
 
 async function route() {
   leave();
+  const seq = ++routeSeq;
+  delete page.dataset.shown;
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   try {
     if (parts[0] === "token" && /^\d+$/.test(parts[1] ?? "")) await tokenPage(Number(parts[1]));
@@ -370,8 +385,11 @@ async function route() {
     else if (parts[0] === "account" && parts[1]) await accountPage(parts[1]);
     else await marketPage();
   } catch (e) {
+    if (e instanceof Stale || seq !== routeSeq) return;
     page.innerHTML = `<section class="wide"><p class="empty">${esc(e.status === 429 ? "Too many requests from this address: the page refreshes in a minute." : e.message)}</p></section>`;
   }
+  if (seq !== routeSeq) return;
+  page.dataset.shown = location.hash || "#/"; // the page for this hash is drawn (tests wait on it)
   window.scrollTo(0, 0);
 }
 window.addEventListener("hashchange", route);

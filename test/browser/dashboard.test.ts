@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { ApiPromise, WsProvider } from "@polkadot/api";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import { createDb, insertPrices, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
@@ -28,6 +28,11 @@ const skip = !existsSync(CHROMIUM) ? `no browser at ${CHROMIUM} (apt-get install
 /** Screenshots go to test-output/; with UPDATE_SCREENSHOTS=1 also to docs/screenshots (the README's). */
 const SCREENSHOT_DIRS = ["test-output/screenshots", ...(process.env.UPDATE_SCREENSHOTS === "1" ? ["docs/screenshots"] : [])];
 const LONG = 180_000;
+/** Goes to a dashboard route and waits until that route's page is drawn (not the one before it). */
+async function show(page: Page, base: string, hash: string) {
+  await page.goto(`${base}/${hash}`);
+  await page.waitForSelector(`#page[data-shown="${hash}"]`, { timeout: 30_000 });
+}
 
 describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}`, () => {
   let devnet: Devnet;
@@ -100,7 +105,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.fill("#search", "usdt");
     await page.press("#search", "Enter");
     await page.waitForURL(/#\/token\/1984$/);
-    await page.goto(`${base}/#/token/0`);
+    await show(page, base, "#/token/0");
     await page.waitForSelector("#token-chart svg rect.cu, #token-chart svg rect.cd, #token-chart svg rect.ce");
     expect(await page.locator("#token-chart svg text.axis").count()).toBeGreaterThan(4);
     const box = (await page.locator("#token-chart svg").boundingBox())!;
@@ -150,7 +155,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await shot("account");
 
     // The KSM/USDt pool page: candles, figures, trades; a swap on chain arrives as a new row.
-    await page.goto(`${base}/#/pool/0/1984`);
+    await show(page, base, "#/pool/0/1984");
     await page.waitForSelector("#trades tbody tr[data-trade]");
     await page.waitForSelector("#pool-chart svg");
     const trades = await page.locator("#trades tbody tr[data-trade]").count();
@@ -164,7 +169,8 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
 
     // On a phone the pages are one column and nothing is wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${base}/#/pool/0/1984`);
+    await page.goto(`${base}/#/`);
+    await show(page, base, "#/pool/0/1984");
     await page.waitForSelector("#pool-chart svg");
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
 
@@ -209,14 +215,39 @@ describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (
     page.on("console", (m) => {
       if (m.type() === "error" && /Content Security Policy/i.test(m.text())) errors.push(m.text());
     });
-    await page.goto(`${base}/#/token/${TINY}`);
-    await page.waitForSelector(".title h2");
+    await show(page, base, `#/token/${TINY}`);
     expect(await page.locator(".title h2").innerText()).toContain("Tiny Unpriced");
     expect(await page.locator("main").innerText()).not.toMatch(/not indexed/);
     // An id that is no token at all still says so.
-    await page.goto(`${base}/#/token/999999999`);
-    await page.waitForSelector("p.empty");
+    await show(page, base, "#/token/999999999");
     expect(await page.locator("p.empty").innerText()).toMatch(/not indexed/);
+    expect(errors).toEqual([]);
+  }, LONG);
+
+  it("a page left before its answers arrive draws nothing into the next one and follows none of its topics", async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    // KSM's candles are held back until the reader has moved on to TINY (which has no pool, so no chart).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const asked = new Promise<void>((asked) => {
+      void page.route("**/ohlcv*", async (r) => { asked(); await held; await r.continue(); });
+    });
+    const subscribed: string[] = [];
+    page.on("websocket", (ws) => ws.on("framesent", (f) => { const m = JSON.parse(String(f.payload)); if (m.method === "subscribe") subscribed.push(m.params.topic); }));
+    await page.goto(`${base}/#/token/0`);
+    await asked;
+    await show(page, base, `#/token/${TINY}`);
+    const delivered = page.waitForResponse((r) => r.url().includes("/ohlcv"));
+    release();
+    const candles = (await (await delivered).json()) as { candles: unknown[] };
+    expect(candles.candles.length).toBeGreaterThan(0); // the late answer had something to draw
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    expect(await page.locator("#token-chart").innerText()).toBe("no data in this range yet");
+    expect(await page.locator("#token-chart svg").count()).toBe(0);
+    expect(subscribed).not.toContain("oracle.value:0");
     expect(errors).toEqual([]);
   }, LONG);
 });
