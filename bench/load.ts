@@ -57,7 +57,7 @@ export function spread(values: number[]): Spread {
 }
 
 /**
- * `ours, reference, ours, reference …` `runs` times; each pair's ratio ours/reference. One run of
+ * `ours, reference, reference, ours …` `runs` pairs; each pair's ratio ours/reference. One run of
  * each comes first, unmeasured: a Node server under a new load takes seconds to reach its pace
  * (measured on a fresh process: 43k → 58k → 66k req/s over three 4 s runs, bare Hono alike), so
  * an unwarmed first run would compare a cold process with a warm one.
@@ -67,9 +67,16 @@ export async function alternate(runs: number, ours: () => Promise<LoadResult>, r
   await reference();
   const a: LoadResult[] = [];
   const b: LoadResult[] = [];
+  // The order turns each run (ours first, then the reference first): whatever a run leaves
+  // behind for the next one (sockets in TIME_WAIT, the client's heap) falls on both alike.
   for (let i = 0; i < runs; i++) {
-    a.push(await ours());
-    b.push(await reference());
+    if (i % 2 === 0) {
+      a.push(await ours());
+      b.push(await reference());
+    } else {
+      b.push(await reference());
+      a.push(await ours());
+    }
   }
   return {
     ours: a,

@@ -11,8 +11,9 @@
  * 3. Ingestion through the indexer's holder upsert, BENCH_RUNS times, with the counts checked.
  * 4. HTTP load with autocannon (64 connections, BENCH_SECONDS per run) on every read route of a
  *    `tokenpool api` child (rate limit on, at 1M per second, so its check runs), alternated
- *    BENCH_RUNS times with bare Hono answering a body of the same size: the share is the median
- *    of the runs' ratios, with their spread.
+ *    BENCH_RUNS times (the order turning each run) with bare Hono answering a body of the same
+ *    size to the same request (its Authorization header included): the share is the median of
+ *    the runs' ratios, with their spread.
  * 5. Postgres only: the same routes while bench/ingest-load.ts commits a block a second (5,000
  *    holder changes, 200 swaps), p99 against idle, and every holders page checked for answers
  *    that mix two blocks.
@@ -265,7 +266,9 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
       const r = await alternate(
         RUNS,
         () => onServer(api.pid!, () => load(`${base}${p}`, SECONDS, needsAuth ? auth : {})),
-        () => onServer(ceilingPid.hono!, () => load(`${ceiling.hono}/r/${i}`, SECONDS)),
+        // The same request bytes on both sides: a route that needs a token is compared with bare
+        // Hono receiving that Authorization header too (it parses it, as any server must).
+        () => onServer(ceilingPid.hono!, () => load(`${ceiling.hono}/r/${i}`, SECONDS, needsAuth ? auth : {})),
       );
       http[label] = { share: r.ratio, rps: r.rps, honoRps: r.referenceRps, p99: r.p99, errors: r.errors, bytes: bodies[i]!.length, cpuUs: r.cpuUs, honoCpuUs: r.referenceCpuUs };
       rows.push({
