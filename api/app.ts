@@ -17,6 +17,9 @@ import { requestLog } from "./middleware/request-log.js";
 import { deadline, deadlineOf } from "./middleware/deadline.js";
 import { ReadBudget, readBudget, type ReadBudgetOptions } from "./middleware/read-budget.js";
 import { strictInput } from "./middleware/strict-input.js";
+import { snapshotRoutes } from "./routes/snapshots.js";
+import { CsvStreams } from "./services/snapshots.js";
+import type { SnapshotRunner } from "../shared/snapshots.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
 import { authRoutes } from "./routes/auth.js";
@@ -64,7 +67,13 @@ export interface AppDeps {
   readBudget?: ReadBudgetOptions;
   /** Milliseconds after which a request is answered 503 (REQUEST_TIMEOUT_MS); unset = none. */
   requestTimeoutMs?: number;
+  /** Holder snapshots' job runner (shared/snapshots.ts); unset = POST /snapshots answers 503. */
+  snapshots?: SnapshotRunner;
+  /** Unfinished snapshots at once (in all, per user) and CSV downloads at once (in all, per client). */
+  snapshotLimits?: { queued: number; perUser: number; csvStreams: number; csvPerClient: number };
 }
+
+export const SNAPSHOT_LIMITS = { queued: 20, perUser: 3, csvStreams: 8, csvPerClient: 2 };
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -118,6 +127,7 @@ export function createApp(deps: AppDeps) {
   if (deps.readBudget) app.use(readBudget(new ReadBudget(deps.readBudget), deps.trustProxy));
   app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) ? snapshot.run(next, deadlineOf(c)) : next()));
   app.use("/auth/*", requireJsonBody());
+  app.use("/snapshots", requireJsonBody());
 
   // Failed sign-ins are throttled whatever the request limit is (RATE_LIMIT_MAX=0 turns off that
   // one only): a password guesser is not a heavy reader.
@@ -130,6 +140,8 @@ export function createApp(deps: AppDeps) {
   app.route("/", marketRoutes(reads));
   app.route("/", transferRoutes(reads));
   app.route("/", balanceRoutes(reads));
+  const snapshotLimits = deps.snapshotLimits ?? SNAPSHOT_LIMITS;
+  app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: snapshotLimits, csv: new CsvStreams({ total: snapshotLimits.csvStreams, perClient: snapshotLimits.csvPerClient }), trustProxy: deps.trustProxy }));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

@@ -1,3 +1,4 @@
+import { startSnapshotRunner } from "../shared/snapshots.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";
@@ -185,7 +186,10 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const metrics = new ApiMetrics();
   const tokens = createTokenIssuer(jwtSecret, Date.now);
   const rateLimit = { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs };
+  // Holder snapshots are written to the primary, by one job at a time (BullMQ across replicas with Redis).
+  const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl });
   const app = createApp({
+    snapshots: snapshotRunner,
     tokens,
     metrics,
     db: handle.db,
@@ -275,6 +279,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       // after it), then release the store and counters.
       shutdown.closing = true;
       await Promise.all([live.close(), closeHttp(server, sockets, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, logger)]);
+      await snapshotRunner.close();
       await store.close();
       await replica?.close();
       if (own) await handle.close();

@@ -12,3 +12,4 @@ export * from "./queries/stats.js";
 export * from "./schema-version.js";
 export * from "./queries/transfers.js";
 export * from "./queries/balance-history.js";
+export * from "./queries/snapshots.js";

@@ -7,7 +7,7 @@ export const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)
 
 /** Paths that answer only with a valid token (api/app.ts and api/fast-path.ts apply it). */
 export function requiresToken(path: string): boolean {
-  return path.startsWith("/assets/") || path.startsWith("/accounts/");
+  return path.startsWith("/assets/") || path.startsWith("/accounts/") || path === "/snapshots" || path.startsWith("/snapshots/");
 }
 
 /**

@@ -129,6 +129,10 @@ export const INDEXED_TABLES = [
   "transfers",
   "balance_history",
   "history_floors",
+  "token_history",
+  "holder_snapshots",
+  "snapshot_balances",
+  "snapshot_holders",
 ] as const;
 
 /** Empties the indexed data in one statement (the store then bootstraps like a new one). */

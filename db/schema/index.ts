@@ -4,3 +4,4 @@ export * from "./pools.js";
 export * from "./chain.js";
 export * from "./transfers.js";
 export * from "./history.js";
+export * from "./snapshots.js";

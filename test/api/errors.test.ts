@@ -132,6 +132,10 @@ describeDb("error paths", (ctx) => {
       "/pools",
       "/pools/{tokenA}/{tokenB}/ohlcv",
       "/pools/{tokenA}/{tokenB}/swaps",
+      "/snapshots",
+      "/snapshots/{id}",
+      "/snapshots/{id}/holders",
+      "/snapshots/{id}/holders.csv",
     ]);
     const page = await t.get("/");
     expect(page.status).toBe(200);

@@ -1,0 +1,178 @@
+/**
+ * Holder snapshots (docs/api.md, "Holder snapshots"): every holder of a token as of a block,
+ * computed once by a job (shared/snapshots.ts) and kept; ranked pages and a streamed CSV.
+ */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Database } from "../../db/index.js";
+import { AppError } from "../../shared/errors.js";
+import type { SnapshotRunner } from "../../shared/snapshots.js";
+import type { AppEnv } from "../env.js";
+import { clientIp } from "../middleware/client-ip.js";
+import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json } from "../schemas.js";
+import { createSnapshot, snapshotCsv, snapshotHolderPage, snapshotView, type CsvStreams } from "../services/snapshots.js";
+
+const security = [{ bearerAuth: [] }];
+
+const idParam = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/, "must be a snapshot id (a positive integer)")
+  .transform(Number)
+  .openapi({ param: { name: "id", in: "path" }, example: "1", description: "Snapshot id (POST /snapshots answered it)" });
+
+const SnapshotView = z
+  .object({
+    id: z.number().int(),
+    tokenId: z.number().int(),
+    blockNumber: z.number().int(),
+    timestamp: z.number().int().nullable().openapi({ description: "The block's on-chain time (Unix seconds)" }),
+    state: z.enum(["queued", "running", "done", "failed"]),
+    progress: z.object({
+      accountsRead: z.number().int().openapi({ description: "Accounts of the token's balance history read so far" }),
+      accountsTotal: z.number().int().nullable().openapi({ description: "Accounts the job reads in all (null until it starts)" }),
+      fraction: Decimal.openapi({ description: "accountsRead / accountsTotal, \"1\" when done" }),
+    }),
+    holders: z.number().int().nullable().openapi({ description: "Accounts with a non-zero balance at the block (when done)" }),
+    totalBalance: z.union([Integer, z.null()]).openapi({ description: "The sum of their balances (when done)" }),
+    error: z.string().nullable(),
+    createdAt: z.string().openapi({ description: "ISO 8601" }),
+    finishedAt: z.string().nullable(),
+    links: z.object({ holders: z.string(), csv: z.string() }),
+  })
+  .openapi("HolderSnapshot");
+
+const SnapshotHolder = z
+  .object({ rank: z.number().int(), address: z.string(), balance: Integer, share: Decimal.openapi({ description: "balance / totalBalance of the snapshot" }) })
+  .openapi("SnapshotHolder");
+
+const SnapshotHolderPage = z
+  .object({
+    snapshotId: z.number().int(),
+    tokenId: z.number().int(),
+    blockNumber: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalHolders: z.number().int(),
+    totalPages: z.number().int(),
+    holders: z.array(SnapshotHolder),
+    nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for the next page; null on the last page" }),
+  })
+  .openapi("SnapshotHolderPage");
+
+const create = createRoute({
+  method: "post",
+  path: "/snapshots",
+  tags: ["snapshots"],
+  summary: "Start a holder snapshot of a token as of a block (or a time, or now); the same token and block give the same snapshot",
+  security,
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              tokenId: z.number().int().min(0).max(4_294_967_295),
+              block: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "The block (default: the newest indexed)" }),
+              atTime: z.number().int().min(0).max(99_999_999_999).optional().openapi({ description: "Or: the last block at or before this time (Unix seconds)" }),
+            })
+            .strict(),
+        },
+      },
+    },
+  },
+  responses: {
+    200: json(SnapshotView, "The snapshot of this token and block exists and is done"),
+    202: json(SnapshotView, "Queued or being computed: poll GET /snapshots/{id}"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_NOT_INDEXED", "BLOCK_BEFORE_HISTORY", "TOO_MANY_SNAPSHOTS", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", ...COMMON_ERRORS),
+  },
+});
+
+const show = createRoute({
+  method: "get",
+  path: "/snapshots/{id}",
+  tags: ["snapshots"],
+  summary: "A holder snapshot's state and progress",
+  security,
+  request: { params: z.object({ id: idParam }) },
+  responses: { 200: json(SnapshotView, "The snapshot"), ...errors("SNAPSHOT_NOT_FOUND", ...COMMON_ERRORS) },
+});
+
+const pageQuery = z.object({
+  page: intQuery("page", 1, 10_000_000, "Page number, from 1 (default 1)"),
+  limit: intQuery("limit", 1, 1000, "Holders per page, 1-1000 (default 50)"),
+  cursor: z.string().max(64, "must be at most 64 characters").optional().openapi({ param: { name: "cursor", in: "query" }, description: "nextCursor of the previous page; replaces page" }),
+});
+
+const CSV = { "text/csv": { schema: z.string().openapi({ example: "rank,address,balance\n1,HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F,1000000\n" }) } };
+
+const holders = createRoute({
+  method: "get",
+  path: "/snapshots/{id}/holders",
+  tags: ["snapshots"],
+  summary: "A finished snapshot's holders by balance, descending (pages; the whole list as CSV with Accept: text/csv)",
+  security,
+  request: { params: z.object({ id: idParam }), query: pageQuery },
+  responses: {
+    200: { content: { ...json(SnapshotHolderPage, "").content, ...CSV }, description: "One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed)" },
+    ...errors("SNAPSHOT_NOT_FOUND", "SNAPSHOT_NOT_READY", ...COMMON_ERRORS),
+  },
+});
+
+const csv = createRoute({
+  method: "get",
+  path: "/snapshots/{id}/holders.csv",
+  tags: ["snapshots"],
+  summary: "Every holder of a finished snapshot as CSV (rank,address,balance), streamed",
+  security,
+  request: { params: z.object({ id: idParam }) },
+  responses: { 200: { content: CSV, description: "rank,address,balance; exact integers in smallest units" }, ...errors("SNAPSHOT_NOT_FOUND", "SNAPSHOT_NOT_READY", ...COMMON_ERRORS) },
+});
+
+/** Whether the client asked for CSV: `Accept: text/csv` (before any JSON type it lists). */
+export function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const csvAt = accept.indexOf("text/csv");
+  if (csvAt < 0) return false;
+  const jsonAt = accept.indexOf("application/json");
+  return jsonAt < 0 || csvAt < jsonAt;
+}
+
+export interface SnapshotDeps {
+  /** The primary: snapshots are written here (never a read replica). */
+  db: Database;
+  runner: SnapshotRunner | undefined;
+  /** Unfinished snapshots at once: in all, and per user. */
+  limits: { queued: number; perUser: number };
+  csv: CsvStreams;
+  trustProxy: number;
+}
+
+export function snapshotRoutes(deps: SnapshotDeps) {
+  const streamCsv = (c: Context<AppEnv>, id: number) => {
+    // The stream budget is taken here, before the first await (released when the stream ends).
+    const release = deps.csv.take(clientIp(c, deps.trustProxy));
+    return snapshotCsv(deps.db, id, release).then(
+      (body) => c.body(body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="snapshot-${id}.csv"`, "Cache-Control": "no-store" }),
+      (err: unknown) => {
+        release();
+        throw err;
+      },
+    );
+  };
+  return new OpenAPIHono<AppEnv>()
+    .openapi(create, async (c) => {
+      const body = c.req.valid("json");
+      const view = await createSnapshot(deps.db, deps.runner, { ...body, userId: c.get("userId")! }, deps.limits);
+      return c.json(view, view.state === "done" ? 200 : 202);
+    })
+    .openapi(show, async (c) => c.json(await snapshotView(deps.db, c.req.valid("param").id), 200))
+    .openapi(holders, async (c) => {
+      const { id } = c.req.valid("param");
+      if (wantsCsv(c.req.header("accept"))) return (await streamCsv(c, id)) as never;
+      const { page, limit, cursor } = c.req.valid("query");
+      if (page !== undefined && cursor !== undefined) throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": send either page or cursor, not both.');
+      return c.json(await snapshotHolderPage(deps.db, id, { page, limit: limit ?? 50, cursor }), 200);
+    })
+    .openapi(csv, async (c) => (await streamCsv(c, c.req.valid("param").id)) as never);
+}

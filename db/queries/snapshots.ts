@@ -1,0 +1,138 @@
+/**
+ * Holder snapshots (db/schema/snapshots.ts): every holder of a token as of a block, from balance
+ * history. A job walks the token's accounts in batches (descending: one backward step of
+ * balance_history's key per account gives its newest row at or before the block), writes each
+ * batch's non-zero balances and the last account read in one transaction — so a job that stops
+ * anywhere resumes where it was — then ranks them once.
+ */
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { rowsOf, type Database } from "../client.js";
+import { holderSnapshots, snapshotHolders } from "../schema/index.js";
+
+export type Snapshot = typeof holderSnapshots.$inferSelect;
+
+/**
+ * The snapshot of (token, block): the one already asked for, or a new one queued. `created`
+ * says which (a new one needs a job).
+ */
+export async function requestSnapshot(db: Database, tokenId: number, blockNumber: number, requestedBy: string | null): Promise<{ snapshot: Snapshot; created: boolean }> {
+  const [made] = await db.insert(holderSnapshots).values({ tokenId, blockNumber, requestedBy }).onConflictDoNothing().returning();
+  if (made) return { snapshot: made, created: true };
+  const [kept] = await db.select().from(holderSnapshots).where(and(eq(holderSnapshots.tokenId, tokenId), eq(holderSnapshots.blockNumber, blockNumber)));
+  return { snapshot: kept!, created: false };
+}
+
+export async function getSnapshot(db: Database, id: number): Promise<Snapshot | undefined> {
+  const [row] = await db.select().from(holderSnapshots).where(eq(holderSnapshots.id, id));
+  return row;
+}
+
+/** Snapshots not finished (queued or running), oldest first: what a restarted runner picks up. */
+export async function unfinishedSnapshots(db: Database): Promise<Snapshot[]> {
+  return db.select().from(holderSnapshots).where(inArray(holderSnapshots.state, ["queued", "running"])).orderBy(asc(holderSnapshots.id));
+}
+
+/** How many unfinished snapshots there are in all, and how many of them `user` asked for. */
+export async function unfinishedCounts(db: Database, user: string): Promise<{ all: number; mine: number }> {
+  const [row] = rowsOf<{ all: string | number; mine: string | number }>(
+    await db.execute(sql`select count(*) as all, count(*) filter (where requested_by = ${user}) as mine from holder_snapshots where state in ('queued', 'running')`),
+  );
+  return { all: Number(row?.all ?? 0), mine: Number(row?.mine ?? 0) };
+}
+
+/** Marks a snapshot running and counts the accounts its walk will read (progress's denominator). */
+export async function startSnapshot(db: Database, id: number): Promise<Snapshot> {
+  const [row] = rowsOf<{ id: string | number }>(
+    await db.execute(sql`
+      update holder_snapshots s set state = 'running',
+        accounts_estimate = coalesce(s.accounts_estimate, (
+          select count(distinct account) from balance_history h
+          where h.lp = false and h.token_id = s.token_id and h.block_number <= s.block_number))
+      where s.id = ${id} and s.state in ('queued', 'running') returning s.id`),
+  );
+  if (!row) throw new Error(`snapshot ${id} is not queued or running`);
+  return (await getSnapshot(db, id))!;
+}
+
+/**
+ * Reads the next `batch` accounts of the walk (each one's balance as of the snapshot's block),
+ * keeps the non-zero ones, and moves the resume point, in one transaction. Returns how many
+ * accounts it read: fewer than `batch` means the walk is over.
+ */
+export async function snapshotStep(db: Database, id: number, batch: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [s] = rowsOf<{ token_id: string | number; block_number: string | number; resume_after: string | null }>(
+      await t.execute(sql`select token_id, block_number, resume_after from holder_snapshots where id = ${id} and state = 'running' for update`),
+    );
+    if (!s) return 0;
+    const after = s.resume_after === null ? sql`` : sql`and account < ${s.resume_after}`;
+    const [moved] = rowsOf<{ n: string | number }>(
+      await t.execute(sql`
+        with walk as (
+          select distinct on (account) account, balance from balance_history
+          where lp = false and token_id = ${s.token_id} and block_number <= ${s.block_number} ${after}
+          order by account desc, block_number desc
+          limit ${batch}
+        ), kept as (
+          insert into snapshot_balances (snapshot_id, account, balance)
+          select ${id}, account, balance from walk where balance > 0
+          on conflict do nothing
+        ), moved as (
+          update holder_snapshots set resume_after = coalesce((select min(account) from walk), resume_after),
+            accounts_done = accounts_done + (select count(*) from walk)
+          where id = ${id}
+        )
+        select count(*) as n from walk`),
+    );
+    return Number(moved!.n);
+  });
+}
+
+/** Ranks a walked snapshot's balances (balance descending, then address) and marks it done. */
+export async function finishSnapshot(db: Database, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    await t.execute(sql`delete from snapshot_holders where snapshot_id = ${id}`);
+    await t.execute(sql`
+      insert into snapshot_holders (snapshot_id, rank, account, balance)
+      select ${id}, row_number() over (order by balance desc, account), account, balance
+      from snapshot_balances where snapshot_id = ${id}`);
+    await t.execute(sql`
+      update holder_snapshots set state = 'done', finished_at = now(), resume_after = null,
+        holders = (select count(*) from snapshot_holders where snapshot_id = ${id}),
+        total = (select coalesce(sum(balance), 0) from snapshot_holders where snapshot_id = ${id})
+      where id = ${id}`);
+    await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+  });
+}
+
+export async function failSnapshot(db: Database, id: number, error: string): Promise<void> {
+  await db.update(holderSnapshots).set({ state: "failed", error: error.slice(0, 500), finishedAt: sql`now()` }).where(eq(holderSnapshots.id, id));
+  await db.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+}
+
+/** Ranks after `afterRank`, up to `limit` of them. */
+export async function snapshotPage(db: Database, id: number, afterRank: number, limit: number) {
+  return db
+    .select({ rank: snapshotHolders.rank, account: snapshotHolders.account, balance: snapshotHolders.balance })
+    .from(snapshotHolders)
+    .where(and(eq(snapshotHolders.snapshotId, id), gt(snapshotHolders.rank, afterRank)))
+    .orderBy(asc(snapshotHolders.rank))
+    .limit(limit);
+}
+
+/**
+ * Keeps the newest `keep` finished snapshots (done or failed) and deletes the rest with their
+ * holders; returns the ids deleted. Unfinished ones are never touched.
+ */
+export async function pruneSnapshots(db: Database, keep: number): Promise<number[]> {
+  const gone = rowsOf<{ id: string | number }>(
+    await db.execute(sql`
+      delete from holder_snapshots where id in (
+        select id from holder_snapshots where state in ('done', 'failed') order by id desc offset ${keep}
+      ) returning id`),
+  ).map((r) => Number(r.id));
+  if (gone.length > 0) await db.delete(snapshotHolders).where(inArray(snapshotHolders.snapshotId, gone));
+  return gone;
+}

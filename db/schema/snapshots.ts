@@ -1,0 +1,59 @@
+import { bigserial, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { address, amount, int64 } from "./tokens.js";
+
+/**
+ * Holder snapshots (POST /snapshots, `tokenpool snapshot`): every holder of a token as of a
+ * block, computed once from balance history and kept. One row per (token, block): asking again
+ * for the same one gives the same snapshot.
+ *
+ * `state`: queued → running → done (or failed, with `error`). `accountsDone` counts the
+ * accounts read so far (progress, against `accountsEstimate`, the history's account count for
+ * the token when the job started).
+ */
+export const holderSnapshots = pgTable(
+  "holder_snapshots",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    tokenId: int64().notNull(),
+    blockNumber: int64().notNull(),
+    state: text({ enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    accountsDone: int64().notNull().default(0),
+    accountsEstimate: int64(),
+    holders: int64(),
+    total: amount(),
+    error: text(),
+    /** The last account read (accounts are walked in descending order); null when none yet, or done. */
+    resumeAfter: address(),
+    /** The user who asked first (null from the CLI). */
+    requestedBy: uuid(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [unique().on(t.tokenId, t.blockNumber)],
+);
+
+/**
+ * A snapshot's balances while it is computed, by account (the keyset it walks: a job that stops
+ * resumes after the last account written); emptied when the ranked list is written.
+ */
+export const snapshotBalances = pgTable(
+  "snapshot_balances",
+  {
+    snapshotId: int64().notNull(),
+    account: address().notNull(),
+    balance: amount().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.account] })],
+);
+
+/** A finished snapshot's holders by rank (balance descending, then address): its pages and CSV. */
+export const snapshotHolders = pgTable(
+  "snapshot_holders",
+  {
+    snapshotId: int64().notNull(),
+    rank: int64().notNull(),
+    account: address().notNull(),
+    balance: amount().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.rank] })],
+);

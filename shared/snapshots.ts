@@ -1,0 +1,106 @@
+/**
+ * Running holder snapshots (db/queries/snapshots.ts): one job walks a token's balance history
+ * as of a block in batches, then ranks the holders. The API runs them one at a time — in its own
+ * process on the embedded default, or as BullMQ jobs on Redis (REDIS_URL) that any API replica
+ * takes — and `tokenpool snapshot` runs one in the foreground. The database row is the job's
+ * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
+ */
+import { Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { failSnapshot, finishSnapshot, getSnapshot, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
+import type { Logger } from "./logger.js";
+
+/** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
+export const SNAPSHOT_BATCH = 20_000;
+
+/** Runs (or resumes) snapshot `id` to the end; `onProgress` after each batch. */
+export async function runSnapshot(db: Database, id: number, opts: { batch?: number; signal?: AbortSignal; onProgress?: (s: Snapshot) => void } = {}): Promise<Snapshot> {
+  const batch = opts.batch ?? SNAPSHOT_BATCH;
+  let s = await getSnapshot(db, id);
+  if (!s) throw new Error(`snapshot ${id} does not exist`);
+  if (s.state === "done" || s.state === "failed") return s;
+  try {
+    s = await startSnapshot(db, id);
+    opts.onProgress?.(s);
+    for (;;) {
+      if (opts.signal?.aborted) return (await getSnapshot(db, id))!; // resumes later, from here
+      const read = await snapshotStep(db, id, batch);
+      s = (await getSnapshot(db, id))!;
+      opts.onProgress?.(s);
+      if (read < batch) break;
+    }
+    await finishSnapshot(db, id);
+  } catch (err) {
+    if (opts.signal?.aborted) return (await getSnapshot(db, id)) ?? s;
+    await failSnapshot(db, id, (err as Error).message).catch(() => {});
+    throw err;
+  }
+  return (await getSnapshot(db, id))!;
+}
+
+export interface SnapshotRunner {
+  /** Queues snapshot `id` (a new one); it runs after those queued before it. */
+  enqueue(id: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const SNAPSHOT_QUEUE = "tokenpool-snapshots";
+
+/**
+ * The API's runner. Without Redis: a queue in this process, one job at a time. With Redis: a
+ * BullMQ queue (job id = snapshot id, so queuing one twice is one job) and a worker taking one
+ * job at a time in each API process. Either way, snapshots left unfinished by an earlier run are
+ * queued again at start.
+ */
+export async function startSnapshotRunner(db: Database, logger: Logger, opts: { redisUrl?: string | undefined; prefix?: string; batch?: number } = {}): Promise<SnapshotRunner> {
+  const stop = new AbortController();
+  const run = async (id: number) => {
+    try {
+      const s = await runSnapshot(db, id, { signal: stop.signal, batch: opts.batch });
+      if (s.state === "done") logger.info({ snapshot: id, tokenId: s.tokenId, block: s.blockNumber, holders: s.holders }, "holder snapshot done");
+    } catch (err) {
+      if (!stop.signal.aborted) logger.warn({ err, snapshot: id }, "holder snapshot failed");
+    }
+  };
+  let runner: SnapshotRunner;
+  if (opts.redisUrl) {
+    const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    const prefix = opts.prefix ?? "tokenpool";
+    const queue = new Queue(SNAPSHOT_QUEUE, { connection, prefix });
+    const worker = new Worker(SNAPSHOT_QUEUE, async (job) => run(Number(job.data.id)), { connection: connection.duplicate(), prefix, concurrency: 1 });
+    worker.on("error", (err) => logger.warn({ err }, "snapshot worker: redis error"));
+    runner = {
+      async enqueue(id) {
+        await queue.add("snapshot", { id }, { jobId: `snapshot-${id}`, removeOnComplete: true, removeOnFail: true });
+      },
+      async close() {
+        stop.abort();
+        await worker.close();
+        await queue.close();
+        connection.disconnect();
+      },
+    };
+  } else {
+    const waiting: number[] = [];
+    let current: Promise<void> | undefined;
+    const next = (): void => {
+      const id = waiting.shift();
+      if (id === undefined || stop.signal.aborted) return void (current = undefined);
+      current = run(id).then(next);
+    };
+    runner = {
+      async enqueue(id) {
+        if (stop.signal.aborted || waiting.includes(id)) return;
+        waiting.push(id);
+        if (!current) next();
+      },
+      async close() {
+        stop.abort();
+        waiting.length = 0;
+        await current;
+      },
+    };
+  }
+  for (const s of await unfinishedSnapshots(db)) await runner.enqueue(s.id);
+  return runner;
+}

@@ -1,0 +1,213 @@
+/**
+ * Holder snapshots (POST /snapshots, GET /snapshots/{id}[/holders[.csv]]) on a store written the
+ * way the indexer writes it: 300 accounts over 12 blocks, balances moving, dropping to zero and
+ * coming back, in batches of several blocks. Every snapshot's ranked list — pages, cursor walk
+ * and CSV alike — equals the balances this test wrote at that block; a job stopped between
+ * batches resumes to the same list; what cannot be answered is refused, and queues are bounded.
+ */
+import { encodeAddress } from "@polkadot/util-crypto";
+import { sql } from "drizzle-orm";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { CHAIN_TASK, getSnapshot, requestSnapshot, rowsOf, setTask, snapshotTaken, type Database } from "../../db/index.js";
+import { Batch } from "../../indexer/writer.js";
+import { createLogger } from "../../shared/logger.js";
+import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
+import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
+import { describeDb } from "../support/db.js";
+import { USDT } from "../support/fixtures.js";
+
+const TOKEN = USDT;
+const time = (n: number) => 1_700_000_000 + n * 12;
+const ACCOUNTS = Array.from({ length: 300 }, (_, i) => encodeAddress(new Uint8Array(32).fill(i % 251).map((b, j) => (j === 0 ? i >> 8 : j === 1 ? i & 255 : b)), 2));
+
+/** A small deterministic generator (the test must not depend on the run). */
+function rng(seed: number) {
+  let x = seed >>> 0;
+  return () => ((x = (x * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+}
+
+/** Balance of each account of TOKEN at each block, as written: what every snapshot must equal. */
+const truth = new Map<number, Map<string, string>>();
+
+async function write(db: Database) {
+  const random = rng(7);
+  let now = new Map<string, string>();
+  const token = (n: number) => ({ id: TOKEN, name: "Tether", symbol: "USDt", decimals: 6, supply: "1000000000", owner: null, blockNumber: n });
+  const batches = [[100], [101, 102, 103], [104], [105, 106, 107, 108], [109, 110, 111]];
+  for (const blocks of batches) {
+    const batch = new Batch();
+    for (const n of blocks) {
+      if (n === 100) batch.token(token(n));
+      now = new Map(now);
+      // Block 100 reads everyone (the first snapshot); later blocks move a few dozen accounts.
+      const moved = n === 100 ? ACCOUNTS : ACCOUNTS.filter(() => random() < 0.15);
+      for (const account of moved) {
+        const r = random();
+        // Ties on purpose (a handful of distinct amounts): rank order falls back to the address.
+        const balance = r < 0.2 ? "0" : r < 0.4 ? "5000" : r < 0.5 ? "340282366920938463463374607431768211455" : String(Math.floor(random() * 1e9));
+        now.set(account, balance);
+        batch.holder({ tokenId: TOKEN, account, balance, blockNumber: n, free: null, reserved: null, frozen: null, transferable: null, status: null });
+      }
+      batch.blocks.push({ number: n, hash: `0x${n.toString(16)}`, timestamp: time(n) });
+      truth.set(n, now);
+    }
+    const last = blocks[blocks.length - 1]!;
+    await batch.commit(db, { blockNumber: last, blockHash: `0x${last.toString(16)}`, chainFinalized: last });
+    if (blocks[0] === 100) await snapshotTaken(db, "holders", 100);
+  }
+}
+
+/** The ranked list a snapshot at `n` must give: non-zero balances, largest first, then by address. */
+function ranked(n: number): string[] {
+  const rows = [...truth.get(n)!].filter(([, b]) => b !== "0");
+  rows.sort(([a, x], [b, y]) => (BigInt(x) === BigInt(y) ? (a < b ? -1 : a > b ? 1 : 0) : BigInt(x) > BigInt(y) ? -1 : 1));
+  return rows.map(([account, balance], i) => `${i + 1},${account},${balance}`);
+}
+
+describeDb("holder snapshots", (ctx) => {
+  let t: TestApp;
+  let auth: Record<string, string>;
+  let runner: SnapshotRunner;
+
+  beforeEach(async () => {
+    truth.clear();
+    await setTask(ctx.db, CHAIN_TASK, { ss58: 2, genesisHash: "0x" + "00".repeat(32), specName: "statemine" });
+    await write(ctx.db);
+    // Batches of 37 accounts: each snapshot takes several steps.
+    runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37 });
+    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 } });
+    auth = await authHeader(t);
+  });
+  afterEach(async () => {
+    await runner.close();
+  });
+
+  async function done(id: number) {
+    for (let i = 0; i < 400; i++) {
+      const view = (await (await t.get(`/snapshots/${id}`, auth)).json()) as { state: string; progress: { fraction: string } };
+      if (view.state === "done" || view.state === "failed") return view;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`snapshot ${id} did not finish`);
+  }
+
+  it("at every block from the floor to the head, pages, the cursor walk and the CSV equal the balances written there", async () => {
+    for (const n of [100, 102, 106, 108, 111]) {
+      const res = await t.post("/snapshots", { tokenId: TOKEN, block: n }, auth);
+      expect(res.status, await res.clone().text()).toBe(202);
+      const { id } = (await res.json()) as { id: number };
+      const view = await done(id);
+      const want = ranked(n);
+      expect(view).toMatchObject({ state: "done", blockNumber: n, timestamp: time(n), holders: want.length, progress: { fraction: "1" } });
+      // Pages of 50 by number.
+      const byPage: string[] = [];
+      for (let p = 1; p <= Math.ceil(want.length / 50); p++) {
+        const page = (await (await t.get(`/snapshots/${id}/holders?page=${p}&limit=50`, auth)).json()) as { holders: Array<{ rank: number; address: string; balance: string }>; totalHolders: number };
+        expect(page.totalHolders).toBe(want.length);
+        byPage.push(...page.holders.map((h) => `${h.rank},${h.address},${h.balance}`));
+      }
+      expect(byPage, `pages at ${n}`).toEqual(want);
+      // The cursor walk, 64 at a time.
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = (await (await t.get(`/snapshots/${id}/holders?limit=64${cursor ? `&cursor=${cursor}` : ""}`, auth)).json()) as { holders: Array<{ rank: number; address: string; balance: string }>; nextCursor: string | null };
+        walked.push(...page.holders.map((h) => `${h.rank},${h.address},${h.balance}`));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(walked, `cursor walk at ${n}`).toEqual(want);
+      // The CSV, by Accept and by .csv: a header row, then exactly the list.
+      for (const [path, headers] of [[`/snapshots/${id}/holders`, { ...auth, Accept: "text/csv" }], [`/snapshots/${id}/holders.csv`, auth]] as const) {
+        const csv = await t.get(path, headers);
+        expect(csv.status).toBe(200);
+        expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+        expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...want, ""]);
+      }
+    }
+  });
+
+  it("the same token and block is one snapshot, computed once; atTime and no block pick theirs", async () => {
+    const first = (await (await t.post("/snapshots", { tokenId: TOKEN, block: 104 }, auth)).json()) as { id: number };
+    await done(first.id);
+    const again = await t.post("/snapshots", { tokenId: TOKEN, block: 104 }, auth);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { id: number }).id).toBe(first.id);
+    const byTime = (await (await t.post("/snapshots", { tokenId: TOKEN, atTime: time(104) + 7 }, auth)).json()) as { id: number; blockNumber: number };
+    expect(byTime).toMatchObject({ id: first.id, blockNumber: 104 });
+    const head = (await (await t.post("/snapshots", { tokenId: TOKEN }, auth)).json()) as { blockNumber: number };
+    expect(head.blockNumber).toBe(111);
+    expect(rowsOf<{ n: number }>(await ctx.db.execute(sql`select count(*)::int as n from holder_snapshots`))[0]!.n).toBe(2);
+  });
+
+  it("a job stopped between batches resumes where it was and ends with the same list", async () => {
+    const { snapshot } = await requestSnapshot(ctx.db, TOKEN, 107, null);
+    const stop = new AbortController();
+    let steps = 0;
+    const partial = await runSnapshot(ctx.db, snapshot.id, { batch: 23, signal: stop.signal, onProgress: () => (++steps === 3 ? stop.abort() : undefined) });
+    expect(partial.state).toBe("running");
+    expect(partial.accountsDone).toBe(46);
+    const resumed = await runSnapshot(ctx.db, snapshot.id, { batch: 23 });
+    expect(resumed).toMatchObject({ state: "done", holders: ranked(107).length, accountsDone: ACCOUNTS.length });
+    const csv = await t.get(`/snapshots/${snapshot.id}/holders.csv`, auth);
+    expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(107), ""]);
+    expect((await getSnapshot(ctx.db, snapshot.id))!.resumeAfter).toBeNull();
+  });
+
+  it("refuses what it cannot answer: before the floor, after the head, an unknown token, bad bodies, no token, unknown and unfinished snapshots", async () => {
+    expect(await expectError(await t.post("/snapshots", { tokenId: TOKEN, block: 99 }, auth), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 100");
+    expect(await expectError(await t.post("/snapshots", { tokenId: TOKEN, block: 112 }, auth), 404, "BLOCK_NOT_INDEXED")).toContain("111");
+    await expectError(await t.post("/snapshots", { tokenId: 424242, block: 105 }, auth), 404, "TOKEN_NOT_FOUND");
+    for (const body of [{}, { tokenId: "1984" }, { tokenId: TOKEN, block: -1 }, { tokenId: TOKEN, block: 1.5 }, { tokenId: TOKEN, block: 105, atTime: time(105) }, { tokenId: TOKEN, extra: 1 }, [], "x"]) {
+      await expectError(await t.post("/snapshots", body, auth), 400, "VALIDATION_ERROR");
+    }
+    await expectError(await t.request("/snapshots", { method: "POST", body: "tokenId=1", headers: { ...auth, "Content-Type": "text/plain" } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectError(await t.post("/snapshots", { tokenId: TOKEN }), 401, "UNAUTHORIZED");
+    await expectError(await t.get("/snapshots/1"), 401, "UNAUTHORIZED");
+    await expectError(await t.get("/snapshots/987654", auth), 404, "SNAPSHOT_NOT_FOUND");
+    await expectError(await t.get("/snapshots/0", auth), 400, "VALIDATION_ERROR");
+    await expectError(await t.get("/snapshots/abc/holders", auth), 400, "VALIDATION_ERROR");
+    const { snapshot } = await requestSnapshot(ctx.db, TOKEN, 101, null); // queued, no job: never runs here
+    expect(await expectError(await t.get(`/snapshots/${snapshot.id}/holders`, auth), 409, "SNAPSHOT_NOT_READY")).toContain("queued");
+    await expectError(await t.get(`/snapshots/${snapshot.id}/holders.csv`, auth), 409, "SNAPSHOT_NOT_READY");
+    for (const q of ["cursor=abc", "cursor=r0", "cursor=r01", "page=1&cursor=r5", "limit=1001", "page=0"]) {
+      const { id } = (await (await t.post("/snapshots", { tokenId: TOKEN, block: 100 }, auth)).json()) as { id: number };
+      await done(id);
+      await expectError(await t.get(`/snapshots/${id}/holders?${q}`, auth), 400, "VALIDATION_ERROR");
+    }
+  });
+
+  it("bounds the queue (per user and in all) and CSV downloads at once (per client)", async () => {
+    // A runner that holds every job: the queue only fills.
+    await runner.close();
+    const held: number[] = [];
+    const t2 = buildApp(ctx.db, { snapshots: { enqueue: async (id) => void held.push(id), close: async () => {} }, snapshotLimits: { queued: 3, perUser: 2, csvStreams: 8, csvPerClient: 2 } });
+    const a = await authHeader(t2, "a@example.com");
+    const b = await authHeader(t2, "b@example.com");
+    expect((await t2.post("/snapshots", { tokenId: TOKEN, block: 101 }, a)).status).toBe(202);
+    expect((await t2.post("/snapshots", { tokenId: TOKEN, block: 102 }, a)).status).toBe(202);
+    const third = await t2.post("/snapshots", { tokenId: TOKEN, block: 103 }, a);
+    expect(await expectError(third, 429, "TOO_MANY_SNAPSHOTS")).toContain("at most 2");
+    // …but the same one again is no new work, and is answered.
+    expect((await t2.post("/snapshots", { tokenId: TOKEN, block: 102 }, a)).status).toBe(202);
+    expect((await t2.post("/snapshots", { tokenId: TOKEN, block: 103 }, b)).status).toBe(202);
+    const fourth = await t2.post("/snapshots", { tokenId: TOKEN, block: 104 }, b);
+    expect(await expectError(fourth, 429, "TOO_MANY_SNAPSHOTS")).toContain("at most 3");
+    expect(fourth.headers.get("retry-after")).toBe("30");
+    // Concurrent requests cannot both take the last place.
+    const burst = await Promise.all([105, 106, 107, 108].map((n) => t2.post("/snapshots", { tokenId: TOKEN, block: n }, b)));
+    expect(burst.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    expect(held).toHaveLength(3);
+    // CSV: two at once per client; the third waits for one to end.
+    const { snapshot } = await requestSnapshot(ctx.db, TOKEN, 110, null);
+    await runSnapshot(ctx.db, snapshot.id);
+    const open = [await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a), await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a)];
+    expect(open.map((r) => r.status)).toEqual([200, 200]);
+    await expectError(await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a), 429, "RATE_LIMITED");
+    expect((await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a, )).status).toBe(429);
+    await open[0]!.body!.cancel();
+    await open[1]!.text();
+    const after = await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a);
+    expect(after.status).toBe(200);
+    expect((await after.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(110), ""]);
+  });
+});
