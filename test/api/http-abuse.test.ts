@@ -18,7 +18,9 @@ import { z } from "@hono/zod-openapi";
 import { buildApp } from "../support/app.js";
 import { accountMemo, canonicalPath } from "../../api/canonical.js";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
+import { sql } from "drizzle-orm";
 import { createDb, type DbHandle } from "../../db/index.js";
+import { HEAD_BLOCK } from "../support/fixtures.js";
 import { loadConfig } from "../../shared/config.js";
 import { encodeAddress, decodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
@@ -48,6 +50,18 @@ function exchange(port: number, text: string, ms = 400): Promise<string> {
       resolve(got);
     });
   });
+}
+
+/** The body of a chunked answer (latin1 text of ASCII: lengths are byte counts). */
+function dechunk(raw: string): string {
+  let out = "";
+  for (let at = 0; ; ) {
+    const eol = raw.indexOf("\r\n", at);
+    const size = parseInt(raw.slice(at, eol), 16);
+    if (!(size > 0)) return out;
+    out += raw.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
 }
 
 function parse(raw: string): RawAnswer {
@@ -155,6 +169,41 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     expect(parse(answer).status).toBe(200);
     expect(server.connections.write_timeout).toBe(0);
   });
+
+  it("a holder CSV whose client never reads holds one batch, is cut at the write deadline, and gives its download place back", async () => {
+    await start();
+    // 200,000 holders of USDt at the head in balance history: a CSV of ≈ 19 MB, more than loopback buffers hold.
+    await handle.db.execute(sql`
+      insert into balance_history (lp, token_id, account, block_number, balance)
+      select false, ${USDT}, 'csv' || lpad(i::text, 44, '0'), ${HEAD_BLOCK}, 10::numeric ^ 38 + i from generate_series(1, 200000) i
+      on conflict do nothing`);
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const made = (await (await fetch(`http://127.0.0.1:${server.port}/snapshots`, { method: "POST", headers: auth, body: JSON.stringify({ tokenId: USDT }) })).json()) as { id: number };
+    let holders = 0;
+    await until("the snapshot", async () => {
+      const view = (await (await fetch(`http://127.0.0.1:${server.port}/snapshots/${made.id}`, { headers: auth })).json()) as { state: string; holders: number };
+      holders = view.holders;
+      return view.state === "done";
+    }, 30_000);
+    expect(holders).toBeGreaterThanOrEqual(200_000);
+    // Then a 600 ms write deadline (a fresh server on the same store: the snapshot stays).
+    await start({ connections: { writeTimeoutMs: 600 } });
+    const get = `GET /snapshots/${made.id}/holders.csv HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+    const rss = process.memoryUsage().rss;
+    // Two stalled downloads (the per-client bound): both cut at the deadline.
+    const outcomes = await Promise.all([stalled(server.port, get, () => server.connections.write_timeout >= 2, 10_000), stalled(server.port, get, () => server.connections.write_timeout >= 2, 10_000)]);
+    expect(outcomes.every((o) => o.closed), JSON.stringify({ outcomes, c: server.connections })).toBe(true);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 1024 * 1024);
+    // Their places are free again: a third download from the same client reads the whole list.
+    // (On a connection of its own: with a 600 ms deadline, the server cuts idle keep-alive
+    // connections sooner than a client's pool expects, so a reused one could race its close.)
+    const res = await request(server.port, "GET", `/snapshots/${made.id}/holders.csv`, { Authorization: `Bearer ${token}` });
+    expect(res.status).toBe(200);
+    expect(res.headers["transfer-encoding"]).toBe("chunked"); // streamed, never measured (buffered) first
+    const lines = dechunk(res.body).split("\n");
+    expect(lines.length).toBe(holders + 2);
+    expect(lines[1]).toBe(`1,csv${"200000".padStart(44, "0")},${10n ** 38n + 200_000n}`);
+  }, 60_000);
 
   it("a peer that keeps asking while its answers pile up is cut at the queued-bytes bound", async () => {
     await start({ connections: { queuedBytes: 256 * 1024, writeTimeoutMs: 60_000 } });
