@@ -57,6 +57,7 @@ const lazy = {
   connect: () => import("../indexer/chain/connect.js"),
   reader: () => import("../indexer/chain/reader.js"),
   start: () => import("./start.js"),
+  snapshot: () => import("./snapshot.js"),
 };
 
 /** The environment with the given flags laid over it, validated once. */
@@ -252,6 +253,36 @@ withFlags(
       const gone = await pruneHistory(handle.db, opts.before);
       process.stdout.write(`history now starts at block ${opts.before}: ${gone.balances} balance rows and ${gone.tokens} token rows deleted\n`);
     } finally {
+      await handle.close();
+    }
+  }),
+);
+
+withFlags(
+  program
+    .command("snapshot")
+    .description("every holder of a token as of a block, as CSV (rank,address,balance): computed once and kept, resumable; the same as POST /snapshots")
+    .requiredOption("--token <id>", "the token id", integer(0))
+    .option("--at <block>", "the block (default: the newest indexed)", integer(0))
+    .option("--at-time <unix>", "or: the last block at or before this time (Unix seconds)", integer(0))
+    .requiredOption("--out <file>", 'where to write the CSV ("-" for stdout)'),
+  ["dataDir", "databaseUrl"],
+).action((opts: Partial<Record<Flag, string>> & { token: number; at?: number; atTime?: number; out: string }) =>
+  runOnce("tokenpool snapshot", async () => {
+    const config = configOf(opts);
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    try {
+      await handle.migrate();
+      const done = await (await lazy.snapshot()).snapshotCommand(handle.db, { token: opts.token, at: opts.at, atTime: opts.atTime, out: opts.out }, stop.signal);
+      if (done) process.stderr.write(`snapshot ${done.id}: ${done.holders} holders of token ${opts.token} at block ${done.block}${opts.out === "-" ? "" : ` written to ${opts.out}`}\n`);
+      else process.exitCode = 130;
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
       await handle.close();
     }
   }),

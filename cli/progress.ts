@@ -22,7 +22,7 @@ function formatEta(seconds: number): string {
   return `${(seconds / 3_600).toFixed(1)} h`;
 }
 
-export function progressReporter(label: string, total: number, initial: number, stream: NodeJS.WriteStream = process.stderr): ProgressReporter {
+export function progressReporter(label: string, total: number, initial: number, stream: NodeJS.WriteStream = process.stderr, unit = "blocks"): ProgressReporter {
   const started = performance.now();
   let done = initial;
   const rate = () => {
@@ -34,7 +34,7 @@ export function progressReporter(label: string, total: number, initial: number, 
   if (stream.isTTY) {
     const bar = new SingleBar({
       stream,
-      format: `${label} [{bar}] {value}/{total} blocks | {rate} blocks/s | ETA {etaText}`,
+      format: `${label} [{bar}] {value}/{total} ${unit} | {rate} ${unit}/s | ETA {etaText}`,
       hideCursor: true,
       barsize: 30,
     });
@@ -58,7 +58,7 @@ export function progressReporter(label: string, total: number, initial: number, 
   const line = () => {
     lastLine = performance.now();
     const pct = total > 0 ? Math.floor((done / total) * 100) : 100;
-    stream.write(`${label}: ${done}/${total} blocks (${pct}%), ${rate().toFixed(1)} blocks/s, ETA ${eta()}\n`);
+    stream.write(`${label}: ${done}/${total} ${unit} (${pct}%), ${rate().toFixed(1)} ${unit}/s, ETA ${eta()}\n`);
   };
   return {
     update(n) {

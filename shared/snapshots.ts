@@ -5,8 +5,6 @@
  * takes — and `tokenpool snapshot` runs one in the foreground. The database row is the job's
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
-import { Queue, Worker } from "bullmq";
-import { Redis } from "ioredis";
 import { failSnapshot, finishSnapshot, getSnapshot, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
 import type { Logger } from "./logger.js";
 
@@ -64,6 +62,8 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: { 
   };
   let runner: SnapshotRunner;
   if (opts.redisUrl) {
+    // Loaded only with Redis: BullMQ is ≈ 150 MB of RSS an API on the embedded default never needs.
+    const [{ Queue, Worker }, { Redis }] = await Promise.all([import("bullmq"), import("ioredis")]);
     const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     const prefix = opts.prefix ?? "tokenpool";
     const queue = new Queue(SNAPSHOT_QUEUE, { connection, prefix });

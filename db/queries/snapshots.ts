@@ -93,6 +93,9 @@ export async function snapshotStep(db: Database, id: number, batch: number): Pro
 export async function finishSnapshot(db: Database, id: number): Promise<void> {
   await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
+    // Two runners on one snapshot (the API's and the CLI's) take turns on its row: the second finds it done.
+    const [s] = rowsOf<{ state: string }>(await t.execute(sql`select state from holder_snapshots where id = ${id} for update`));
+    if (s?.state !== "running") return;
     await t.execute(sql`delete from snapshot_holders where snapshot_id = ${id}`);
     await t.execute(sql`
       insert into snapshot_holders (snapshot_id, rank, account, balance)

@@ -1,6 +1,6 @@
 /** The `tokenpool` command as an operator meets it: a real process per call. */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,12 +8,13 @@ import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { appliedMigrations, createDb, replaceSkippedEvents, setTask, setCheckpoint } from "../../db/index.js";
+import { appliedMigrations, createDb, replaceSkippedEvents, rowsOf, setTask, setCheckpoint } from "../../db/index.js";
+import { HEAD_BLOCK, seedMarket, TEN } from "../support/fixtures.js";
 import { loadTestServices } from "../../shared/config.js";
 
 const run = promisify(execFile);
 const BIN = path.resolve("bin/tokenpool.mjs");
-const COMMANDS = ["start", "api", "indexer", "backfill", "worker", "devnet", "migrate", "status", "prune-history"];
+const COMMANDS = ["start", "api", "indexer", "backfill", "worker", "devnet", "migrate", "status", "prune-history", "snapshot"];
 const redisUrl = loadTestServices().redisUrl;
 
 async function tokenpool(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -116,6 +117,41 @@ describe("tokenpool CLI", () => {
     expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
   });
+
+  it("snapshot writes every holder at a block as CSV — the same list /assets/holders ranks at the head — and refuses what it cannot answer", async () => {
+    const store = await mkdtemp(path.join(tmpdir(), "tokenpool-cli-snapshot-"));
+    try {
+      const seeded = await createDb({ dataDir: store });
+      await seeded.migrate();
+      await seedMarket(seeded.db);
+      // The current holder list, in rank order: at the head, a snapshot must equal it.
+      const want = rowsOf<{ account: string; balance: string }>(await seeded.db.execute(sql`select account, balance::text as balance from holders where token_id = ${TEN} and balance > 0 order by balance desc, account`));
+      await seeded.close();
+      expect(want.length).toBeGreaterThan(1);
+      const out = path.join(store, "holders.csv");
+      const first = await tokenpool(["snapshot", "--data-dir", store, "--token", String(TEN), "--at", String(HEAD_BLOCK), "--out", out]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain(`${want.length} holders of token ${TEN} at block ${HEAD_BLOCK} written to ${out}`);
+      const csv = await readFile(out, "utf8");
+      expect(csv.split("\n")).toEqual(["rank,address,balance", ...want.map((w, i) => `${i + 1},${w.account},${w.balance}`), ""]);
+      // Asked again: the kept snapshot, written out again (no second computation), to stdout this time.
+      const again = await tokenpool(["snapshot", "--data-dir", store, "--token", String(TEN), "--out", "-"]);
+      expect(again).toMatchObject({ code: 0, stdout: csv });
+      for (const [args, reason] of [
+        [["--token", "424242"], /did not exist at block/],
+        [["--token", String(TEN), "--at", "1"], /before the store's balance history, which starts at block/],
+        [["--token", String(TEN), "--at", String(HEAD_BLOCK + 1)], /is not indexed yet/],
+      ] as const) {
+        const r = await tokenpool(["snapshot", "--data-dir", store, ...args, "--out", path.join(store, "x.csv")]);
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stderr).toMatch(reason);
+        await expect(readFile(path.join(store, "x.csv"))).rejects.toThrow(); // no file, not even a partial one
+      }
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("status lists the events the indexer could not index", async () => {
     const store = await createDb({ dataDir: dir });

@@ -1,0 +1,80 @@
+/**
+ * `tokenpool snapshot --token 1984 --at 9000000 --out holders.csv`: the holder snapshot the API's
+ * POST /snapshots computes, in the foreground, with a progress bar; then its CSV. Stopped
+ * (Ctrl-C, a crash), it resumes where it was when run again; a snapshot already done (by the API
+ * or an earlier run) is only written out. The file appears under its name only once complete.
+ */
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { once } from "node:events";
+import { getSnapshot, requestSnapshot, snapshotPage, tokenAt, type Database } from "../db/index.js";
+import { resolveAsOf } from "../api/services/balances.js";
+import { runSnapshot } from "../shared/snapshots.js";
+import { progressReporter } from "./progress.js";
+
+export interface SnapshotCommand {
+  token: number;
+  at?: number | undefined;
+  atTime?: number | undefined;
+  out: string;
+}
+
+/** Rows per query when writing the CSV. */
+const BATCH = 10_000;
+
+export async function snapshotCommand(db: Database, cmd: SnapshotCommand, signal: AbortSignal, stderr: NodeJS.WriteStream = process.stderr): Promise<{ id: number; holders: number; block: number } | undefined> {
+  const block = await resolveAsOf(db, { at: cmd.at, atTime: cmd.atTime }, "holders");
+  if (!(await tokenAt(db, cmd.token, block.number))) throw new Error(`token ${cmd.token} did not exist at block ${block.number}`);
+  const { snapshot } = await requestSnapshot(db, cmd.token, block.number, null);
+  let s = snapshot;
+  if (s.state === "failed") throw new Error(`snapshot ${s.id} failed earlier: ${s.error ?? "no reason kept"} (delete it to try again)`);
+  if (s.state !== "done") {
+    if (s.accountsDone > 0) stderr.write(`resuming snapshot ${s.id} after ${s.accountsDone} accounts\n`);
+    let bar: ReturnType<typeof progressReporter> | undefined;
+    s = await runSnapshot(db, s.id, {
+      signal,
+      onProgress: (p) => {
+        bar ??= progressReporter(`snapshot of token ${cmd.token} at block ${block.number}`, p.accountsEstimate ?? 0, p.accountsDone, stderr, "accounts");
+        bar.update(p.accountsDone);
+      },
+    });
+    bar?.stop();
+    if (s.state !== "done") {
+      stderr.write(`stopped after ${s.accountsDone} accounts: run the same command again to resume\n`);
+      return undefined;
+    }
+  }
+  await writeCsv(db, s.id, cmd.out, signal);
+  const done = (await getSnapshot(db, s.id))!;
+  return { id: done.id, holders: done.holders ?? 0, block: done.blockNumber };
+}
+
+/** The ranked list as CSV into `out` ("-": stdout), through `out.partial` then renamed. */
+async function writeCsv(db: Database, id: number, out: string, signal: AbortSignal): Promise<void> {
+  const toStdout = out === "-";
+  const path = toStdout ? undefined : `${out}.partial`;
+  const stream = toStdout ? process.stdout : createWriteStream(path!);
+  try {
+    let after = 0;
+    if (!stream.write("rank,address,balance\n")) await once(stream, "drain");
+    for (;;) {
+      if (signal.aborted) throw new Error("stopped");
+      const rows = await snapshotPage(db, id, after, BATCH);
+      let text = "";
+      for (const r of rows) text += `${r.rank},${r.account},${r.balance}\n`;
+      if (text && !stream.write(text)) await once(stream, "drain");
+      if (rows.length < BATCH) break;
+      after = rows[rows.length - 1]!.rank;
+    }
+    if (!toStdout) {
+      await new Promise<void>((resolve, reject) => (stream as ReturnType<typeof createWriteStream>).end((err?: Error | null) => (err ? reject(err) : resolve())));
+      await rename(path!, out);
+    }
+  } catch (err) {
+    if (!toStdout) {
+      (stream as ReturnType<typeof createWriteStream>).destroy();
+      await rm(path!, { force: true });
+    }
+    throw err;
+  }
+}
