@@ -23,7 +23,8 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { balancesAt, getCheckpoint, historyFloor, tokensAt, type DbHandle } from "../../db/index.js";
+import { balancesAt, getCheckpoint, historyFloor, requestSnapshot, snapshotPage, tokensAt, type DbHandle } from "../../db/index.js";
+import { runSnapshot } from "../../shared/snapshots.js";
 import { runLocal, splitRange, type BackfillOptions } from "../../indexer/backfill.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { Follower } from "../../indexer/follower.js";
@@ -193,6 +194,20 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
       const tokens = Object.fromEntries((await tokensAt(run.handle.db, n)).map((t) => [t.id, { name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply, owner: t.owner, status: t.status, kind: t.kind, assetId: t.assetId }]));
       expect.soft({ block: n, tokens }, `${run.name}: tokens as of block ${n} = chain storage there`).toEqual({ block: n, tokens: atChain.tokens });
       if (n >= floors.lp!) expect.soft({ block: n, lp: asMap(lp) }, `${run.name}: LP positions as of block ${n} = chain storage there`).toEqual({ block: n, lp: atChain.lpHolders });
+    }
+    // Holder snapshots (the job POST /snapshots and `tokenpool snapshot` run), before the upgrade
+    // and at the head: every token's ranked list = chain storage at that block.
+    for (const n of [upgrade.applied.number - 1, head]) {
+      const atChain = await chainAt(n);
+      const ids = [...new Set(Object.keys(atChain.holders).map((k) => Number(k.split("|")[0])))];
+      const snapped: Record<string, string> = {};
+      for (const id of ids) {
+        const { snapshot } = await requestSnapshot(run.handle.db, id, n, null);
+        const done = await runSnapshot(run.handle.db, snapshot.id, { batch: 3 });
+        expect(done.state).toBe("done");
+        for (const r of await snapshotPage(run.handle.db, snapshot.id, 0, 10_000)) snapped[`${id}|${r.account}`] = r.balance;
+      }
+      expect.soft({ block: n, holders: snapped }, `${run.name}: holder snapshots at block ${n} = chain storage there`).toEqual({ block: n, holders: atChain.holders });
     }
   }
 
