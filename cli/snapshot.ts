@@ -7,7 +7,7 @@
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { once } from "node:events";
-import { getSnapshot, requestSnapshot, snapshotPage, tokenAt, type Database } from "../db/index.js";
+import { getSnapshot, requestSnapshot, snapshotCsvBatch, tokenAt, type Database } from "../db/index.js";
 import { resolveAsOf } from "../api/services/balances.js";
 import { runSnapshot } from "../shared/snapshots.js";
 import { progressReporter } from "./progress.js";
@@ -59,12 +59,10 @@ async function writeCsv(db: Database, id: number, out: string, signal: AbortSign
     if (!stream.write("rank,address,balance\n")) await once(stream, "drain");
     for (;;) {
       if (signal.aborted) throw new Error("stopped");
-      const rows = await snapshotPage(db, id, after, BATCH);
-      let text = "";
-      for (const r of rows) text += `${r.rank},${r.account},${r.balance}\n`;
-      if (text && !stream.write(text)) await once(stream, "drain");
-      if (rows.length < BATCH) break;
-      after = rows[rows.length - 1]!.rank;
+      const batch = await snapshotCsvBatch(db, id, after, BATCH);
+      if (batch.text && !stream.write(batch.text)) await once(stream, "drain");
+      if (batch.rows < BATCH) break;
+      after = batch.last;
     }
     if (!toStdout) {
       await new Promise<void>((resolve, reject) => (stream as ReturnType<typeof createWriteStream>).end((err?: Error | null) => (err ? reject(err) : resolve())));

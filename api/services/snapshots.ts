@@ -3,7 +3,7 @@
  * token as of the block, bounded in number), its state, its ranked pages and its CSV.
  */
 import { sql } from "drizzle-orm";
-import { getSnapshot, requestSnapshot, rowsOf, snapshotPage, tokenAt, unfinishedCounts, type Database, type Snapshot } from "../../db/index.js";
+import { getSnapshot, requestSnapshot, rowsOf, snapshotCsvBatch, snapshotPage, tokenAt, unfinishedCounts, type Database, type Snapshot } from "../../db/index.js";
 import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
@@ -118,15 +118,14 @@ export async function snapshotCsv(db: Database, id: number, release: () => void)
     {
       async pull(controller) {
         try {
-          const rows = await snapshotPage(db, id, after, CSV_BATCH);
-          let text = header ? "rank,address,balance\n" : "";
+          const batch = await snapshotCsvBatch(db, id, after, CSV_BATCH);
+          const text = header ? `rank,address,balance\n${batch.text}` : batch.text;
           header = false;
-          for (const r of rows) text += `${r.rank},${r.account},${r.balance}\n`;
           if (text) controller.enqueue(encoder.encode(text));
-          if (rows.length < CSV_BATCH) {
+          if (batch.rows < CSV_BATCH) {
             controller.close();
             done();
-          } else after = rows[rows.length - 1]!.rank;
+          } else after = batch.last;
         } catch (err) {
           done();
           controller.error(err);

@@ -108,6 +108,9 @@ export async function finishSnapshot(db: Database, id: number): Promise<void> {
       where id = ${id}`);
     await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
   });
+  // Fresh statistics for the pages' keyset reads (a table that just grew by 600,000 rows is
+  // otherwise planned from its size before). One sample, ≈ 0.1 s.
+  await db.execute(sql`analyze snapshot_holders`);
 }
 
 export async function failSnapshot(db: Database, id: number, error: string): Promise<void> {
@@ -123,6 +126,21 @@ export async function snapshotPage(db: Database, id: number, afterRank: number, 
     .where(and(eq(snapshotHolders.snapshotId, id), gt(snapshotHolders.rank, afterRank)))
     .orderBy(asc(snapshotHolders.rank))
     .limit(limit);
+}
+
+/**
+ * Ranks after `afterRank`, up to `limit` of them, as CSV lines (`rank,address,balance\n` each),
+ * built by the database: one string per batch instead of an object per row (a 540,000-holder
+ * download allocated ≈ 100 MB of short-lived rows per client in JS). `last` is the batch's last
+ * rank; `rows` how many it holds.
+ */
+export async function snapshotCsvBatch(db: Database, id: number, afterRank: number, limit: number): Promise<{ text: string; rows: number; last: number }> {
+  const [row] = rowsOf<{ n: string | number; last: string | number | null; text: string | null }>(
+    await db.execute(sql`
+      select count(*) as n, max(rank) as last, string_agg(rank::text || ',' || account || ',' || balance::text || E'\n', '' order by rank) as text
+      from (select rank, account, balance from snapshot_holders where snapshot_id = ${id} and rank > ${afterRank} order by rank limit ${limit}) b`),
+  );
+  return { text: row?.text ?? "", rows: Number(row?.n ?? 0), last: Number(row?.last ?? afterRank) };
 }
 
 /**
