@@ -17,7 +17,7 @@ import { requestLog } from "./middleware/request-log.js";
 import { deadline, deadlineOf } from "./middleware/deadline.js";
 import { ReadBudget, readBudget, type ReadBudgetOptions } from "./middleware/read-budget.js";
 import { strictInput } from "./middleware/strict-input.js";
-import { snapshotRoutes } from "./routes/snapshots.js";
+import { snapshotRoutes, wantsCsv } from "./routes/snapshots.js";
 import { CsvStreams } from "./services/snapshots.js";
 import type { SnapshotRunner } from "../shared/snapshots.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
@@ -69,6 +69,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Holder snapshots' job runner (shared/snapshots.ts); unset = POST /snapshots answers 503. */
   snapshots?: SnapshotRunner;
+  /** Current holder-list CSV downloads at once (in all, per client) and their deadline (each holds a connection). */
+  currentCsv?: { total: number; perClient: number; maxMs: number };
   /** Unfinished snapshots at once (in all, per user) and CSV downloads at once (in all, per client). */
   snapshotLimits?: { queued: number; perUser: number; csvStreams: number; csvPerClient: number };
 }
@@ -125,7 +127,8 @@ export function createApp(deps: AppDeps) {
   // connection would wait for this one.)
   const snapshot = snapshots(deps.readDb ?? deps.db);
   if (deps.readBudget) app.use(readBudget(new ReadBudget(deps.readBudget), deps.trustProxy));
-  app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) ? snapshot.run(next, deadlineOf(c)) : next()));
+  // (A holder list as CSV holds its own transaction, for the length of the download.)
+  app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) && !wantsCsv(rawHeader(c, "accept")) ? snapshot.run(next, deadlineOf(c)) : next()));
   app.use("/auth/*", requireJsonBody());
   app.use("/snapshots", requireJsonBody());
 
@@ -134,7 +137,8 @@ export function createApp(deps: AppDeps) {
   app.route("/", authRoutes({ db: deps.db, tokens, guard: { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
   const reads = { ...deps, db: snapshot.db };
   app.route("/", oracleRoutes(reads));
-  app.route("/", assetRoutes(reads));
+  const currentCsv = deps.currentCsv ?? { total: 2, perClient: 1, maxMs: 60_000 };
+  app.route("/", assetRoutes({ ...reads, store: deps.readDb ?? deps.db, currentCsv: { streams: new CsvStreams(currentCsv), maxMs: currentCsv.maxMs } }));
   app.route("/", poolRoutes(reads));
   app.route("/", listRoutes(reads));
   app.route("/", marketRoutes(reads));

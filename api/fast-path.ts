@@ -16,7 +16,7 @@
  * here as GET (api/server.ts; Node sends no body for it).
  *
  * Everything else goes to the app, which answers it exactly as before: anything with an Origin
- * header (CORS answers are built there), a path with `%` or `\`, a Host that is not a plain
+ * header (CORS answers are built there), an Accept asking for CSV, a path with `%` or `\`, a Host that is not a plain
  * host[:port], a query the canonical form cannot decode, and every miss. An entry exists only
  * for a request that passed the app's input checks (strictInput) and was answered 200, under the
  * key the app derived from the normalised path in its canonical spelling (api/canonical.ts); a
@@ -67,6 +67,8 @@ export function fastKey(req: IncomingMessage, cache?: Pick<ResponseCache, "canon
   if (req.method !== "GET" || url === undefined || url.charCodeAt(0) !== 47 /* / */) return undefined;
   const headers = req.headers;
   if (headers.origin !== undefined || headers.host === undefined || !plainHost(headers.host)) return undefined;
+  // A CSV of the same path is the app's to answer (never cached).
+  if (headers.accept !== undefined && headers.accept.includes("text/csv")) return undefined;
   const q = url.indexOf("?");
   const raw = q < 0 ? url : url.slice(0, q);
   if (raw.includes("%") || raw.includes("\\")) return undefined;

@@ -190,6 +190,9 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl });
   const app = createApp({
     snapshots: snapshotRunner,
+    // A current holder-list CSV holds a connection for its download: a quarter of the pool on
+    // Postgres; on the embedded store (one connection, the indexer's too) one at a time, 10 s.
+    currentCsv: handle.kind === "pglite" ? { total: 1, perClient: 1, maxMs: 10_000 } : { total: Math.max(1, Math.floor(config.apiDbConnections / 4)), perClient: 1, maxMs: 60_000 },
     tokens,
     metrics,
     db: handle.db,

@@ -46,6 +46,15 @@ export function answerHead(entry: Entry, status: 200 | 304, limit: readonly stri
   return limit === undefined || limit.length === 0 ? head : [...head, ...limit];
 }
 
+/** Whether the client asked for CSV: `Accept: text/csv` (before any JSON type it lists). */
+export function acceptsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const csvAt = accept.indexOf("text/csv");
+  if (csvAt < 0) return false;
+  const jsonAt = accept.indexOf("application/json");
+  return jsonAt < 0 || csvAt < jsonAt;
+}
+
 /** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */
 export const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools)(\/|$)/;
 
@@ -239,7 +248,8 @@ function answer(c: Context<AppEnv>, entry: Entry, status: 200 | 304): void {
 
 export function responseCache(cache: ResponseCache | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
+    // A CSV (Accept: text/csv) is another answer on the same path: never cached, never served from a JSON entry.
+    if (c.req.method !== "GET" || !CACHEABLE.test(c.req.path) || acceptsCsv(rawHeader(c, "accept"))) return next();
     const staged = prewarmOf(c);
     if (staged) {
       await next();

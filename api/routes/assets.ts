@@ -4,6 +4,13 @@ import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
 import { AsOf, asOfQuery, BalanceParts, COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { assetMetadata, tokenHolders } from "../services/tokens.js";
+import { getToken } from "../../db/index.js";
+import type { Logger } from "../../shared/logger.js";
+import { clientMethod } from "../env.js";
+import { clientIp } from "../middleware/client-ip.js";
+import { currentHoldersCsv } from "../services/holders-csv.js";
+import { CsvStreams } from "../services/snapshots.js";
+import { wantsCsv } from "./snapshots.js";
 
 const security = [{ bearerAuth: [] }];
 const READ_ERRORS = ["VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS] as const;
@@ -73,14 +80,48 @@ const holders = createRoute({
       }),
     }),
   },
-  responses: { 200: json(HolderPage, "One page of holders"), ...errors(...READ_ERRORS) },
+  responses: {
+    200: {
+      content: { ...json(HolderPage, "").content, "text/csv": { schema: z.string().openapi({ example: "rank,address,balance\n1,HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F,1000000\n" }) } },
+      description: "One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block)",
+    },
+    ...errors(...READ_ERRORS),
+  },
 });
 
-export function assetRoutes(deps: { db: Database }) {
+export interface AssetRouteDeps {
+  db: Database;
+  /** The store itself (not the per-request snapshot): a CSV download holds its own transaction. */
+  store: Database;
+  currentCsv: { streams: CsvStreams; maxMs: number };
+  trustProxy: number;
+  logger: Logger;
+}
+
+export function assetRoutes(deps: AssetRouteDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(metadata, async (c) => c.json(await assetMetadata(deps.db, c.req.valid("param").id, c.req.valid("query")), 200))
     .openapi(holders, async (c) => {
       const { page, limit, cursor } = c.req.valid("query");
+      if (wantsCsv(c.req.header("accept"))) {
+        if (page !== undefined || limit !== undefined || cursor !== undefined) {
+          throw new AppError("VALIDATION_ERROR", "page, limit and cursor do not apply to the CSV: it is the whole list.");
+        }
+        const id = c.req.valid("param").id;
+        // The download budget is taken before anything awaits; given back when its transaction ends.
+        const release = deps.currentCsv.streams.take(clientIp(c, deps.trustProxy));
+        const headers = { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="holders-${id}.csv"`, "Cache-Control": "no-store" };
+        if (clientMethod(c) === "HEAD") {
+          try {
+            if (!(await getToken(deps.store, id))) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+          } finally {
+            release();
+          }
+          return c.body(null, 200, headers) as never;
+        }
+        const { body, block } = await currentHoldersCsv(deps.store, id, release, deps.currentCsv.maxMs, deps.logger);
+        return c.body(body, 200, { ...headers, "X-Block-Number": String(block) }) as never;
+      }
       if (page !== undefined && cursor !== undefined) {
         throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": send either page or cursor, not both.');
       }

@@ -7,7 +7,8 @@ import type { Context } from "hono";
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
-import type { AppEnv } from "../env.js";
+import { clientMethod, type AppEnv } from "../env.js";
+import { acceptsCsv } from "../middleware/cache.js";
 import { clientIp } from "../middleware/client-ip.js";
 import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json } from "../schemas.js";
 import { createSnapshot, snapshotCsv, snapshotHolderPage, snapshotView, type CsvStreams } from "../services/snapshots.js";
@@ -129,14 +130,8 @@ const csv = createRoute({
   responses: { 200: { content: CSV, description: "rank,address,balance; exact integers in smallest units" }, ...errors("SNAPSHOT_NOT_FOUND", "SNAPSHOT_NOT_READY", ...COMMON_ERRORS) },
 });
 
-/** Whether the client asked for CSV: `Accept: text/csv` (before any JSON type it lists). */
-export function wantsCsv(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const csvAt = accept.indexOf("text/csv");
-  if (csvAt < 0) return false;
-  const jsonAt = accept.indexOf("application/json");
-  return jsonAt < 0 || csvAt < jsonAt;
-}
+/** Whether the client asked for CSV (one rule for the routes, the cache and the read snapshot). */
+export const wantsCsv = acceptsCsv;
 
 export interface SnapshotDeps {
   /** The primary: snapshots are written here (never a read replica). */
@@ -152,6 +147,15 @@ export function snapshotRoutes(deps: SnapshotDeps) {
   const streamCsv = (c: Context<AppEnv>, id: number) => {
     // The stream budget is taken here, before the first await (released when the stream ends).
     const release = deps.csv.take(clientIp(c, deps.trustProxy));
+    // HEAD: the headers a GET would have, without reading the list (Node would send no body anyway).
+    if (clientMethod(c) === "HEAD") {
+      return snapshotView(deps.db, id)
+        .then((v) => {
+          if (v.state !== "done") throw new AppError("SNAPSHOT_NOT_READY", `Holder snapshot ${id} is ${v.state}.`);
+          return c.body(null, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="snapshot-${id}.csv"`, "Cache-Control": "no-store" });
+        })
+        .finally(release);
+    }
     return snapshotCsv(deps.db, id, release).then(
       (body) => c.body(body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="snapshot-${id}.csv"`, "Cache-Control": "no-store" }),
       (err: unknown) => {

@@ -205,6 +205,28 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     expect(lines[1]).toBe(`1,csv${"200000".padStart(44, "0")},${10n ** 38n + 200_000n}`);
   }, 60_000);
 
+  it("a holder list asked for as CSV is never answered from the cached JSON (fast path or app), and HEAD holds no download place", async () => {
+    await start();
+    const auth = { Authorization: `Bearer ${token}` };
+    const json = await request(server.port, "GET", `/assets/holders/${USDT}`, auth);
+    expect(json.headers["content-type"]).toMatch(/^application\/json/);
+    const hits = server.cache!.fastHits;
+    expect((await request(server.port, "GET", `/assets/holders/${USDT}`, auth)).headers["content-type"]).toMatch(/^application\/json/);
+    expect(server.cache!.fastHits).toBe(hits + 1); // cached, and served before the router
+    for (let i = 0; i < 3; i++) {
+      // HEAD first (no body, no place held), then the download itself: a place per client, given back each time.
+      const head = await request(server.port, "HEAD", `/assets/holders/${USDT}`, { ...auth, Accept: "text/csv" });
+      expect(head.status).toBe(200);
+      expect(head.headers["content-type"]).toMatch(/^text\/csv/);
+      expect(head.body).toBe("");
+      const csv = await request(server.port, "GET", `/assets/holders/${USDT}`, { ...auth, Accept: "text/csv" });
+      expect(csv.status).toBe(200);
+      expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+      expect(dechunk(csv.body).split("\n")[0]).toBe("rank,address,balance");
+    }
+    expect(server.cache!.fastHits).toBe(hits + 1);
+  });
+
   it("a peer that keeps asking while its answers pile up is cut at the queued-bytes bound", async () => {
     await start({ connections: { queuedBytes: 256 * 1024, writeTimeoutMs: 60_000 } });
     const ask = "GET /docs/assets/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\n\r\n";

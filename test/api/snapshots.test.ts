@@ -15,6 +15,7 @@ import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../sha
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { USDT } from "../support/fixtures.js";
+import { until } from "../support/wait.js";
 
 const TOKEN = USDT;
 const time = (n: number) => 1_700_000_000 + n * 12;
@@ -209,5 +210,33 @@ describeDb("holder snapshots", (ctx) => {
     const after = await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a);
     expect(after.status).toBe(200);
     expect((await after.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(110), ""]);
+  });
+
+  it("the current holder list as CSV: the head's list, one transaction, bounded, never a cached JSON answer", async () => {
+    const csv = await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(csv.headers.get("x-block-number")).toBe("111");
+    expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(111), ""]);
+    // JSON first in Accept, or no Accept: the page, as before (and cached as before).
+    for (const accept of ["application/json, text/csv", "*/*"]) {
+      const json = await t.get(`/assets/holders/${TOKEN}?limit=3`, { ...auth, Accept: accept });
+      expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(((await json.json()) as { holders: Array<{ address: string }> }).holders.map((h) => h.address)).toEqual(ranked(111).slice(0, 3).map((l) => l.split(",")[1]));
+    }
+    const again = await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
+    expect(again.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect((await again.text()).split("\n")).toHaveLength(ranked(111).length + 2);
+    const head = await t.request(`/assets/holders/${TOKEN}`, { method: "HEAD", headers: { ...auth, Accept: "text/csv" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/csv/);
+    // Refusals: the page parameters, an unknown token, no token, a second download at once from one client.
+    await expectError(await t.get(`/assets/holders/${TOKEN}?limit=5`, { ...auth, Accept: "text/csv" }), 400, "VALIDATION_ERROR");
+    await expectError(await t.get("/assets/holders/424242", { ...auth, Accept: "text/csv" }), 404, "TOKEN_NOT_FOUND");
+    await expectError(await t.get(`/assets/holders/${TOKEN}`, { Accept: "text/csv" }), 401, "UNAUTHORIZED");
+    const open = await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
+    await expectError(await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" }), 429, "RATE_LIMITED");
+    await open.body!.cancel();
+    await until("the download's place is free", async () => (await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" }).then(async (r) => (await r.text(), r.status))) === 200);
   });
 });
