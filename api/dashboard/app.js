@@ -56,6 +56,23 @@ async function get(path, auth = false) {
   if (!res.ok) throw Object.assign(new Error(body.error?.message ?? `HTTP ${res.status}`), { status: res.status, code: body.error?.code });
   return body;
 }
+async function post(path, body) {
+  const seq = routeSeq;
+  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json", ...(state.token ? { authorization: `Bearer ${state.token}` } : {}) }, body: JSON.stringify(body) });
+  const answer = await res.json().catch(() => ({}));
+  if (seq !== routeSeq) throw new Stale();
+  if (!res.ok) throw Object.assign(new Error(answer.error?.message ?? `HTTP ${res.status}`), { status: res.status, code: answer.error?.code });
+  return answer;
+}
+/** Saves a CSV the API streams (with the bearer token a plain link cannot carry) as `name`. */
+async function download(path, name) {
+  const res = await fetch(path, { headers: { accept: "text/csv", ...(state.token ? { authorization: `Bearer ${state.token}` } : {}) } });
+  if (!res.ok) { const body = await res.json().catch(() => ({})); throw new Error(body.error?.message ?? `HTTP ${res.status}`); }
+  const url = URL.createObjectURL(await res.blob());
+  const a = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 async function tokensList(fresh) {
   if (fresh || !state.assets) { const body = await get("/assets?sort=marketCap&limit=500"); state.assets = body.assets; state.head = body.blockNumber; }
   return state.assets;
@@ -265,8 +282,8 @@ async function tokenPage(id) {
     <section class="wide">${facts([["Value (USD)", num(t.valueUsd, 6), "token-value"], ["Market cap", num(t.marketCapUsd, 0)], ["Total supply", units(t.totalSupply, t.decimals)], ["Holders", t.holders, "token-holders"], ["Decimals", t.decimals], ["Status", t.status], ["Kind", t.kind + (t.assetId !== null ? ` (asset ${t.assetId})` : "")]])}</section>
     <section class="wide"><h2 id="token-chart-title">Price (USD)${pair ? ` · from ${poolLink(pair[0], pair[1])}` : ""}</h2><div class="chart" id="token-chart"></div></section>
     <section><h2>Supply and holders</h2><div class="chart" id="supply-chart"></div></section>
-    <section><h2>Top holders</h2><div id="top-holders"></div></section>
-    <section><h2>As of a block</h2><form id="asof-form" class="inline"><input id="asof-block" inputmode="numeric" autocomplete="off" placeholder="block number" aria-label="block number"> <button type="submit">Show</button></form><div id="asof"></div></section>
+    <section><h2>Top holders <button type="button" id="holders-csv" class="small">CSV</button></h2><div id="top-holders"></div></section>
+    <section><h2>As of a block</h2><form id="asof-form" class="inline"><input id="asof-block" inputmode="numeric" autocomplete="off" placeholder="block number" aria-label="block number"> <button type="submit">Show</button> <button type="button" id="asof-csv">Holders CSV</button></form><div id="asof"></div><p class="meta" id="asof-csv-state"></p></section>
     <section class="wide"><h2>Pools</h2><table><thead><tr><th>Pair</th><th>TVL (USD)</th><th>Volume 24 h</th><th>Swaps 24 h</th></tr></thead><tbody>${(await poolsList()).filter((p) => p.tokenA.tokenId === id || p.tokenB.tokenId === id).map((p) => `<tr><td>${poolLink(p.tokenA, p.tokenB)}</td><td>${num(p.totalValueLocked, 0)}</td><td>${num(p.volume24h)}</td><td>${p.swaps24h}</td></tr>`).join("") || '<tr><td class="empty" colspan="4">no pool</td></tr>'}</tbody></table></section>`;
   let interval = "1m";
   const drawPrice = async () => {
@@ -283,6 +300,26 @@ async function tokenPage(id) {
   };
   // The token as the store read it at a past block (GET /assets/metadata/{id}?at=): refusals
   // (before the store's history, not indexed yet) are shown as the API words them.
+  // Every holder as CSV: now (one download), or at the block typed above (a snapshot job, polled).
+  $("#holders-csv").addEventListener("click", () => download(`/assets/holders/${id}`, `holders-${id}.csv`).catch((err) => ($("#top-holders").innerHTML = `<p class="note">${esc(err.message)}</p>`)));
+  $("#asof-csv").addEventListener("click", async () => {
+    const out = $("#asof-csv-state");
+    if (!state.token) { out.innerHTML = loginNote("holder snapshots"); return; }
+    try {
+      const block = $("#asof-block").value.trim();
+      let snap = await post("/snapshots", block ? { tokenId: id, block: Number(block) } : { tokenId: id });
+      while (snap.state === "queued" || snap.state === "running") {
+        out.textContent = `snapshot ${snap.id} at block ${snap.blockNumber}: ${snap.state}, ${num(String(Number(snap.progress.fraction) * 100), 0)} %`;
+        await new Promise((r) => setTimeout(r, 1000));
+        snap = await get(`/snapshots/${snap.id}`, true);
+      }
+      if (snap.state !== "done") throw new Error(snap.error ?? `snapshot ${snap.state}`);
+      out.textContent = `snapshot ${snap.id}: ${snap.holders} holders at block ${snap.blockNumber}`;
+      await download(snap.links.csv, `holders-${id}-at-${snap.blockNumber}.csv`);
+    } catch (err) {
+      if (!(err instanceof Stale)) out.textContent = err.message;
+    }
+  });
   $("#asof-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const out = $("#asof");

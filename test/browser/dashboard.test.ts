@@ -4,7 +4,7 @@
  * WebSocket, loads nothing from outside the server, and leaves a screenshot in test-output/.
  */
 import { existsSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,6 +128,19 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.waitForSelector("#asof-supply");
     expect(await page.locator("#asof-number").innerText()).toBe(String(head));
     expect(atHead.asOf.blockNumber).toBe(head);
+    // Every holder as CSV: now, and at the head block through a snapshot job — both the API's list.
+    const csvNow = page.waitForEvent("download");
+    await page.click("#holders-csv");
+    const now = await (await csvNow).path();
+    const wantNow = await (await fetch(`${base}/assets/holders/0`, { headers: { authorization: token, accept: "text/csv" } })).text();
+    expect(await readFile(now!, "utf8")).toBe(wantNow);
+    const csvAt = page.waitForEvent("download", { timeout: 60_000 });
+    await page.click("#asof-csv");
+    const at = await csvAt;
+    expect(at.suggestedFilename()).toBe(`holders-0-at-${head}.csv`);
+    const snapshotCsv = await readFile((await at.path())!, "utf8");
+    expect(snapshotCsv.split("\n").slice(1)).toEqual(wantNow.split("\n").slice(1)); // the same list, at the same block
+    expect(await page.locator("#asof-csv-state").innerText()).toMatch(/holders at block/);
     await page.fill("#asof-block", "0");
     await page.click("#asof-form button");
     await page.waitForSelector("#asof-error");
