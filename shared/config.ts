@@ -52,6 +52,8 @@ export interface Config {
   apiReadsPerClient: number;
   /** Milliseconds after which a request not yet answered is answered 503. */
   requestTimeoutMs: number;
+  /** Finished holder snapshots kept (the newest); older ones are deleted when one finishes. */
+  snapshotsKeep: number;
   /** Heartbeat age (s) past which /health says "stale" and `tokenpool status` exits 1 (0 = never). */
   indexerStaleSeconds: number;
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiDbConnections: int(env, "API_DB_CONNECTIONS", 10, 3, 1_000),
     apiReadsPerClient: int(env, "API_READS_PER_CLIENT", 4, 1, 1_000),
     requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 10_000, 100, 3_600_000),
+    snapshotsKeep: int(env, "SNAPSHOTS_KEEP", 100, 1, 100_000),
     indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", 60, 0, 86_400),
     metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
     metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",

@@ -5,7 +5,7 @@
  * takes — and `tokenpool snapshot` runs one in the foreground. The database row is the job's
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
-import { failSnapshot, finishSnapshot, getSnapshot, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
+import { failSnapshot, finishSnapshot, getSnapshot, pruneSnapshots, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
 import type { Logger } from "./logger.js";
 
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
@@ -50,12 +50,15 @@ export const SNAPSHOT_QUEUE = "tokenpool-snapshots";
  * job at a time in each API process. Either way, snapshots left unfinished by an earlier run are
  * queued again at start.
  */
-export async function startSnapshotRunner(db: Database, logger: Logger, opts: { redisUrl?: string | undefined; prefix?: string; batch?: number } = {}): Promise<SnapshotRunner> {
+export async function startSnapshotRunner(db: Database, logger: Logger, opts: { redisUrl?: string | undefined; prefix?: string; batch?: number; keep?: number } = {}): Promise<SnapshotRunner> {
   const stop = new AbortController();
   const run = async (id: number) => {
     try {
       const s = await runSnapshot(db, id, { signal: stop.signal, batch: opts.batch });
       if (s.state === "done") logger.info({ snapshot: id, tokenId: s.tokenId, block: s.blockNumber, holders: s.holders }, "holder snapshot done");
+      // Kept: the newest `keep` finished ones (SNAPSHOTS_KEEP); what repeated requests add is bounded.
+      const pruned = await pruneSnapshots(db, opts.keep ?? 100);
+      if (pruned.length > 0) logger.info({ deleted: pruned }, "holder snapshots past SNAPSHOTS_KEEP deleted");
     } catch (err) {
       if (!stop.signal.aborted) logger.warn({ err, snapshot: id }, "holder snapshot failed");
     }

@@ -239,4 +239,23 @@ describeDb("holder snapshots", (ctx) => {
     await open.body!.cancel();
     await until("the download's place is free", async () => (await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" }).then(async (r) => (await r.text(), r.status))) === 200);
   });
+
+  it("keeps the newest SNAPSHOTS_KEEP finished snapshots: an older one is deleted, rows and all, when a new one finishes", async () => {
+    await runner.close();
+    runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 50, keep: 2 });
+    const t2 = buildApp(ctx.db, { snapshots: runner });
+    const ids: number[] = [];
+    for (const n of [100, 101, 102]) {
+      ids.push(((await (await t2.post("/snapshots", { tokenId: TOKEN, block: n }, auth)).json()) as { id: number }).id);
+      await done(ids[ids.length - 1]!);
+    }
+    await until("the oldest snapshot deleted", async () => (await t2.get(`/snapshots/${ids[0]}`, auth)).status === 404);
+    expect(rowsOf<{ n: number }>(await ctx.db.execute(sql`select count(*)::int as n from snapshot_holders where snapshot_id = ${ids[0]!}`))[0]!.n).toBe(0);
+    for (const id of ids.slice(1)) expect(((await (await t2.get(`/snapshots/${id}`, auth)).json()) as { state: string }).state).toBe("done");
+    // Asked for again, the deleted one is computed again (a new id), and equals the list it had.
+    const again = ((await (await t2.post("/snapshots", { tokenId: TOKEN, block: 100 }, auth)).json()) as { id: number }).id;
+    expect(again).not.toBe(ids[0]);
+    await done(again);
+    expect((await (await t2.get(`/snapshots/${again}/holders.csv`, auth)).text()).split("\n")).toEqual(["rank,address,balance", ...ranked(100), ""]);
+  });
 });
