@@ -23,6 +23,7 @@ describe("config", () => {
       apiDbConnections: 10,
       apiReadsPerClient: 4,
       requestTimeoutMs: 10000,
+      snapshotsKeep: 100,
       indexerStaleSeconds: 60,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
