@@ -68,7 +68,7 @@ export function fastKey(req: IncomingMessage, cache?: Pick<ResponseCache, "canon
   const headers = req.headers;
   if (headers.origin !== undefined || headers.host === undefined || !plainHost(headers.host)) return undefined;
   // A CSV of the same path is the app's to answer (never cached).
-  if (headers.accept !== undefined && headers.accept.includes("text/csv")) return undefined;
+  if (headers.accept !== undefined && headers.accept.toLowerCase().includes("text/csv")) return undefined;
   const q = url.indexOf("?");
   const raw = q < 0 ? url : url.slice(0, q);
   if (raw.includes("%") || raw.includes("\\")) return undefined;

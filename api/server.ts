@@ -187,7 +187,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const tokens = createTokenIssuer(jwtSecret, Date.now);
   const rateLimit = { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs };
   // Holder snapshots are written to the primary, by one job at a time (BullMQ across replicas with Redis).
-  const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl, keep: config.snapshotsKeep });
+  const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl, prefix: config.redisPrefix, keep: config.snapshotsKeep });
   const app = createApp({
     snapshots: snapshotRunner,
     // A current holder-list CSV holds a connection for its download: a quarter of the pool on

@@ -27,7 +27,6 @@ export async function snapshotCommand(db: Database, cmd: SnapshotCommand, signal
   if (!(await tokenAt(db, cmd.token, block.number))) throw new Error(`token ${cmd.token} did not exist at block ${block.number}`);
   const { snapshot } = await requestSnapshot(db, cmd.token, block.number, null);
   let s = snapshot;
-  if (s.state === "failed") throw new Error(`snapshot ${s.id} failed earlier: ${s.error ?? "no reason kept"} (delete it to try again)`);
   if (s.state !== "done") {
     if (s.accountsDone > 0) stderr.write(`resuming snapshot ${s.id} after ${s.accountsDone} accounts\n`);
     let bar: ReturnType<typeof progressReporter> | undefined;
@@ -39,12 +38,21 @@ export async function snapshotCommand(db: Database, cmd: SnapshotCommand, signal
       },
     });
     bar?.stop();
+    if (s.state === "failed") throw new Error(`snapshot ${s.id} failed: ${s.error ?? "no reason kept"}`);
     if (s.state !== "done") {
       stderr.write(`stopped after ${s.accountsDone} accounts: run the same command again to resume\n`);
       return undefined;
     }
   }
-  await writeCsv(db, s.id, cmd.out, signal);
+  try {
+    await writeCsv(db, s.id, cmd.out, signal);
+  } catch (err) {
+    if (signal.aborted) {
+      stderr.write(`stopped while writing the CSV (snapshot ${s.id} is done and kept): run the same command again to write it\n`);
+      return undefined;
+    }
+    throw err;
+  }
   const done = (await getSnapshot(db, s.id))!;
   return { id: done.id, holders: done.holders ?? 0, block: done.blockNumber };
 }

@@ -11,26 +11,48 @@ import type { Logger } from "./logger.js";
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
 export const SNAPSHOT_BATCH = 20_000;
 
-/** Runs (or resumes) snapshot `id` to the end; `onProgress` after each batch. */
-export async function runSnapshot(db: Database, id: number, opts: { batch?: number; signal?: AbortSignal; onProgress?: (s: Snapshot) => void } = {}): Promise<Snapshot> {
+/** Attempts of each step before a snapshot is marked failed (a dropped connection, a restart of the database). */
+const ATTEMPTS = 5;
+
+/** `f`, retried with backoff (1, 2, 4, 8 s) while `signal` allows. */
+async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, onRetry: (err: unknown, attempt: number) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await f();
+    } catch (err) {
+      if (attempt >= ATTEMPTS || signal?.aborted) throw err;
+      onRetry(err, attempt);
+      await new Promise((r) => setTimeout(r, 1_000 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/**
+ * Runs (or resumes) snapshot `id` to the end; `onProgress` after each batch. A step that fails is
+ * retried (the snapshot stays resumable); after ATTEMPTS failures the snapshot is marked failed
+ * with a short reason (the error itself goes to the log, never to the answer).
+ */
+export async function runSnapshot(db: Database, id: number, opts: { batch?: number; signal?: AbortSignal; onProgress?: (s: Snapshot) => void; logger?: Logger } = {}): Promise<Snapshot> {
   const batch = opts.batch ?? SNAPSHOT_BATCH;
   let s = await getSnapshot(db, id);
   if (!s) throw new Error(`snapshot ${id} does not exist`);
   if (s.state === "done" || s.state === "failed") return s;
+  const onRetry = (err: unknown, attempt: number) => opts.logger?.warn({ err, snapshot: id, attempt }, "holder snapshot: step failed; retrying");
   try {
-    s = await startSnapshot(db, id);
+    s = await retried(() => startSnapshot(db, id), opts.signal, onRetry);
     opts.onProgress?.(s);
     for (;;) {
       if (opts.signal?.aborted) return (await getSnapshot(db, id))!; // resumes later, from here
-      const read = await snapshotStep(db, id, batch);
+      const read = await retried(() => snapshotStep(db, id, batch), opts.signal, onRetry);
       s = (await getSnapshot(db, id))!;
       opts.onProgress?.(s);
       if (read < batch) break;
     }
-    await finishSnapshot(db, id);
+    await retried(() => finishSnapshot(db, id), opts.signal, onRetry);
   } catch (err) {
     if (opts.signal?.aborted) return (await getSnapshot(db, id)) ?? s;
-    await failSnapshot(db, id, (err as Error).message).catch(() => {});
+    const code = (err as { code?: unknown }).code;
+    await failSnapshot(db, id, `the computation failed ${ATTEMPTS} times${typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? ` (database error ${code})` : ""}; ask for it again to retry`).catch(() => {});
     throw err;
   }
   return (await getSnapshot(db, id))!;
@@ -44,6 +66,12 @@ export interface SnapshotRunner {
 
 export const SNAPSHOT_QUEUE = "tokenpool-snapshots";
 
+class SnapshotStopped extends Error {
+  constructor() {
+    super("stopped by a shutdown: resumes where it was");
+  }
+}
+
 /**
  * The API's runner. Without Redis: a queue in this process, one job at a time. With Redis: a
  * BullMQ queue (job id = snapshot id, so queuing one twice is one job) and a worker taking one
@@ -54,12 +82,15 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: { 
   const stop = new AbortController();
   const run = async (id: number) => {
     try {
-      const s = await runSnapshot(db, id, { signal: stop.signal, batch: opts.batch });
+      const s = await runSnapshot(db, id, { signal: stop.signal, batch: opts.batch, logger });
+      // Stopped by a shutdown: with BullMQ, the job is handed back (retried by any replica) rather than completed.
+      if (stop.signal.aborted && s.state !== "done" && s.state !== "failed") throw new SnapshotStopped();
       if (s.state === "done") logger.info({ snapshot: id, tokenId: s.tokenId, block: s.blockNumber, holders: s.holders }, "holder snapshot done");
       // Kept: the newest `keep` finished ones (SNAPSHOTS_KEEP); what repeated requests add is bounded.
       const pruned = await pruneSnapshots(db, opts.keep ?? 100);
       if (pruned.length > 0) logger.info({ deleted: pruned }, "holder snapshots past SNAPSHOTS_KEEP deleted");
     } catch (err) {
+      if (err instanceof SnapshotStopped) throw err;
       if (!stop.signal.aborted) logger.warn({ err, snapshot: id }, "holder snapshot failed");
     }
   };
@@ -68,13 +99,13 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: { 
     // Loaded only with Redis: BullMQ is ≈ 150 MB of RSS an API on the embedded default never needs.
     const [{ Queue, Worker }, { Redis }] = await Promise.all([import("bullmq"), import("ioredis")]);
     const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-    const prefix = opts.prefix ?? "tokenpool";
+    const prefix = opts.prefix ?? "tokenpool"; // REDIS_PREFIX: deployments sharing a Redis keep apart
     const queue = new Queue(SNAPSHOT_QUEUE, { connection, prefix });
     const worker = new Worker(SNAPSHOT_QUEUE, async (job) => run(Number(job.data.id)), { connection: connection.duplicate(), prefix, concurrency: 1 });
     worker.on("error", (err) => logger.warn({ err }, "snapshot worker: redis error"));
     runner = {
       async enqueue(id) {
-        await queue.add("snapshot", { id }, { jobId: `snapshot-${id}`, removeOnComplete: true, removeOnFail: true });
+        await queue.add("snapshot", { id }, { jobId: `snapshot-${id}`, removeOnComplete: true, removeOnFail: true, attempts: 50, backoff: { type: "fixed", delay: 5_000 } });
       },
       async close() {
         stop.abort();
@@ -89,7 +120,7 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: { 
     const next = (): void => {
       const id = waiting.shift();
       if (id === undefined || stop.signal.aborted) return void (current = undefined);
-      current = run(id).then(next);
+      current = run(id).catch(() => {}).then(next);
     };
     runner = {
       async enqueue(id) {

@@ -46,13 +46,22 @@ export function answerHead(entry: Entry, status: 200 | 304, limit: readonly stri
   return limit === undefined || limit.length === 0 ? head : [...head, ...limit];
 }
 
-/** Whether the client asked for CSV: `Accept: text/csv` (before any JSON type it lists). */
+/**
+ * Whether the client asked for CSV: an Accept media range `text/csv` (any case) with a non-zero
+ * q, listed before any acceptable `application/json`. Bounded: at most the first 32 ranges.
+ */
 export function acceptsCsv(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const csvAt = accept.indexOf("text/csv");
-  if (csvAt < 0) return false;
-  const jsonAt = accept.indexOf("application/json");
-  return jsonAt < 0 || csvAt < jsonAt;
+  if (!accept || !accept.toLowerCase().includes("text/csv")) return false;
+  const ranges = accept.toLowerCase().split(",", 32);
+  for (const range of ranges) {
+    const [type, ...params] = range.split(";");
+    const name = type!.trim();
+    if (name !== "text/csv" && name !== "application/json") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue; // q=0: not acceptable
+    return name === "text/csv";
+  }
+  return false;
 }
 
 /** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */

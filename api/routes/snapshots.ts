@@ -6,6 +6,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
+import { MAX_TOKEN_ID, TOKEN_ID_RULE } from "../../shared/ids.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
 import { clientMethod, type AppEnv } from "../env.js";
 import { acceptsCsv } from "../middleware/cache.js";
@@ -17,7 +18,7 @@ const security = [{ bearerAuth: [] }];
 
 const idParam = z
   .string()
-  .regex(/^[1-9]\d{0,15}$/, "must be a snapshot id (a positive integer)")
+  .regex(/^[1-9]\d{0,14}$/, "must be a snapshot id (a positive integer below 10^15)")
   .transform(Number)
   .openapi({ param: { name: "id", in: "path" }, example: "1", description: "Snapshot id (POST /snapshots answered it)" });
 
@@ -73,7 +74,7 @@ const create = createRoute({
         "application/json": {
           schema: z
             .object({
-              tokenId: z.number().int().min(0).max(4_294_967_295),
+              tokenId: z.number().int().min(0).max(MAX_TOKEN_ID).openapi({ description: `The token: ${TOKEN_ID_RULE} (asset ids, and foreign assets' derived ids)` }),
               block: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "The block (default: the newest indexed)" }),
               atTime: z.number().int().min(0).max(99_999_999_999).optional().openapi({ description: "Or: the last block at or before this time (Unix seconds)" }),
             })
@@ -173,8 +174,11 @@ export function snapshotRoutes(deps: SnapshotDeps) {
     .openapi(show, async (c) => c.json(await snapshotView(deps.db, c.req.valid("param").id), 200))
     .openapi(holders, async (c) => {
       const { id } = c.req.valid("param");
-      if (wantsCsv(c.req.header("accept"))) return (await streamCsv(c, id)) as never;
       const { page, limit, cursor } = c.req.valid("query");
+      if (wantsCsv(c.req.header("accept"))) {
+        if (page !== undefined || limit !== undefined || cursor !== undefined) throw new AppError("VALIDATION_ERROR", "page, limit and cursor do not apply to the CSV: it is the whole list.");
+        return (await streamCsv(c, id)) as never;
+      }
       if (page !== undefined && cursor !== undefined) throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": send either page or cursor, not both.');
       return c.json(await snapshotHolderPage(deps.db, id, { page, limit: limit ?? 50, cursor }), 200);
     })

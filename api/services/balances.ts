@@ -14,11 +14,13 @@ export interface AsOf {
   at?: number | undefined;
   /** Unix seconds (`?atTime=`): the last block at or before it. */
   atTime?: number | undefined;
+  /** Where the two came from, for the message when both are given (default: the query). */
+  field?: "query" | "body";
 }
 
 /** The indexed block an `?at=` / `?atTime=` names (the newest without either), checked against the history of `kind`. */
 export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind): Promise<{ number: number; timestamp: number }> {
-  if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", 'Invalid query: give "at" (a block) or "atTime" (Unix seconds), not both.');
+  if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid ${q.field ?? "query"}: give "${q.field === "body" ? "block" : "at"}" (a block) or "atTime" (Unix seconds), not both.`);
   const [head, floor] = await Promise.all([latestBlock(db), historyFloor(db, kind)]);
   if (!head || floor === undefined) throw new AppError("BLOCK_BEFORE_HISTORY", "The store has no balance history yet: it starts with the indexer's first complete snapshot, which has not finished.");
   const refuseBefore = (what: string) =>

@@ -47,13 +47,14 @@ export async function createSnapshot(
   limits: { queued: number; perUser: number },
 ) {
   if (!runner) throw new AppError("SERVICE_UNAVAILABLE", "Holder snapshots are not running in this process.");
-  const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime }, "holders");
+  const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime, field: "body" }, "holders");
   if (!(await tokenAt(db, q.tokenId, block.number))) throw new AppError("TOKEN_NOT_FOUND", `Token ${q.tokenId} did not exist at block ${block.number}.`);
   const { snapshot, created } = await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     await t.execute(sql`select pg_advisory_xact_lock(7157001)`);
-    const [existing] = rowsOf<{ id: string | number }>(await t.execute(sql`select id from holder_snapshots where token_id = ${q.tokenId} and block_number = ${block.number}`));
-    if (!existing) {
+    const [existing] = rowsOf<{ state: string }>(await t.execute(sql`select state from holder_snapshots where token_id = ${q.tokenId} and block_number = ${block.number}`));
+    // New work (a new snapshot, or a failed one asked for again) is counted against the limits.
+    if (!existing || existing.state === "failed") {
       const { all, mine } = await unfinishedCounts(t, q.userId);
       if (mine >= limits.perUser) throw new AppError("TOO_MANY_SNAPSHOTS", `You have ${mine} holder snapshots queued or running (at most ${limits.perUser}); ask again when one has finished.`, { "Retry-After": "30" });
       if (all >= limits.queued) throw new AppError("TOO_MANY_SNAPSHOTS", `${all} holder snapshots are queued or running (at most ${limits.queued}); ask again when one has finished.`, { "Retry-After": "30" });
@@ -88,7 +89,7 @@ export async function snapshotHolderPage(db: Database, id: number, q: { page?: n
     snapshotId: s.id,
     tokenId: s.tokenId,
     blockNumber: s.blockNumber,
-    page: Math.floor(after / q.limit) + 1,
+    page: Math.min(Math.floor(after / q.limit) + 1, Math.ceil(total / q.limit) + 1),
     limit: q.limit,
     totalHolders: total,
     totalPages: Math.ceil(total / q.limit),
@@ -96,6 +97,9 @@ export async function snapshotHolderPage(db: Database, id: number, q: { page?: n
     nextCursor: last && last.rank < total ? `r${last.rank}` : null,
   };
 }
+
+/** How long one snapshot CSV download may take (10 min: 600,000 rows take about a second). */
+const CSV_MAX_MS = 600_000;
 
 /** Rows per query of a CSV stream: one batch is held at a time, whatever the client's speed. */
 const CSV_BATCH = 10_000;
@@ -105,18 +109,30 @@ const CSV_BATCH = 10_000;
  * snapshot never changes, so no transaction is held open) as the client reads. `release` is
  * called once when the stream ends, fails or is cancelled.
  */
-export async function snapshotCsv(db: Database, id: number, release: () => void): Promise<ReadableStream<Uint8Array>> {
+export async function snapshotCsv(db: Database, id: number, release: () => void, maxMs = CSV_MAX_MS): Promise<ReadableStream<Uint8Array>> {
   await finished(db, id);
+  // A client that reads just fast enough to pass the write deadline still gives its place back.
+  const deadline = setTimeout(() => {
+    done();
+    controllerRef?.error(new Error("the download passed its deadline"));
+  }, maxMs);
+  deadline.unref();
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   const encoder = new TextEncoder();
   let after = 0;
   let header = true;
   let released = false;
   const done = () => {
+    clearTimeout(deadline);
     if (!released) (released = true), release();
   };
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        controllerRef = controller;
+      },
       async pull(controller) {
+        if (released) return;
         try {
           const batch = await snapshotCsvBatch(db, id, after, CSV_BATCH);
           const text = header ? `rank,address,balance\n${batch.text}` : batch.text;

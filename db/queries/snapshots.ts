@@ -16,7 +16,16 @@ export type Snapshot = typeof holderSnapshots.$inferSelect;
  * says which (a new one needs a job).
  */
 export async function requestSnapshot(db: Database, tokenId: number, blockNumber: number, requestedBy: string | null): Promise<{ snapshot: Snapshot; created: boolean }> {
-  const [made] = await db.insert(holderSnapshots).values({ tokenId, blockNumber, requestedBy }).onConflictDoNothing().returning();
+  // A failed one asked for again is queued again, from the start (it is new work).
+  const [made] = await db
+    .insert(holderSnapshots)
+    .values({ tokenId, blockNumber, requestedBy })
+    .onConflictDoUpdate({
+      target: [holderSnapshots.tokenId, holderSnapshots.blockNumber],
+      set: { state: "queued", error: null, accountsDone: 0, accountsEstimate: null, resumeAfter: null, finishedAt: null, requestedBy },
+      setWhere: eq(holderSnapshots.state, "failed"),
+    })
+    .returning();
   if (made) return { snapshot: made, created: true };
   const [kept] = await db.select().from(holderSnapshots).where(and(eq(holderSnapshots.tokenId, tokenId), eq(holderSnapshots.blockNumber, blockNumber)));
   return { snapshot: kept!, created: false };
@@ -62,6 +71,7 @@ export async function startSnapshot(db: Database, id: number): Promise<Snapshot>
 export async function snapshotStep(db: Database, id: number, batch: number): Promise<number> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
+    await t.execute(JOB_TIMEOUT);
     const [s] = rowsOf<{ token_id: string | number; block_number: string | number; resume_after: string | null }>(
       await t.execute(sql`select token_id, block_number, resume_after from holder_snapshots where id = ${id} and state = 'running' for update`),
     );
@@ -89,13 +99,32 @@ export async function snapshotStep(db: Database, id: number, batch: number): Pro
   });
 }
 
-/** Ranks a walked snapshot's balances (balance descending, then address) and marks it done. */
-export async function finishSnapshot(db: Database, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * A job's statements are not requests: the API's statement timeout (API_STATEMENT_TIMEOUT_MS,
+ * 5 s) cancelled the ranking of a 2M-holder snapshot. Each is bounded by its batch, or by the
+ * snapshot's size; this bounds a hung one.
+ */
+const JOB_TIMEOUT = sql`set local statement_timeout = '15min'`;
+
+/**
+ * Ranks a walked snapshot's balances (balance descending, then address) and marks it done.
+ * Refused (marked failed, false) when the history it was read from was pruned past its block
+ * while it ran (`tokenpool prune-history`): the list could miss accounts.
+ */
+export async function finishSnapshot(db: Database, id: number): Promise<boolean> {
+  const finished = await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
+    await t.execute(JOB_TIMEOUT);
     // Two runners on one snapshot (the API's and the CLI's) take turns on its row: the second finds it done.
-    const [s] = rowsOf<{ state: string }>(await t.execute(sql`select state from holder_snapshots where id = ${id} for update`));
-    if (s?.state !== "running") return;
+    const [s] = rowsOf<{ state: string; block_number: string | number; floor: string | number | null }>(
+      await t.execute(sql`select state, block_number, (select block_number from history_floors where kind = 'holders') as floor from holder_snapshots where id = ${id} for update`),
+    );
+    if (s?.state !== "running") return s?.state === "done";
+    if (s.floor === null || Number(s.floor) > Number(s.block_number)) {
+      await t.execute(sql`update holder_snapshots set state = 'failed', finished_at = now(), error = ${`balance history before block ${s.floor} was pruned while this snapshot ran: it can no longer be answered exactly`} where id = ${id}`);
+      await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+      return false;
+    }
     await t.execute(sql`delete from snapshot_holders where snapshot_id = ${id}`);
     await t.execute(sql`
       insert into snapshot_holders (snapshot_id, rank, account, balance)
@@ -107,10 +136,13 @@ export async function finishSnapshot(db: Database, id: number): Promise<void> {
         total = (select coalesce(sum(balance), 0) from snapshot_holders where snapshot_id = ${id})
       where id = ${id}`);
     await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+    return true;
   });
+  if (!finished) return false;
   // Fresh statistics for the pages' keyset reads (a table that just grew by 600,000 rows is
   // otherwise planned from its size before). One sample, ≈ 0.1 s.
   await db.execute(sql`analyze snapshot_holders`);
+  return true;
 }
 
 export async function failSnapshot(db: Database, id: number, error: string): Promise<void> {

@@ -8,7 +8,8 @@
 import { encodeAddress } from "@polkadot/util-crypto";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { CHAIN_TASK, getSnapshot, requestSnapshot, rowsOf, setTask, snapshotTaken, type Database } from "../../db/index.js";
+import { acceptsCsv } from "../../api/middleware/cache.js";
+import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, requestSnapshot, rowsOf, setTask, snapshotTaken, type Database } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { createLogger } from "../../shared/logger.js";
 import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
@@ -257,5 +258,56 @@ describeDb("holder snapshots", (ctx) => {
     expect(again).not.toBe(ids[0]);
     await done(again);
     expect((await (await t2.get(`/snapshots/${again}/holders.csv`, auth)).text()).split("\n")).toEqual(["rank,address,balance", ...ranked(100), ""]);
+  });
+
+  it("review fixes: a foreign asset's 2^40 id, a failed snapshot asked again, history pruned while it ran, a step that fails once, Accept spellings", async () => {
+    // A token id past 2^32 (foreign assets' derived ids) is a token like any other.
+    const BIG = 2 ** 40 + 7;
+    const batch = new Batch();
+    batch.token({ id: BIG, name: "Foreign", symbol: "FRN", decimals: 6, supply: "5", owner: null, blockNumber: 111 });
+    batch.holder({ tokenId: BIG, account: ACCOUNTS[0]!, balance: "5", blockNumber: 111, free: null, reserved: null, frozen: null, transferable: null, status: null });
+    batch.blocks.push({ number: 111, hash: "0x6f", timestamp: time(111) });
+    await batch.commit(ctx.db, { blockNumber: 111, blockHash: "0x6f", chainFinalized: 111 });
+    const big = await t.post("/snapshots", { tokenId: BIG, block: 111 }, auth);
+    expect(big.status, await big.clone().text()).toBe(202);
+    expect(await done(((await big.json()) as { id: number }).id)).toMatchObject({ state: "done", holders: 1 });
+    // A failed snapshot asked for again is computed again (same id), counted as new work.
+    const { snapshot } = await requestSnapshot(ctx.db, TOKEN, 103, null);
+    await failSnapshot(ctx.db, snapshot.id, "the computation failed 5 times; ask for it again to retry");
+    const shown = (await (await t.get(`/snapshots/${snapshot.id}`, auth)).json()) as { state: string; error: string };
+    expect(shown).toMatchObject({ state: "failed", error: "the computation failed 5 times; ask for it again to retry" });
+    const retried = await t.post("/snapshots", { tokenId: TOKEN, block: 103 }, auth);
+    expect(retried.status).toBe(202);
+    expect(((await retried.json()) as { id: number }).id).toBe(snapshot.id);
+    expect(await done(snapshot.id)).toMatchObject({ state: "done", holders: ranked(103).length });
+    // History pruned past the block while the job ran: refused (failed, saying why), not a list missing accounts.
+    const early = (await requestSnapshot(ctx.db, TOKEN, 101, null)).snapshot;
+    const stop = new AbortController();
+    await runSnapshot(ctx.db, early.id, { batch: 40, signal: stop.signal, onProgress: () => stop.abort() });
+    await pruneHistory(ctx.db, 105);
+    const refused = await runSnapshot(ctx.db, early.id, { batch: 40 });
+    expect(refused.state).toBe("failed");
+    expect(refused.error).toMatch(/pruned while this snapshot ran/);
+    // A step that fails once (a dropped connection) is retried: the snapshot ends done, and exact.
+    const flaky = (await requestSnapshot(ctx.db, TOKEN, 108, null)).snapshot;
+    let failures = 0;
+    const db = new Proxy(ctx.db, {
+      get(target, prop, receiver) {
+        if (prop === "transaction" && failures === 0) {
+          return async () => {
+            failures += 1;
+            throw Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" });
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    expect(await runSnapshot(db, flaky.id, { batch: 60 })).toMatchObject({ state: "done", holders: ranked(108).length });
+    expect(failures).toBe(1);
+    // Accept: case, q=0, look-alikes, order against JSON.
+    for (const [accept, csv] of [["text/csv", true], ["TEXT/CSV", true], ["text/csv;q=0", false], ["text/csv; q=0.5, application/json", true], ["application/json, text/csv", false], ["text/csvfoo", false], ["application/json;q=0, text/csv", true], ["*/*", false]] as const) {
+      expect(acceptsCsv(accept), accept).toBe(csv);
+    }
   });
 });
