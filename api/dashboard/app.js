@@ -284,6 +284,7 @@ async function tokenPage(id) {
     <section><h2>Supply and holders</h2><div class="chart" id="supply-chart"></div></section>
     <section><h2>Top holders <button type="button" id="holders-csv" class="small">CSV</button></h2><div id="top-holders"></div></section>
     <section><h2>As of a block</h2><form id="asof-form" class="inline"><input id="asof-block" inputmode="numeric" autocomplete="off" placeholder="block number" aria-label="block number"> <button type="submit">Show</button> <button type="button" id="asof-csv">Holders CSV</button></form><div id="asof"></div><p class="meta" id="asof-csv-state"></p></section>
+    <section class="wide"><h2>Transfers</h2><div id="token-transfers"></div></section>
     <section class="wide"><h2>Pools</h2><table><thead><tr><th>Pair</th><th>TVL (USD)</th><th>Volume 24 h</th><th>Swaps 24 h</th></tr></thead><tbody>${(await poolsList()).filter((p) => p.tokenA.tokenId === id || p.tokenB.tokenId === id).map((p) => `<tr><td>${poolLink(p.tokenA, p.tokenB)}</td><td>${num(p.totalValueLocked, 0)}</td><td>${num(p.volume24h)}</td><td>${p.swaps24h}</td></tr>`).join("") || '<tr><td class="empty" colspan="4">no pool</td></tr>'}</tbody></table></section>`;
   let interval = "1m";
   const drawPrice = async () => {
@@ -292,6 +293,12 @@ async function tokenPage(id) {
     chart($("#token-chart"), candleItems(body.candles, true), { candles: true, step: SECONDS[interval] });
   };
   $("#token-chart-title").append(intervalTools(interval, (i) => { interval = i; drawPrice(); }));
+  // The token's newest transfers (GET /assets/{id}/transfers), redrawn when a block changes something.
+  const drawTransfers = async () => {
+    if (!state.token) { $("#token-transfers").innerHTML = loginNote("the token's transfers"); return; }
+    const body = await get(`/assets/${id}/transfers?limit=${ACTIVITY_ROWS}`, true);
+    $("#token-transfers").innerHTML = `<table id="transfers"><thead><tr><th>Time</th><th>Kind</th><th>Amount</th><th>Value (USD)</th><th>From</th><th>To</th><th>Block</th></tr></thead><tbody>${body.transfers.map((x) => `<tr data-transfer="${x.blockNumber}/${x.eventIndex}"><td>${time(x.timestamp)}</td><td>${esc(x.kind)}</td><td>${units(x.amount, t.decimals)}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(x.from)}</td><td>${accountLink(x.to)}</td><td>${x.blockNumber}</td></tr>`).join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>'}</tbody></table>`;
+  };
   const drawPrivate = async () => {
     if (!state.token) { $("#supply-chart").innerHTML = loginNote("supply and holders over time"); $("#top-holders").innerHTML = loginNote("the top holders"); return; }
     const [history, holders] = await Promise.all([get(`/assets/${id}/history?interval=${interval}`, true), get(`/assets/holders/${id}?limit=10`, true)]);
@@ -331,10 +338,11 @@ async function tokenPage(id) {
       out.innerHTML = `<p class="note" id="asof-error">${esc(err.message)}</p>`;
     }
   });
-  await Promise.all([drawPrice(), drawPrivate().catch((e) => { if (e instanceof Stale) throw e; $("#top-holders").innerHTML = `<p class="note">${esc(e.message)}</p>`; })]);
+  const noteOn = (sel) => (e) => { if (e instanceof Stale) throw e; $(sel).innerHTML = `<p class="note">${esc(e.message)}</p>`; };
+  await Promise.all([drawPrice(), drawPrivate().catch(noteOn("#top-holders")), drawTransfers().catch(noteOn("#token-transfers"))]);
   // A push without valueUsd is an error (the price expired): show none rather than the old one.
   await follow(`oracle.value:${id}`, (v) => { $("#token-value").textContent = num(v.valueUsd ?? null, 6); });
-  cleanups.push(onChange(() => drawPrice(), 6000));
+  cleanups.push(onChange(() => { drawPrice(); drawTransfers().catch(noteOn("#token-transfers")); }, 6000));
 }
 
 async function poolPage(a, b) {

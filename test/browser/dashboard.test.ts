@@ -128,6 +128,11 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.waitForSelector("#asof-supply");
     expect(await page.locator("#asof-number").innerText()).toBe(String(head));
     expect(atHead.asOf.blockNumber).toBe(head);
+    // The token's newest transfers: the API's, in its order.
+    await page.waitForSelector("#transfers tbody tr[data-transfer]");
+    const tokenTransfers: any = await (await fetch(`${base}/assets/0/transfers?limit=25`, { headers: { authorization: token } })).json();
+    expect(tokenTransfers.transfers.length).toBeGreaterThan(0);
+    expect(await page.locator("#transfers tbody tr[data-transfer]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-transfer")))).toEqual(tokenTransfers.transfers.map((x: any) => `${x.blockNumber}/${x.eventIndex}`));
     // Every holder as CSV: now, and at the head block through a snapshot job — both the API's list.
     const csvNow = page.waitForEvent("download");
     await page.click("#holders-csv");
