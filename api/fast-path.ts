@@ -52,6 +52,9 @@ export interface FastPathDeps {
 }
 
 /** A name or IPv4 address, or a bracketed IPv6 address, with an optional port: what @hono/node-server accepts as is. */
+/** Any mention of CSV in Accept (case-insensitive, no allocation): the app decides. */
+const CSV = /text\/csv/i;
+
 const HOST = /^(?:([A-Za-z0-9.-]+)|\[([0-9A-Fa-f:.]+)\])(?::(\d{1,5}))?$/;
 
 function plainHost(host: string): boolean {
@@ -68,7 +71,7 @@ export function fastKey(req: IncomingMessage, cache?: Pick<ResponseCache, "canon
   const headers = req.headers;
   if (headers.origin !== undefined || headers.host === undefined || !plainHost(headers.host)) return undefined;
   // A CSV of the same path is the app's to answer (never cached).
-  if (headers.accept !== undefined && headers.accept.toLowerCase().includes("text/csv")) return undefined;
+  if (headers.accept !== undefined && CSV.test(headers.accept)) return undefined;
   const q = url.indexOf("?");
   const raw = q < 0 ? url : url.slice(0, q);
   if (raw.includes("%") || raw.includes("\\")) return undefined;

@@ -34,13 +34,13 @@ import fc from "fast-check";
 import { createApp } from "../api/app.js";
 import { MemoryRateLimitStore } from "../api/rate-limit/memory-store.js";
 import { encodeCursor } from "../api/services/cursor.js";
-import { accountTransfers, balanceAt, insertTransfers, requestSnapshot, rowsOf, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
-import { runSnapshot } from "../shared/snapshots.js";
+import { accountTransfers, balanceAt, insertTransfers, rowsOf, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
 import { alternate, answers, child, CONNECTIONS, load, onServer, pct, peakRssMb, range, spread, stop, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
+import { snapshotBench } from "./snapshots.js";
 import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
 import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
@@ -234,71 +234,6 @@ async function balanceLookups(handle: DbHandle): Promise<void> {
   rows.push({ what: `one balance as of a past block, ${total.toLocaleString("en")} history rows (generated in ${seconds.toFixed(1)} s), uncached p50${wrong ? ` (${wrong} WRONG)` : ""}`, figure: `${p50.toFixed(2)} ms`, target: "≤ 5 ms (at 10M rows)", met: p50 <= 5 && wrong === 0 });
   rows.push({ what: "balance history on disk per million rows (table and key)", figure: `${(bytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
   results.balanceHistory = { rows: total, lookupMs: p50, wrong, bytesPerMillion };
-}
-
-/**
- * Holder snapshots (issue 26): a token of 600,000 holders × BENCH_SCALE with three history rows
- * each (blocks 100, 200 and 300: a, then 0 for every tenth account and 2a for the others, then
- * 3a), snapshotted at block 250 by the job the API runs — 0.9 × N holders, their sum known — then
- * its CSV read by one client through a `tokenpool api` child (rows/s), and by four at once (the
- * API's peak RSS). Counts and sums are checked against the formula.
- */
-async function snapshotBench(store: { handle: DbHandle; env: Record<string, string> }): Promise<void> {
-  const db = store.handle.db;
-  const n = Math.max(1_000, Math.round(600_000 * SCALE));
-  const TOKEN = 77;
-  const t0 = performance.now();
-  await db.execute(sql`insert into blocks (number, hash, timestamp) select b, '0x' || lpad(to_hex(b), 64, '0'), 1700000000 + b * 12 from generate_series(1, 300) b on conflict do nothing`);
-  await db.execute(sql`insert into tokens (id, name, symbol, decimals, supply, kind, block_number) values (${TOKEN}, 'Airdrop', 'AIR', 6, 0, 'asset', 100) on conflict do nothing`);
-  await db.execute(sql`insert into token_history (id, name, symbol, decimals, supply, kind, block_number) values (${TOKEN}, 'Airdrop', 'AIR', 6, 0, 'asset', 100) on conflict do nothing`);
-  await db.execute(sql`insert into history_floors (kind, block_number) values ('holders', 100) on conflict (kind) do update set block_number = 100`);
-  await db.execute(sql`insert into checkpoints (name, block_number, block_hash, chain_finalized) values ('follower', 300, '0x', 300) on conflict do nothing`);
-  await db.execute(sql`
-    insert into balance_history (lp, token_id, account, block_number, balance)
-    select false, ${TOKEN}, 'snap' || lpad(a::text, 44, '0'), blk,
-           case blk when 100 then a when 200 then (case when a % 10 = 0 then 0 else 2 * a end) else 3 * a end
-    from generate_series(1, ${n}) a, (values (100), (200), (300)) v(blk)
-    on conflict do nothing`);
-  await db.execute(sql`analyze balance_history`);
-  log(`  ${(n * 3).toLocaleString("en")} history rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const { snapshot } = await requestSnapshot(db, TOKEN, 250, null);
-  const started = performance.now();
-  const done = await runSnapshot(db, snapshot.id);
-  const seconds = (performance.now() - started) / 1000;
-  // Holders: every a with a % 10 ≠ 0; their balances 2a.
-  const tens = Math.floor(n / 10);
-  const wantHolders = n - tens;
-  const wantTotal = 2n * ((BigInt(n) * BigInt(n + 1)) / 2n - 10n * ((BigInt(tens) * BigInt(tens + 1)) / 2n));
-  const right = done.state === "done" && done.holders === wantHolders && done.total === String(wantTotal);
-  rows.push({ what: `holder snapshot at a past block: ${wantHolders.toLocaleString("en")} holders from ${(n * 3).toLocaleString("en")} history rows${right ? "" : " (WRONG)"}`, figure: `${seconds.toFixed(1)} s (${Math.round(n / seconds).toLocaleString("en")} accounts/s)`, target: "≤ 60 s (at 600,000 holders)", met: right && seconds <= 60 * Math.max(1, SCALE) });
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "", RATE_LIMIT_MAX: "0", TRUST_PROXY: "1" }, answers(`${base}/health`));
-  try {
-    const auth = await tokenOf((q, init) => fetch(`${base}${q}`, init));
-    // Four clients: four addresses (through X-Forwarded-For, TRUST_PROXY=1), each within its own 2 downloads.
-    const download = async (client = 1) => {
-      const res = await fetch(`${base}/snapshots/${snapshot.id}/holders.csv`, { headers: { ...auth, "x-forwarded-for": `10.0.0.${client}` } });
-      // Newlines counted in the bytes (decoding 40 MB to a string and walking it made the client the bottleneck).
-      let lines = 0;
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
-      }
-      return lines - 1; // the header row
-    };
-    const t1 = performance.now();
-    const one = await download();
-    const rate = one / ((performance.now() - t1) / 1000);
-    rows.push({ what: `holder snapshot CSV, one client${one === wantHolders ? "" : ` (${one} rows: WRONG)`}`, figure: `${Math.round(rate).toLocaleString("en")} rows/s`, target: "≥ 100,000 rows/s", met: one === wantHolders && rate >= 100_000 });
-    const idle = peakRssMb(api.pid!);
-    const four = await Promise.all([1, 2, 3, 4].map(download));
-    const rss = peakRssMb(api.pid!);
-    rows.push({ what: `API peak RSS while 4 clients stream that CSV${four.every((x) => x === wantHolders) ? "" : " (WRONG rows)"}`, figure: `${rss} MB (${idle} MB before)`, target: "≤ 250 MB", met: rss <= 250 && four.every((x) => x === wantHolders) });
-    results.snapshots = { holders: wantHolders, historyRows: n * 3, seconds, right, csvRowsPerSecond: Math.round(rate), rssMb: rss };
-  } finally {
-    await stop(api);
-  }
 }
 
 /**

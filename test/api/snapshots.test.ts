@@ -310,4 +310,15 @@ describeDb("holder snapshots", (ctx) => {
       expect(acceptsCsv(accept), accept).toBe(csv);
     }
   });
+
+  it("a current-holders CSV past its deadline is cut (an error, never a short list passed as whole) and gives its place back", async () => {
+    const t2 = buildApp(ctx.db, { currentCsv: { total: 1, perClient: 1, maxMs: 100 } });
+    const slow = await t2.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
+    expect(slow.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300)); // the client waits past the deadline before reading
+    await expect(slow.text()).rejects.toThrow();
+    const next = await t2.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
+    expect(next.status).toBe(200);
+    expect((await next.text()).split("\n")).toHaveLength(ranked(111).length + 2);
+  });
 });
