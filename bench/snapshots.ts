@@ -44,6 +44,8 @@ export async function snapshotBench(store: { handle: DbHandle; env: Record<strin
   const wantTotal = 2n * ((BigInt(n) * BigInt(n + 1)) / 2n - 10n * ((BigInt(tens) * BigInt(tens + 1)) / 2n));
   const right = done.state === "done" && done.holders === wantHolders && done.total === String(wantTotal);
   rows.push({ what: `holder snapshot at a past block: ${wantHolders.toLocaleString("en")} holders from ${(n * 3).toLocaleString("en")} history rows${right ? "" : " (WRONG)"}`, figure: `${seconds.toFixed(1)} s (${Math.round(n / seconds).toLocaleString("en")} accounts/s)`, target: "≤ 60 s (at 600,000 holders)", met: right && seconds <= 60 * Math.max(1, SCALE) });
+  // PGlite: one process per DATA_DIR — the API child opens it next.
+  if (store.env.DATA_DIR) await store.handle.close();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "", RATE_LIMIT_MAX: "0", TRUST_PROXY: "1" }, answers(`${base}/health`));
