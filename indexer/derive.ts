@@ -250,7 +250,7 @@ export class Deriver {
         createdBlock: blockNumber,
         blockNumber,
       });
-      batch.reserves.push({ token0Id: ref.token0Id, token1Id: ref.token1Id, blockNumber, timestamp, reserve0: p.reserve0, reserve1: p.reserve1 });
+      batch.reserves.push({ token0Id: ref.token0Id, token1Id: ref.token1Id, blockNumber, timestamp, reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply, lpFeePpm });
     }
   }
 

@@ -382,17 +382,24 @@ async function poolPage(a, b) {
 }
 
 async function accountPage(address) {
-  page.innerHTML = `<div class="title"><h2 class="mono address">${esc(address)}</h2></div><section class="wide" id="account"></section>
+  page.innerHTML = `<div class="title"><h2 class="mono address">${esc(address)}</h2><form id="account-asof-form" class="inline"><input id="account-asof-block" inputmode="numeric" autocomplete="off" placeholder="as of block (empty: now)" aria-label="as of block"> <button type="submit">Show</button></form></div><section class="wide" id="account"></section>
     <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table></section>`;
   if (!state.token) { $("#account").innerHTML = loginNote("an account's portfolio"); return; }
   const render = (p) => {
     $(".title h2").textContent = p.address;
-    $("#account").innerHTML = `${facts([["Total value (USD)", `$${num(p.totalValueUsd)}`, "account-total"], ["Tokens", p.tokens.length], ["LP positions", p.lpPositions.length], ["At block", p.blockNumber ?? "–"]])}
+    $("#account").innerHTML = `${facts([["Total value (USD)", `$${num(p.totalValueUsd)}`, "account-total"], ["Tokens", p.tokens.length], ["LP positions", p.lpPositions.length], [p.asOf ? "As of block" : "At block", p.blockNumber ?? "–", "account-block"]])}
       <h2 class="spaced">Tokens</h2><table id="portfolio"><thead><tr><th>Token</th><th>Balance</th><th>Value (USD)</th><th>Share of supply</th></tr></thead><tbody>${p.tokens.map((t) => `<tr data-token-id="${t.tokenId}"><td>${tokenLink(t)}${badge(t)}</td><td>${units(t.balance, t.decimals)}${held(t)}</td><td>${num(t.valueUsd)}</td><td>${num(String(Number(t.share) * 100), 4)} %</td></tr>`).join("") || '<tr><td class="empty" colspan="4">nothing held</td></tr>'}</tbody></table>
       <h2 class="spaced">Liquidity positions</h2><table id="positions"><thead><tr><th>Pool</th><th>Share of pool</th><th>Underlying</th><th>Value (USD)</th></tr></thead><tbody>${p.lpPositions.map((l) => `<tr><td>${poolLink(l.tokenA, l.tokenB)}</td><td>${num(String(Number(l.share) * 100), 4)} %</td><td>${units(l.tokenA.amount, l.tokenA.decimals)} ${sym(l.tokenA)} + ${units(l.tokenB.amount, l.tokenB.decimals)} ${sym(l.tokenB)}</td><td>${num(l.valueUsd)}</td></tr>`).join("") || '<tr><td class="empty" colspan="4">no positions</td></tr>'}</tbody></table>
       ${p.truncated ? '<p class="note">More than 1,000 holdings: the first 1,000 are shown.</p>' : ""}`;
   };
   try { render(await get(`/accounts/${encodeURIComponent(address)}`, true)); } catch (e) { $("#account").innerHTML = `<p class="empty">${esc(e.message)}</p>`; return; }
+  // As of a block (GET /accounts/{address}?at=): live pushes stop redrawing it until it is cleared.
+  let asOf = "";
+  $("#account-asof-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    asOf = $("#account-asof-block").value.trim();
+    try { render(await get(`/accounts/${encodeURIComponent(address)}${asOf ? `?at=${encodeURIComponent(asOf)}` : ""}`, true)); } catch (err) { if (!(err instanceof Stale)) $("#account").innerHTML = `<p class="note" id="account-asof-error">${esc(err.message)}</p>`; }
+  });
   // Activity: the newest transfers in and out (GET /accounts/{address}/transfers), live over /ws.
   const tokens = new Map((await tokensList()).map((t) => [t.tokenId, t]));
   const seen = new Set();
@@ -413,7 +420,7 @@ async function accountPage(address) {
   renderActivity(await get(`/accounts/${encodeURIComponent(address)}/transfers?limit=${ACTIVITY_ROWS}`, true));
   $("#activity-live").textContent = "· live";
   if (state.token) {
-    await follow(`accounts:${address}`, (p) => { if (p.address) render(p); });
+    await follow(`accounts:${address}`, (p) => { if (p.address && !asOf) render(p); });
     await follow(`transfers:${address}`, (b) => { if (b.transfers) renderActivity(b); });
   }
 }

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
-import { BalanceParts, COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
+import { AsOf, asOfQuery, BalanceParts, COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { accountPortfolio } from "../services/accounts.js";
 import { assetHistory, INTERVAL_NAMES, MAX_POINTS, poolOhlcv, poolTrades } from "../services/history.js";
 
@@ -72,8 +72,9 @@ const Portfolio = z
     lpPositions: z.array(LpPosition),
     totalValueUsd: Decimal,
     truncated: z.boolean().openapi({ description: "true when the account holds more than 1,000 tokens or positions (the first 1,000 by id are shown)" }),
-    blockNumber: z.number().int().nullable(),
+    blockNumber: z.number().int().nullable().openapi({ description: "The newest indexed block (with at/atTime: the block answered)" }),
     timestamp: z.number().int().nullable(),
+    asOf: AsOf.optional().openapi({ description: "With at or atTime only: the block the answer is exact at (balance parts are null then: history keeps balances, not their parts)" }),
   })
   .openapi("Portfolio");
 
@@ -81,14 +82,18 @@ const account = createRoute({
   method: "get",
   path: "/accounts/{address}",
   tags: ["accounts"],
-  summary: "Portfolio of one account: token balances, LP positions and their USD value",
+  summary: "Portfolio of one account: token balances, LP positions and their USD value; now, or as of a block (?at=) or a time (?atTime=)",
   security,
   request: {
     params: z.object({
       address: z.string().min(1).max(66, ADDRESS_RULE).openapi({ param: { name: "address", in: "path" }, example: "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F", description: `Account: ${ADDRESS_RULE}` }),
     }),
+    query: z.object(asOfQuery),
   },
-  responses: { 200: json(Portfolio, "What the account holds"), ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS) },
+  responses: {
+    200: json(Portfolio, "What the account holds"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCK_NOT_INDEXED", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
+  },
 });
 
 // ---- /pools/{tokenA}/{tokenB}/swaps
@@ -195,7 +200,7 @@ const assetHistoryRoute = createRoute({
 
 export function marketRoutes(deps: { db: Database }) {
   return new OpenAPIHono<AppEnv>()
-    .openapi(account, async (c) => c.json(await accountPortfolio(deps.db, c.req.valid("param").address), 200))
+    .openapi(account, async (c) => c.json(await accountPortfolio(deps.db, c.req.valid("param").address, c.req.valid("query")), 200))
     .openapi(trades, async (c) => {
       const { tokenA, tokenB } = c.req.valid("param");
       const q = c.req.valid("query");

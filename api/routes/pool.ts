@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, Integer, json, TokenIdentity } from "../schemas.js";
+import { AsOf, asOfQuery, COMMON_ERRORS, Decimal, errors, Integer, json, TokenIdentity } from "../schemas.js";
 import { aggregatePoolStats, pairStats } from "../services/pools.js";
 
 const PoolStats = z
@@ -42,8 +42,9 @@ const PairStats = z
     lpTokenId: z.number().int(),
     lpSupply: Integer,
     feeRate: Decimal.openapi({ description: "LP fee as a fraction of the amount in (0.003 = 0.3 %), whatever unit the runtime states it in" }),
-    blockNumber: z.number().int(),
+    blockNumber: z.number().int().openapi({ description: "The newest indexed block (with at/atTime: the block answered)" }),
     timestamp: z.number().int().nullable(),
+    asOf: AsOf.optional().openapi({ description: "With at or atTime only: the block the answer is exact at (reserves, LP supply, fee, prices; the 24 h figures end there)" }),
   })
   .openapi("PairStats");
 
@@ -66,11 +67,11 @@ const pair = createRoute({
   method: "get",
   path: "/pool/stats/{tokenA}/{tokenB}",
   tags: ["pool"],
-  summary: "Statistics of one trading pair (ids or symbols, either order)",
-  request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }) },
+  summary: "Statistics of one trading pair (ids or symbols, either order); now, or as of a block (?at=) or a time (?atTime=)",
+  request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }), query: z.object(asOfQuery) },
   responses: {
     200: json(PairStats, "The pair, oriented as asked"),
-    ...errors("VALIDATION_ERROR", "AMBIGUOUS_TOKEN", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "POOL_NOT_FOUND", ...COMMON_ERRORS),
+    ...errors("VALIDATION_ERROR", "AMBIGUOUS_TOKEN", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "POOL_NOT_FOUND", "BLOCK_NOT_INDEXED", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
   },
 });
 
@@ -79,6 +80,6 @@ export function poolRoutes(deps: { db: Database }) {
     .openapi(stats, async (c) => c.json(await aggregatePoolStats(deps.db), 200))
     .openapi(pair, async (c) => {
       const { tokenA, tokenB } = c.req.valid("param");
-      return c.json(await pairStats(deps.db, tokenA, tokenB), 200);
+      return c.json(await pairStats(deps.db, tokenA, tokenB, c.req.valid("query")), 200);
     });
 }

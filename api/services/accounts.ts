@@ -1,5 +1,13 @@
 import {
   ACCOUNT_ROWS,
+  holdingsAt,
+  poolsAt,
+  poolSupplyFrom,
+  pricesAt,
+  tokensAtIds,
+  type Holder,
+  type Pool,
+  type PricePoint,
   accountHoldings,
   accountLpPositions,
   CHAIN_TASK,
@@ -14,7 +22,10 @@ import {
 } from "../../db/index.js";
 import { canonicalAddress } from "../../shared/address.js";
 import { formatFixed, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
+import type { tokenHistory } from "../../db/schema/index.js";
+import { AppError } from "../../shared/errors.js";
 import { balanceParts } from "./balance-parts.js";
+import { resolveAsOf, type AsOf } from "./balances.js";
 import { tokenIdentity } from "./identity.js";
 
 /** The prefix of a chain whose indexer has not said (no store yet): the generic Substrate one. */
@@ -38,26 +49,100 @@ export async function resolveAddress(db: Database, text: string, param = "addres
 
 const usd = (v: bigint) => formatFixed(v, USD_SCALE);
 
+/** A holding as the portfolio values it: a balance, with its parts when the answer is current. */
+type Holding = { tokenId: number; balance: string; blockNumber: number } & Partial<Pick<Holder, "free" | "reserved" | "frozen" | "transferable" | "status">>;
+type PoolState = { lpTokenId: number; token0Id: number; token1Id: number; reserve0: string; reserve1: string; lpSupply: string };
+
+/** Everything a portfolio is made of, read now or as of a block. */
+interface Holdings {
+  holdings: Holding[];
+  positions: Array<{ lpTokenId: number; balance: string; blockNumber: number }>;
+  block: { number: number; timestamp: number } | undefined;
+  asOf: boolean;
+  /** The pools of `positions`, by LP token id (as of the block). */
+  pools(lpTokenIds: number[]): Promise<Map<number, PoolState>>;
+  tokens(ids: number[]): Promise<Array<Token | (typeof tokenHistory.$inferSelect)>>;
+  prices(ids: number[]): Promise<Map<number, PricePoint>>;
+}
+
+async function holdingsNow(db: Database, address: string): Promise<Holdings> {
+  const [holdings, positions, head] = await Promise.all([accountHoldings(db, address), accountLpPositions(db, address), latestBlock(db)]);
+  return {
+    holdings,
+    positions,
+    block: head,
+    asOf: false,
+    pools: async (ids) => new Map((await poolsByLpToken(db, ids)).map((p) => [p.lpTokenId, p])),
+    tokens: (ids) => getTokens(db, ids),
+    prices: (ids) => latestPrices(db, ids),
+  };
+}
+
+/**
+ * Holdings as of a block, from balance, token, pool and price history: exact from the history
+ * floors (holders and LP positions) on, refused before. Balance parts are not kept in history,
+ * so they are null in these answers.
+ */
+async function holdingsAsOf(db: Database, address: string, q: AsOf): Promise<Holdings> {
+  const block = await resolveAsOf(db, q, ["holders", "lp"]);
+  const [holdings, positions] = await Promise.all([
+    holdingsAt(db, false, address, block.number, ACCOUNT_ROWS + 1),
+    holdingsAt(db, true, address, block.number, ACCOUNT_ROWS + 1),
+  ]);
+  return {
+    holdings,
+    positions: positions.map(({ tokenId, ...rest }) => ({ lpTokenId: tokenId, ...rest })),
+    block,
+    asOf: true,
+    pools: async (ids) => {
+      const current = await poolsByLpToken(db, ids);
+      const states = await poolsAt(db, current, block.number);
+      const byPair = new Map(states.map((r) => [`${r.token0Id}/${r.token1Id}`, r]));
+      const out = new Map<number, PoolState>();
+      for (const p of current) {
+        const then = byPair.get(`${p.token0Id}/${p.token1Id}`);
+        if (!then) continue;
+        if (then.lpSupply === null) throw await supplyRefusal(db, p, block.number);
+        out.set(p.lpTokenId, { lpTokenId: p.lpTokenId, token0Id: p.token0Id, token1Id: p.token1Id, reserve0: then.reserve0, reserve1: then.reserve1, lpSupply: then.lpSupply });
+      }
+      return out;
+    },
+    tokens: (ids) => tokensAtIds(db, ids, block.number),
+    prices: (ids) => pricesAt(db, ids, block.number),
+  };
+}
+
+/** A pool's LP supply as of `block` is not on record (a store indexed before migration 0016). */
+export async function supplyRefusal(db: Database, pool: Pick<Pool, "token0Id" | "token1Id">, block: number): Promise<AppError> {
+  const from = await poolSupplyFrom(db, pool);
+  return new AppError(
+    "BLOCK_BEFORE_HISTORY",
+    `Block ${block} is before the store's pool history for ${pool.token0Id}/${pool.token1Id}: its LP supply is on record from block ${from ?? "(none yet)"} on (the store was indexed before TokenPool kept it). Earlier blocks need a store bootstrapped at or before them.`,
+  );
+}
+
 /**
  * What one account holds: every token balance (native, assets, foreign) with its USD value and
  * share of supply, every LP position with the underlying amounts it is worth, and the total.
- * Values are at the newest indexed block; an unpriced token counts nothing towards the total.
+ * Values are at the newest indexed block — or as of a block (`at`, `atTime`), from history; an
+ * unpriced token counts nothing towards the total.
  */
-export async function accountPortfolio(db: Database, text: string) {
+export async function accountPortfolio(db: Database, text: string, q: AsOf = {}) {
   const { address, accountId } = await resolveAddress(db, text);
-  const [holdings, positions, head] = await Promise.all([accountHoldings(db, address), accountLpPositions(db, address), latestBlock(db)]);
+  const view = q.at !== undefined || q.atTime !== undefined ? await holdingsAsOf(db, address, q) : await holdingsNow(db, address);
+  const { holdings, positions, block: head } = view;
   const truncated = holdings.length > ACCOUNT_ROWS || positions.length > ACCOUNT_ROWS;
   const held = holdings.slice(0, ACCOUNT_ROWS);
   const lp = positions.slice(0, ACCOUNT_ROWS);
-  const pools = new Map((await poolsByLpToken(db, lp.map((p) => p.lpTokenId))).map((p) => [p.lpTokenId, p]));
+  const pools = await view.pools(lp.map((p) => p.lpTokenId));
   const ids = [...new Set([...held.map((h) => h.tokenId), ...[...pools.values()].flatMap((p) => [p.token0Id, p.token1Id])])];
-  const [tokenRows, prices] = await Promise.all([getTokens(db, ids), latestPrices(db, ids)]);
+  const [tokenRows, prices] = await Promise.all([view.tokens(ids), view.prices(ids)]);
   const tokens = new Map(tokenRows.map((t) => [t.id, t]));
   const priceOf = (id: number) => {
     const p = prices.get(id);
     return p ? parseFixed(p.priceUsd, USD_SCALE) : undefined;
   };
-  const valueOf = (t: Token, amount: bigint) => {
+  const valueOf = (t: { id: number; decimals: number }, amount: bigint) => {
     const p = priceOf(t.id);
     return p === undefined ? undefined : usdValue(amount, t.decimals, p);
   };
@@ -79,7 +164,7 @@ export async function accountPortfolio(db: Database, text: string) {
         balance: balance.toString(),
         valueUsd: value === undefined ? null : usd(value),
         share: usd(ratio(balance, BigInt(t.supply), USD_SCALE)),
-        ...balanceParts(h),
+        ...balanceParts({ free: h.free ?? null, reserved: h.reserved ?? null, frozen: h.frozen ?? null, transferable: h.transferable ?? null, status: h.status ?? null }),
         blockNumber: h.blockNumber,
         sortValue: value ?? -1n,
       },
@@ -93,7 +178,7 @@ export async function accountPortfolio(db: Database, text: string) {
     if (!pool || !t0 || !t1) return [];
     const balance = BigInt(position.balance);
     const supply = BigInt(pool.lpSupply);
-    const side = (t: Token, reserve: bigint) => {
+    const side = (t: { id: number; symbol: string; decimals: number }, reserve: bigint) => {
       const amount = supply === 0n ? 0n : (reserve * balance) / supply;
       const value = valueOf(t, amount);
       return { tokenId: t.id, symbol: t.symbol, decimals: t.decimals, amount: amount.toString(), valueUsd: value === undefined ? null : usd(value), value };
@@ -129,5 +214,6 @@ export async function accountPortfolio(db: Database, text: string) {
     truncated,
     blockNumber: head?.number ?? null,
     timestamp: head?.timestamp ?? null,
+    ...(view.asOf && head ? { asOf: { blockNumber: head.number, timestamp: head.timestamp } } : {}),
   };
 }

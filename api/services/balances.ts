@@ -18,10 +18,15 @@ export interface AsOf {
   field?: "query" | "body";
 }
 
-/** The indexed block an `?at=` / `?atTime=` names (the newest without either), checked against the history of `kind`. */
-export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind): Promise<{ number: number; timestamp: number }> {
+/**
+ * The indexed block an `?at=` / `?atTime=` names (the newest without either), checked against the
+ * history of `kind` (of each kind given: the answer needs all of them, so the latest floor).
+ */
+export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[]): Promise<{ number: number; timestamp: number }> {
   if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid ${q.field ?? "query"}: give "${q.field === "body" ? "block" : "at"}" (a block) or "atTime" (Unix seconds), not both.`);
-  const [head, floor] = await Promise.all([latestBlock(db), historyFloor(db, kind)]);
+  const kinds = typeof kind === "string" ? [kind] : kind;
+  const [head, ...floors] = await Promise.all([latestBlock(db), ...kinds.map((k) => historyFloor(db, k))]);
+  const floor = floors.some((f) => f === undefined) ? undefined : Math.max(...(floors as number[]));
   if (!head || floor === undefined) throw new AppError("BLOCK_BEFORE_HISTORY", "The store has no balance history yet: it starts with the indexer's first complete snapshot, which has not finished.");
   const refuseBefore = (what: string) =>
     new AppError(

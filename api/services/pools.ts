@@ -5,7 +5,11 @@ import {
   latestBlock,
   latestPrices,
   poolValueTotal,
+  poolsAt,
+  pricesAt,
   reservesAt,
+  tokenAt,
+  tokensAtIds,
   swapTotals,
   type Database,
   type Pool,
@@ -16,9 +20,13 @@ import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { aprPercent, percentChange, poolTvlUsd, spotPrice } from "../../shared/market.js";
+import { supplyRefusal } from "./accounts.js";
+import { resolveAsOf, type AsOf } from "./balances.js";
 import { tokenIdentity } from "./identity.js";
 
 const DAY = 86_400;
+/** What a pair answer reads of a token: a current row, or one from token history. */
+type TokenFields = Pick<Token, "id" | "symbol" | "decimals" | "kind" | "assetId" | "location">;
 const usd = (v: bigint) => formatFixed(v, USD_SCALE);
 
 function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefined {
@@ -27,7 +35,7 @@ function priceOf(prices: Map<number, PricePoint>, id: number): bigint | undefine
 }
 
 /** A pool's TVL (poolTvlUsd): its priced sides, each once; a side whose token is unknown counts 0. */
-export function tvl(pool: Pool, tokens: Map<number, Token>, prices: Map<number, PricePoint>): bigint {
+export function tvl(pool: Pick<Pool, "token0Id" | "token1Id" | "reserve0" | "reserve1">, tokens: Map<number, Pick<Token, "decimals">>, prices: Map<number, PricePoint>): bigint {
   const side = (id: number, reserve: string) => {
     const t = tokens.get(id);
     return { reserve: BigInt(reserve), decimals: t?.decimals ?? 0, priceUsd: t ? priceOf(prices, id) : undefined };
@@ -66,13 +74,16 @@ export async function aggregatePoolStats(db: Database) {
 /** Token ids an AMBIGUOUS_TOKEN message names at most (a symbol may be shared by thousands of assets). */
 const AMBIGUOUS_NAMED = 10;
 
-/** A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token. */
-export async function resolveTokenRef(db: Database, ref: string, param: string): Promise<Token> {
+/**
+ * A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token
+ * (of the tokens now). With `block`, an id also names a token destroyed since that existed then.
+ */
+export async function resolveTokenRef(db: Database, ref: string, param: string, block?: number): Promise<Token> {
   if (/^\d+$/.test(ref)) {
     const id = parseTokenId(ref);
     if (id === undefined) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "${param}": a token id ${TOKEN_ID_RULE}.`);
-    const token = await getToken(db, id);
-    if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+    const token = (await getToken(db, id)) ?? (block === undefined ? undefined : await tokenAt(db, id, block));
+    if (!token) throw new AppError("TOKEN_NOT_FOUND", block === undefined ? `Token ${id} was not found.` : `Token ${id} did not exist at block ${block} (nor does it now).`);
     return token;
   }
   // One more than the ids an answer names: enough to tell "these" from "these and more".
@@ -86,17 +97,41 @@ export async function resolveTokenRef(db: Database, ref: string, param: string):
   return matches[0] as Token;
 }
 
-export async function pairStats(db: Database, refA: string, refB: string) {
-  const [a, b] = await Promise.all([resolveTokenRef(db, refA, "tokenA"), resolveTokenRef(db, refB, "tokenB")]);
-  if (a.id === b.id) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "tokenB": the two tokens of a pair must differ.`);
-  const pool = await findPool(db, a.id, b.id);
-  if (!pool) throw new AppError("POOL_NOT_FOUND", `No pool exists for ${a.symbol || a.id}/${b.symbol || b.id}.`);
+/**
+ * One pair, oriented as asked: now, or as of a block (`at`, `atTime`) — the pool as read at or
+ * before it (pool history: reserves, LP supply, fee), the tokens and prices as of it, and the 24 h
+ * window ending at it. A pair whose pool did not exist yet at the block is POOL_NOT_FOUND.
+ */
+export async function pairStats(db: Database, refA: string, refB: string, q: AsOf = {}) {
+  const block = q.at !== undefined || q.atTime !== undefined ? await resolveAsOf(db, q, ["holders", "lp"]) : undefined;
+  const [currentA, currentB] = await Promise.all([resolveTokenRef(db, refA, "tokenA", block?.number), resolveTokenRef(db, refB, "tokenB", block?.number)]);
+  if (currentA.id === currentB.id) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "tokenB": the two tokens of a pair must differ.`);
+  const named = `${currentA.symbol || currentA.id}/${currentB.symbol || currentB.id}`;
+  const found = await findPool(db, currentA.id, currentB.id);
+  if (!found) throw new AppError("POOL_NOT_FOUND", `No pool exists for ${named}.`);
+  let pool: Pool = found;
+  let a: TokenFields = currentA;
+  let b: TokenFields = currentB;
+  if (block) {
+    const [[then], tokensThen] = await Promise.all([poolsAt(db, [found], block.number), tokensAtIds(db, [currentA.id, currentB.id], block.number)]);
+    if (!then) throw new AppError("POOL_NOT_FOUND", `No pool existed for ${named} at block ${block.number}.`);
+    if (then.lpSupply === null || then.lpFeePpm === null) throw await supplyRefusal(db, found, block.number);
+    pool = { ...found, reserve0: then.reserve0, reserve1: then.reserve1, lpSupply: then.lpSupply, lpFeePpm: then.lpFeePpm, blockNumber: then.blockNumber };
+    const byId = new Map(tokensThen.map((t) => [t.id, t]));
+    const at = (t: TokenFields) => {
+      const row = byId.get(t.id);
+      if (!row) throw new AppError("TOKEN_NOT_FOUND", `Token ${t.id} did not exist at block ${block.number}.`);
+      return row;
+    };
+    a = at(currentA);
+    b = at(currentB);
+  }
   const flipped = pool.token0Id !== a.id;
   const reserveA = BigInt(flipped ? pool.reserve1 : pool.reserve0);
   const reserveB = BigInt(flipped ? pool.reserve0 : pool.reserve1);
-  const w = await window(db);
+  const w = block ? { head: block, range: { from: block.timestamp - DAY, to: block.timestamp } } : await window(db);
   const [prices, totals, then] = await Promise.all([
-    latestPrices(db, [a.id, b.id]),
+    block ? pricesAt(db, [a.id, b.id], block.number) : latestPrices(db, [a.id, b.id]),
     w ? swapTotals(db, w.range, pool) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),
     w ? reservesAt(db, pool, w.range.from) : Promise.resolve(undefined),
   ]);
@@ -107,7 +142,7 @@ export async function pairStats(db: Database, refA: string, refB: string) {
     ? spotPrice(BigInt(flipped ? then.reserve1 : then.reserve0), a.decimals, BigInt(flipped ? then.reserve0 : then.reserve1), b.decimals)
     : 0n;
   const fees = parseFixed(totals.feeUsd, USD_SCALE);
-  const side = (t: Token, reserve: bigint) => {
+  const side = (t: TokenFields, reserve: bigint) => {
     const p = priceOf(prices, t.id);
     return { tokenId: t.id, symbol: t.symbol, decimals: t.decimals, ...tokenIdentity(t), reserve: reserve.toString(), priceUsd: p === undefined ? null : usd(p) };
   };
@@ -126,5 +161,6 @@ export async function pairStats(db: Database, refA: string, refB: string) {
     feeRate: formatFixed(BigInt(pool.lpFeePpm), 6),
     blockNumber: w?.head.number ?? pool.blockNumber,
     timestamp: w?.head.timestamp ?? null,
+    ...(block ? { asOf: { blockNumber: block.number, timestamp: block.timestamp } } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { rowsOf, type Database } from "../client.js";
 import { tokenHistory, type tokens } from "../schema/index.js";
 import { FOLLOWER_CHECKPOINT } from "./chain.js";
 import { pgArray } from "./holders.js";
+import { idArray } from "./prices.js";
 import { excludedSet } from "./upsert.js";
 
 export type HistoryKind = "holders" | "lp";
@@ -95,6 +96,34 @@ export async function balancesAt(db: Database, lp: boolean, block: number): Prom
   return rows.map((r) => ({ tokenId: Number(r.token_id), account: r.account, balance: r.balance }));
 }
 
+/**
+ * What one account held as of `block`: its non-zero balances of `lp` tokens (LP positions when
+ * true), by token id, `limit` at most. History is keyed token first, so this walks the token ids
+ * it holds rows for (one index step each, a loose index scan) and probes each for the account's
+ * newest row at or before `block` — a few thousand index steps on a real chain, with no second
+ * index on every balance written.
+ */
+export async function holdingsAt(db: Database, lp: boolean, account: string, block: number, limit: number): Promise<Array<{ tokenId: number; balance: string; blockNumber: number }>> {
+  const rows = rowsOf<{ token_id: string | number; balance: string; block_number: string | number }>(
+    await db.execute(sql`
+      with recursive ids(id) as (
+        select min(token_id) from balance_history where lp = ${lp}
+        union all
+        select (select min(token_id) from balance_history where lp = ${lp} and token_id > ids.id) from ids where ids.id is not null
+      )
+      select ids.id as token_id, h.balance::text as balance, h.block_number
+      from ids cross join lateral (
+        select balance, block_number from balance_history
+        where lp = ${lp} and token_id = ids.id and account = ${account} and block_number <= ${block}::bigint
+        order by block_number desc limit 1
+      ) h
+      where ids.id is not null and h.balance > 0
+      order by ids.id
+      limit ${limit}`),
+  );
+  return rows.map((r) => ({ tokenId: Number(r.token_id), balance: r.balance, blockNumber: Number(r.block_number) }));
+}
+
 type TokenRow = typeof tokens.$inferInsert;
 
 /** Text as Postgres can store it: a chain's token name may hold NUL, which text refuses. */
@@ -131,6 +160,17 @@ export async function tokenAt(db: Database, id: number, block: number) {
     .orderBy(desc(tokenHistory.blockNumber))
     .limit(1);
   return row === undefined || row.destroyed ? undefined : row;
+}
+
+/** Tokens `ids` as of `block` (each one's newest row at or before it; destroyed ones left out). */
+export async function tokensAtIds(db: Database, ids: number[], block: number) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectDistinctOn([tokenHistory.id])
+    .from(tokenHistory)
+    .where(and(sql`${tokenHistory.id} = any(${idArray(ids)}::bigint[])`, lte(tokenHistory.blockNumber, block)))
+    .orderBy(tokenHistory.id, desc(tokenHistory.blockNumber));
+  return rows.filter((r) => !r.destroyed);
 }
 
 /** Every token as of `block` (newest row at or before it, destroyed ones left out), by id. */

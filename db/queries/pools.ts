@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { poolReserves, pools } from "../schema/index.js";
 import { addPoolCandles } from "./candles.js";
+import { idArray } from "./prices.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
 export type Pool = typeof pools.$inferSelect;
@@ -42,7 +43,7 @@ export async function insertPoolReserves(db: Database, rows: NewPoolReserves[]):
     .values(rows)
     .onConflictDoUpdate({
       target: [poolReserves.token0Id, poolReserves.token1Id, poolReserves.blockNumber],
-      set: { reserve0: sql`excluded."reserve0"`, reserve1: sql`excluded."reserve1"`, timestamp: sql`excluded."timestamp"` },
+      set: excludedSet(poolReserves, [poolReserves.token0Id, poolReserves.token1Id, poolReserves.blockNumber]),
     });
   await addPoolCandles(db, rows);
 }
@@ -67,6 +68,45 @@ export async function reservesAt(db: Database, pool: Pick<Pool, "token0Id" | "to
     .orderBy(asc(poolReserves.timestamp), asc(poolReserves.blockNumber))
     .limit(1);
   return first;
+}
+
+/**
+ * Each of `given` as of `block`: its newest pool_reserves row at or before it (reserves, and LP
+ * supply and fee — null on rows from before migration 0016). A pool without one did not exist
+ * yet (or not in this store's history) and is left out.
+ */
+export async function poolsAt(db: Database, given: Array<Pick<Pool, "token0Id" | "token1Id">>, block: number): Promise<PoolReserves[]> {
+  if (given.length === 0) return [];
+  const rows = rowsOf<{ token0_id: string | number; token1_id: string | number; block_number: string | number; timestamp: string | number; reserve0: string; reserve1: string; lp_supply: string | null; lp_fee_ppm: number | null }>(
+    await db.execute(sql`
+      select r.* from unnest(${idArray(given.map((p) => p.token0Id))}::bigint[], ${idArray(given.map((p) => p.token1Id))}::bigint[]) as g(t0, t1)
+      cross join lateral (
+        select token0_id, token1_id, block_number, timestamp, reserve0::text as reserve0, reserve1::text as reserve1, lp_supply::text as lp_supply, lp_fee_ppm
+        from pool_reserves where token0_id = g.t0 and token1_id = g.t1 and block_number <= ${block}::bigint
+        order by block_number desc limit 1
+      ) r`),
+  );
+  return rows.map((r) => ({
+    token0Id: Number(r.token0_id),
+    token1Id: Number(r.token1_id),
+    blockNumber: Number(r.block_number),
+    timestamp: Number(r.timestamp),
+    reserve0: r.reserve0,
+    reserve1: r.reserve1,
+    lpSupply: r.lp_supply,
+    lpFeePpm: r.lp_fee_ppm === null ? null : Number(r.lp_fee_ppm),
+  }));
+}
+
+/** The first block from which a pool's LP supply is on record (rows from before migration 0016 have none). */
+export async function poolSupplyFrom(db: Database, pool: Pick<Pool, "token0Id" | "token1Id">): Promise<number | undefined> {
+  const rows = rowsOf<{ block_number: string | number }>(
+    await db.execute(sql`
+      select block_number from pool_reserves
+      where token0_id = ${pool.token0Id} and token1_id = ${pool.token1Id} and lp_supply is not null
+      order by block_number limit 1`),
+  );
+  return rows[0] === undefined ? undefined : Number(rows[0].block_number);
 }
 
 /** The pools of these LP token ids. */

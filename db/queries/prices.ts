@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import { rowsOf, type Database } from "../client.js";
 import { tokenLatestPrices, tokenPrices } from "../schema/index.js";
 
 export type NewTokenPrice = typeof tokenPrices.$inferInsert;
@@ -77,6 +77,25 @@ export async function latestPrices(db: Database, tokenIds?: number[]): Promise<M
     .from(tokenLatestPrices)
     .where(tokenIds ? and(current, sql`${tokenLatestPrices.tokenId} = any(${idArray(tokenIds)}::bigint[])`) : current);
   return new Map(rows.flatMap((r) => (r.priceUsd === null ? [] : [[r.tokenId, { ...r, priceUsd: r.priceUsd }]])));
+}
+
+/**
+ * The price of each of `tokenIds` as of `block`: its newest point at or before it (one backward
+ * index step each). A token whose newest point there is an expiry, or that had none, is left out.
+ */
+export async function pricesAt(db: Database, tokenIds: number[], block: number): Promise<Map<number, PricePoint>> {
+  if (tokenIds.length === 0) return new Map();
+  const result = await db.execute(sql`
+    select t.id as token_id, p.block_number, p.price_usd::text as price_usd
+    from unnest(${idArray(tokenIds)}::bigint[]) as t(id)
+    cross join lateral (
+      select block_number, price_usd from token_prices
+      where token_id = t.id and block_number <= ${block}::bigint
+      order by block_number desc limit 1
+    ) p
+    where p.price_usd is not null`);
+  const rows = rowsOf<{ token_id: string | number; block_number: string | number; price_usd: string }>(result);
+  return new Map(rows.map((r) => [Number(r.token_id), { tokenId: Number(r.token_id), blockNumber: Number(r.block_number), priceUsd: r.price_usd }]));
 }
 
 /** The price in force at one moment: the newest point of a block at or before it (null: expired at that block). */

@@ -21,7 +21,11 @@ export const pools = pgTable(
   (t) => [primaryKey({ columns: [t.token0Id, t.token1Id] }), unique("pools_lp_token_uq").on(t.lpTokenId)],
 );
 
-/** Reserves of a pool after each block that changed them (price history, 24 h change). */
+/**
+ * A pool as read after each block that changed it (price history, 24 h change, a pair as of a
+ * block): its reserves, and its LP supply and fee (null on rows written before migration 0016:
+ * a pair as of such a block is refused, never guessed).
+ */
 export const poolReserves = pgTable(
   "pool_reserves",
   {
@@ -31,6 +35,8 @@ export const poolReserves = pgTable(
     timestamp: int64().notNull(),
     reserve0: amount().notNull(),
     reserve1: amount().notNull(),
+    lpSupply: amount(),
+    lpFeePpm: integer(),
   },
   (t) => [
     primaryKey({ columns: [t.token0Id, t.token1Id, t.blockNumber] }),

@@ -170,6 +170,20 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     expect(await page.locator("#activity tbody tr[data-transfer]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-transfer")))).toEqual(
       activity.transfers.map((x: any) => `${x.blockNumber}/${x.eventIndex}`),
     );
+    // As of a block: the API's portfolio at that block; before the history, its refusal.
+    const atBlock: any = await (await fetch(`${base}/accounts/${addresses[chosen]}?at=${head}`, { headers: auth })).json();
+    expect(atBlock.asOf.blockNumber).toBe(head);
+    await page.fill("#account-asof-block", String(head));
+    await page.click("#account-asof-form button");
+    await page.waitForSelector("#account-block:has-text('" + head + "')");
+    const shownTotal = (await page.locator("#account-total").innerText()).replace(/[$,]/g, "");
+    expect(shownTotal.length).toBeGreaterThan(0);
+    expect(atBlock.totalValueUsd.startsWith(shownTotal), `${shownTotal} is ${atBlock.totalValueUsd} cut to 2 decimals`).toBe(true);
+    expect(await page.locator("#portfolio tbody tr[data-token-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-token-id")))).toEqual(atBlock.tokens.map((x: any) => String(x.tokenId)));
+    await page.fill("#account-asof-block", "0");
+    await page.click("#account-asof-form button");
+    await page.waitForSelector("#account-asof-error");
+    expect(await page.locator("#account-asof-error").innerText()).toMatch(/before the store's balance history/);
     await shot("account");
 
     // The KSM/USDt pool page: candles, figures, trades; a swap on chain arrives as a new row.

@@ -23,7 +23,7 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { balancesAt, getCheckpoint, historyFloor, requestSnapshot, snapshotPage, tokensAt, type DbHandle } from "../../db/index.js";
+import { balancesAt, getCheckpoint, historyFloor, listPools, poolsAt, requestSnapshot, snapshotPage, tokensAt, type DbHandle } from "../../db/index.js";
 import { runSnapshot } from "../../shared/snapshots.js";
 import { runLocal, splitRange, type BackfillOptions } from "../../indexer/backfill.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
@@ -194,6 +194,15 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
       const tokens = Object.fromEntries((await tokensAt(run.handle.db, n)).map((t) => [t.id, { name: t.name, symbol: t.symbol, decimals: t.decimals, supply: t.supply, owner: t.owner, status: t.status, kind: t.kind, assetId: t.assetId }]));
       expect.soft({ block: n, tokens }, `${run.name}: tokens as of block ${n} = chain storage there`).toEqual({ block: n, tokens: atChain.tokens });
       if (n >= floors.lp!) expect.soft({ block: n, lp: asMap(lp) }, `${run.name}: LP positions as of block ${n} = chain storage there`).toEqual({ block: n, lp: atChain.lpHolders });
+      // Pools as of the block (what /pool/stats/{a}/{b}?at= and a portfolio's positions read):
+      // none before the upgrade, then each one's reserves and LP supply from its creation on.
+      const known = await listPools(run.handle.db);
+      const lpToken = new Map(known.map((p) => [`${p.token0Id}/${p.token1Id}`, p.lpTokenId]));
+      const pools = Object.fromEntries(
+        (await poolsAt(run.handle.db, known, n)).map((p) => [`${p.token0Id}/${p.token1Id}`, { reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply, lpTokenId: lpToken.get(`${p.token0Id}/${p.token1Id}`) }]),
+      );
+      expect.soft({ block: n, pools }, `${run.name}: pools as of block ${n} = chain storage there`).toEqual({ block: n, pools: atChain.pools });
+      if (n === head) expect(Object.keys(pools)).toHaveLength(2);
     }
     // Holder snapshots (the job POST /snapshots and `tokenpool snapshot` run), before the upgrade
     // and at the head: every token's ranked list = chain storage at that block.
