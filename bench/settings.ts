@@ -1,11 +1,11 @@
 /** The bench's settings (environment), the routes it measures, and the table it fills. */
 import { CONNECTIONS } from "./load.js";
-import { BIG, FIRST_POOL_TOKEN, KSM, USDT, WALLET, type Scale } from "./synthetic.js";
+import { BIG, FIRST_POOL_TOKEN, HEAD, KSM, USDT, WALLET, type Scale } from "./synthetic.js";
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 export const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
-/** What to run: `store` (sections 1–5) and `peer` (6), default both; `http` the HTTP load only; `transfers` the transfer ingestion and pages only; `ingest` holder ingestion and balance lookups only. */
+/** What to run: `store` (sections 1–5) and `peer` (6), default both; `http` the HTTP load only; `transfers` the transfer ingestion and pages only; `ingest` holder ingestion and balance lookups only; `snapshots` holder snapshots; `asof` answers as of a past block. A part alone replaces only its own rows in results.json. */
 export const PARTS = new Set((process.env.BENCH_PARTS ?? "store,peer").split(","));
 /** Only the HTTP-load routes whose label contains one of these (BENCH_ROUTES, comma-separated); unset = all. */
 export const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;
@@ -21,11 +21,21 @@ export interface Row {
   figure: string;
   target?: string;
   met?: boolean;
+  /** The BENCH_PARTS part that measured it, and when (results.json keeps each part's newest rows). */
+  part?: string;
+  date?: string;
 }
 export const rows: Row[] = [];
 export const results: Record<string, unknown> = { date: new Date().toISOString(), scale: SCALE, seconds: SECONDS, runs: RUNS, connections: CONNECTIONS };
 
 /** Every public read route: label, path, whether it needs a bearer token. */
+/** Answers as of a past block (uncached latencies only), 24 h before the head. */
+export const PAST_ROUTES: Array<[string, string, boolean]> = [
+  ["/assets/metadata/{id}?at=", `/assets/metadata/${USDT}?at=${HEAD - 7_200}`, true],
+  ["/pool/stats/{a}/{b}?at=", `/pool/stats/${KSM}/${USDT}?at=${HEAD - 7_200}`, false],
+  ["/accounts/{address}?at= (500 tokens, 50 LP positions)", `/accounts/${WALLET}?at=${HEAD - 7_200}`, true],
+];
+
 export const ROUTES: Array<[string, string, boolean]> = [
   ["/oracle/value/{id}", `/oracle/value/${KSM}`, false],
   ["/oracle/history/{id}", `/oracle/history/${KSM}`, false],

@@ -26,7 +26,7 @@
  *    and BENCH_ROUTES (labels' parts, comma-separated) only those routes of it.
  */
 import type { ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -34,14 +34,14 @@ import fc from "fast-check";
 import { createApp } from "../api/app.js";
 import { MemoryRateLimitStore } from "../api/rate-limit/memory-store.js";
 import { encodeCursor } from "../api/services/cursor.js";
-import { accountTransfers, balanceAt, insertTransfers, rowsOf, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
+import { accountTransfers, balanceAt, insertTransfers, rowsOf, tokenTransfers, upsertHolders, type DbHandle, type NewTransfer } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
 import { alternate, answers, child, CONNECTIONS, load, onServer, pct, peakRssMb, range, spread, stop, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
 import { snapshotBench } from "./snapshots.js";
-import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
+import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, PAST_ROUTES, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS, type Row } from "./settings.js";
 import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
 import { BIG, FULL, generate, HEAD_TIME, KSM, SMALL_SWAPS, USDT, WALLET } from "./synthetic.js";
@@ -72,6 +72,21 @@ function uncached(handle: DbHandle) {
   };
 }
 
+/** Answers as of a past block (metadata, a pair, a portfolio), uncached p50 on the synthetic store. */
+async function pastLatencies(big: DbHandle): Promise<Record<string, number>> {
+  const get = uncached(big);
+  const app = inProcessApp(big);
+  const auth = await tokenOf((p, init) => Promise.resolve(app.request(p, init)));
+  const out: Record<string, number> = {};
+  for (const [label, p, needsAuth] of PAST_ROUTES) {
+    const ms = await median(25, () => get(p, needsAuth ? auth : {}));
+    out[label] = ms;
+    rows.push({ what: `uncached ${label} p50 (ms)`, figure: String(ms), target: "≤ 10 ms", met: ms <= 10 });
+  }
+  results.pastLatencyMs = out;
+  return out;
+}
+
 async function latencies(big: DbHandle, small: DbHandle): Promise<void> {
   const get = uncached(big);
   const app = inProcessApp(big);
@@ -83,6 +98,7 @@ async function latencies(big: DbHandle, small: DbHandle): Promise<void> {
     const target = label.includes("page=10000") ? 50 : 25;
     rows.push({ what: `uncached ${label} p50 (ms)`, figure: String(ms), target: `≤ ${target} ms`, met: ms <= target });
   }
+  Object.assign(every, await pastLatencies(big));
   const deep = Math.min(500_000, Math.round(FULL.bigHolders * SCALE) - 1);
   const found = (await big.db.execute(sql`select balance::text as balance, account from holders where token_id = ${BIG} order by balance desc nulls last, account offset ${deep - 1} limit 1`)) as unknown;
   // postgres.js answers an array of rows, PGlite an object with `rows`.
@@ -188,19 +204,62 @@ async function transferIngestion(handle: DbHandle): Promise<void> {
   }
   const [size] = rowsOf<{ bytes: string | number; n: string | number }>(await handle.db.execute(sql`select pg_total_relation_size('transfers') as bytes, (select count(*) from transfers) as n`));
   const transferBytesPerMillion = Math.round((Number(size!.bytes) / Number(size!.n)) * 1_000_000);
-  rows.push({ what: "transfers on disk per million rows (table and its five indexes)", figure: `${(transferBytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
+  rows.push({ what: `transfers on disk per million rows at ${(RUNS * n).toLocaleString("en")} rows (table and its five indexes)`, figure: `${(transferBytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
   const s = spread(rates);
   rows.push({ what: `ingestion: transfer rows/s, ${RUNS} runs (counts exact: ${exact ? "yes" : "NO"})`, figure: range(s), target: "≥ 50,000 (Postgres)", met: s.median >= 50_000 && exact });
-  const busy = accounts[0]!;
-  const newest = await median(9, () => accountTransfers(handle.db, busy, undefined, {}, 51));
+  results.transfers = { rowsPerSecond: s, rates, countsExact: exact, bytesPerMillion: transferBytesPerMillion };
+  await transferPages(handle, accounts[0]!);
+}
+
+/** The newest page and the page 100 pages deep (keyset), uncached p50, of `read` at 50 rows a page. */
+async function pages(read: (before: { blockNumber: number; eventIndex: number } | undefined, limit: number) => Promise<Array<{ blockNumber: number; eventIndex: number }>>) {
+  const newest = await median(9, () => read(undefined, 51));
   let before: { blockNumber: number; eventIndex: number } | undefined;
   for (let p = 0; p < 100; p++) {
-    const page = await accountTransfers(handle.db, busy, undefined, { before }, 50);
+    const page = await read(before, 50);
+    if (page.length < 50) throw new Error(`only ${p} full pages`);
     before = page[page.length - 1];
   }
-  const deep = await median(9, () => accountTransfers(handle.db, busy, undefined, { before }, 51));
-  rows.push({ what: `account transfers page (50), newest / 100 pages deep, ${(RUNS * n).toLocaleString("en")} rows, uncached p50`, figure: `${newest.toFixed(1)} ms / ${deep.toFixed(1)} ms`, target: "≤ 10 ms (at 20M rows)", met: newest <= 10 && deep <= 10 });
-  results.transfers = { rowsPerSecond: s, rates, countsExact: exact, newestPageMs: newest, deepPageMs: deep, rows: RUNS * n, bytesPerMillion: transferBytesPerMillion };
+  return { newest, deep: await median(9, () => read(before, 51)) };
+}
+
+/**
+ * The transfer store grown to 20M rows × BENCH_SCALE, shaped like a chain's year: 200,000
+ * accounts, one busy account in every 50 rows, 1,500 tokens with one token in a quarter of the
+ * rows. Filled in SQL with the list indexes dropped and built again after (an operator's bulk
+ * load: the same indexes, built faster), then an account's and a token's pages, uncached.
+ */
+async function transferPages(handle: DbHandle, busy: string): Promise<void> {
+  // PGlite holds its store in this process: a tenth of the rows there.
+  const onPostgres = Boolean(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL);
+  const target = Math.round((onPostgres ? 20_000_000 : 2_000_000) * SCALE);
+  const [have] = rowsOf<{ n: string | number }>(await handle.db.execute(sql`select count(*) as n from transfers`));
+  const t = performance.now();
+  const indexes = rowsOf<{ def: string; name: string }>(await handle.db.execute(sql`select indexdef as def, indexname as name from pg_indexes where tablename = 'transfers' and indexname like 'transfers_%_idx'`));
+  for (const i of indexes) await handle.db.execute(sql.raw(`drop index ${i.name}`));
+  const chunk = 1_000_000;
+  for (let from = Number(have!.n); from < target; from += chunk) {
+    const to = Math.min(target, from + chunk) - 1;
+    await handle.db.execute(sql`
+      insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd)
+      select 1000 + i / 20, i % 20, i % 20, 1700000000 + (i / 20) * 12, case when i % 4 = 0 then 1984 else i % 1500 end, null,
+             case when i % 50 = 0 then ${busy} else 'acct' || lpad((i % 200000)::text, 44, '0') end,
+             'acct' || lpad(((i * 7 + 1) % 200000)::text, 44, '0'), (i::numeric + 1) * 1000000007, 'transfer', 'assets.Transferred', (i % 1000)::numeric + 0.25
+      from generate_series(${from}::bigint, ${to}::bigint) i`);
+    log(`  ${(to + 1).toLocaleString("en")} transfer rows (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+  }
+  for (const i of indexes) await handle.db.execute(sql.raw(i.def));
+  await handle.db.execute(sql`analyze transfers`);
+  const [size] = rowsOf<{ bytes: string | number; n: string | number }>(await handle.db.execute(sql`select pg_total_relation_size('transfers') as bytes, (select count(*) from transfers) as n`));
+  const total = Number(size!.n);
+  const bytesPerMillion = Math.round((Number(size!.bytes) / total) * 1_000_000);
+  const account = await pages((before, limit) => accountTransfers(handle.db, busy, undefined, { before }, limit));
+  const token = await pages((before, limit) => tokenTransfers(handle.db, { tokenId: 1984, before }, limit));
+  const rowsText = total.toLocaleString("en");
+  rows.push({ what: `transfers on disk per million rows at ${rowsText} rows (table and its five indexes)`, figure: `${(bytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
+  rows.push({ what: `account transfers page (50), newest / 100 pages deep, ${rowsText} rows, uncached p50`, figure: `${account.newest.toFixed(1)} ms / ${account.deep.toFixed(1)} ms`, target: "≤ 10 ms (at 20M rows)", met: account.newest <= 10 && account.deep <= 10 });
+  rows.push({ what: `token transfers page (50), newest / 100 pages deep, ${rowsText} rows, uncached p50`, figure: `${token.newest.toFixed(1)} ms / ${token.deep.toFixed(1)} ms`, target: "≤ 10 ms (at 20M rows)", met: token.newest <= 10 && token.deep <= 10 });
+  Object.assign(results.transfers as object, { rows: total, fillSeconds: (performance.now() - t) / 1000, bytesPerMillionAtRows: bytesPerMillion, account, token });
 }
 
 /**
@@ -292,32 +351,60 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
   }
 }
 
+const RESULTS = new URL("./results.json", import.meta.url);
+
+/**
+ * What results.json becomes: the whole run's figures after a full run (store and peer); after a
+ * part alone (BENCH_PARTS=transfers, snapshots, asof…), the file as it was with that part's rows
+ * and figures replaced, each row saying which part and run it came from.
+ */
+function merged(): Record<string, unknown> {
+  for (const r of rows) r.date ??= results.date as string;
+  if (PARTS.has("store") && PARTS.has("peer")) return { ...results, rows };
+  let before: { rows?: Row[] } & Record<string, unknown> = {};
+  try {
+    before = JSON.parse(readFileSync(RESULTS, "utf8"));
+  } catch {
+    // no earlier results: this part's alone
+  }
+  const ran = new Set(rows.map((r) => r.part));
+  const kept = (before.rows ?? []).filter((r) => !ran.has(r.part ?? "store"));
+  const { date: _, store: __, ...figures } = results;
+  return { ...before, ...figures, rows: [...kept, ...rows] };
+}
+
 async function main(): Promise<void> {
   // BENCH_PARTS=transfers / ingest: a section alone, on a store of its own (without `store`,
   // which runs them all).
   const alone: Array<[string, Array<(h: DbHandle) => Promise<void>>]> = [
     ["transfers", [transferIngestion, balanceLookups]],
     ["ingest", [ingestion, balanceLookups]],
+    ["asof", [async (h) => generate(h.db, scaled(FULL), log), async (h) => void (await pastLatencies(h))]],
   ];
   // BENCH_PARTS=snapshots (or store): holder snapshots, on a store of their own.
+  const tag = (part: string, from: number) => rows.slice(from).forEach((r) => (r.part ??= part));
   if (PARTS.has("snapshots") || PARTS.has("store")) {
     log("holder snapshots…");
+    const from = rows.length;
     const store = await freshStore({ onDisk: true });
     try {
       await snapshotBench(store);
     } finally {
       await store.drop();
     }
+    tag("snapshots", from);
   }
   for (const [part, sections] of alone) {
     if (!PARTS.has(part) || PARTS.has("store")) continue;
-    const store = await freshStore();
+    const store = await freshStore({ onDisk: part === "asof" });
+    const from = rows.length;
     try {
       results.store = store.label;
       for (const section of sections) await section(store.handle);
     } finally {
       await store.drop();
     }
+    tag(part, from);
   }
   if (PARTS.has("store") || PARTS.has("http")) {
     log(`synthetic store, scale ${SCALE}…`);
@@ -346,17 +433,19 @@ async function main(): Promise<void> {
       await small.drop();
     }
   }
+  tag(PARTS.has("store") ? "store" : "http", 0);
   if (PARTS.has("peer")) {
     log("api-sidecar peer on the devnet…");
+    const from = rows.length;
     await sidecarPeer(process.env.DEVNET_GENESIS);
+    tag("peer", from);
   }
   const met = rows.filter((r) => r.met === true).length;
   const missed = rows.filter((r) => r.met === false).length;
   console.log(`\nTokenPool bench — ${results.store}, scale ${SCALE}, ${CONNECTIONS} connections, ${RUNS} alternated runs × ${SECONDS} s; median (min–max)\n`);
   console.table(rows.map((r) => ({ what: r.what, figure: r.figure, target: r.target ?? "", met: r.met === undefined ? "" : r.met ? "yes" : "NO" })));
   console.log(`${met} targets met, ${missed} missed`);
-  results.rows = rows;
-  writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(RESULTS, `${JSON.stringify(merged(), null, 2)}\n`);
 }
 
 await main();

@@ -80,12 +80,12 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
     select ${KSM}, id, id - ${FIRST_POOL_TOKEN} + 1, 'pool-' || id, ((${h("id")} % 1000 + 10) * 1000000000000)::numeric,
            ((${h("id + 1")} % 100000 + 100) * power(10::numeric, 6 + id % 13))::numeric(78,0), 1000000000, 3000, 1, ${HEAD}
     from generate_series(${FIRST_POOL_TOKEN}, ${lastPoolToken}) id`);
-  await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1)
-    select token0_id, token1_id, b.n, b.t, reserve0, reserve1 from pools,
+  await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1, lp_supply, lp_fee_ppm)
+    select token0_id, token1_id, b.n, b.t, reserve0, reserve1, lp_supply, lp_fee_ppm from pools,
       (values (1, ${HEAD_TIME - (HEAD - 1) * BLOCK_SECONDS}), (${HEAD - 7_200}, ${HEAD_TIME - 7_200 * BLOCK_SECONDS}), (${HEAD}, ${HEAD_TIME})) b(n, t)`);
   // KSM/USDt moves every block (the candles of the busiest pool have a price in every minute).
-  await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1)
-    select ${KSM}, ${USDT}, n, ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS}, 1000000000000000 + ${h("n")} % 1000000000000, 25000000000 + ${h("n + 1")} % 100000000
+  await run(`insert into pool_reserves (token0_id, token1_id, block_number, timestamp, reserve0, reserve1, lp_supply, lp_fee_ppm)
+    select ${KSM}, ${USDT}, n, ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS}, 1000000000000000 + ${h("n")} % 1000000000000, 25000000000 + ${h("n + 1")} % 100000000, 5000000000000, 3000
     from generate_series(2, ${HEAD - 1}) n where n <> ${HEAD - 7_200}`);
   // BIG's supply and holder count every 10 blocks, as the indexer records them.
   await run(`insert into token_stats (token_id, block_number, timestamp, supply, holders)
@@ -137,6 +137,13 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
     if (/insert into "(pool_candles|token_candles)"/i.test(statement)) await run(statement);
   }
   step("candles");
+  // Balance and token history from block 1 (answers as of a block): every current row, read there.
+  await run(`insert into token_history (id, name, symbol, decimals, supply, owner, kind, asset_id, location, status, accounts, block_number)
+    select id, name, symbol, decimals, supply, owner, kind, asset_id, location, status, accounts, 1 from tokens`);
+  await run(`insert into balance_history (lp, token_id, account, block_number, balance) select false, token_id, account, 1, balance from holders`);
+  await run(`insert into balance_history (lp, token_id, account, block_number, balance) select true, lp_token_id, account, 1, balance from lp_holders`);
+  await run(`insert into history_floors (kind, block_number) values ('holders', 1), ('lp', 1)`);
+  step("balance and token history");
   await setCheckpoint(db, { blockNumber: HEAD, blockHash: `0x${"ab".repeat(32)}`, chainFinalized: HEAD });
   // A store in steady state has been vacuumed (autovacuum): visibility maps set, so the holder
   // pages are index-only scans.

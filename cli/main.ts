@@ -14,6 +14,7 @@ import {
   latestBlock,
   latestSkippedEvents,
   pruneHistory,
+  pruneTransfers,
   taskProgress,
   type TaskProgress,
   SHIPPED_MIGRATIONS,
@@ -241,10 +242,11 @@ withFlags(
 withFlags(
   program
     .command("prune-history")
-    .description("retain less: give up balance and token history before a block, exactly (answers as of it and later are unchanged; earlier blocks are refused from then on)")
-    .requiredOption("--before <block>", "the new first block of history (at most the checkpoint)", integer(0)),
+    .description("retain less: give up balance and token history (and with --transfers, transfers) before a block, exactly (answers as of it and later are unchanged; earlier blocks are refused from then on)")
+    .requiredOption("--before <block>", "the new first block of history (at most the checkpoint)", integer(0))
+    .option("--transfers", "give up transfers before the block too (lists then say where they start: historyFrom)"),
   ["dataDir", "databaseUrl"],
-).action((opts: Partial<Record<Flag, string>> & { before: number }) =>
+).action((opts: Partial<Record<Flag, string>> & { before: number; transfers?: boolean }) =>
   runOnce("tokenpool prune-history", async () => {
     const config = configOf(opts);
     const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
@@ -252,6 +254,7 @@ withFlags(
       await handle.migrate();
       const gone = await pruneHistory(handle.db, opts.before);
       process.stdout.write(`history now starts at block ${opts.before}: ${gone.balances} balance rows and ${gone.tokens} token rows deleted\n`);
+      if (opts.transfers) process.stdout.write(`transfers now start at block ${opts.before}: ${await pruneTransfers(handle.db, opts.before)} rows deleted\n`);
     } finally {
       await handle.close();
     }

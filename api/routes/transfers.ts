@@ -30,6 +30,7 @@ const AccountTransfer = z
   .openapi("AccountTransfer");
 
 const nextCursor = z.string().nullable().openapi({ description: "Pass as ?cursor= for older transfers; null on the last page" });
+const historyFrom = z.number().int().nullable().openapi({ description: "Transfers before this block were given up by the operator (tokenpool prune-history --transfers); null: the list reaches back to the store's first indexed block" });
 
 const commonQuery = {
   limit: intQuery("limit", 1, 500, "Transfers per page, 1-500 (default 50)"),
@@ -59,7 +60,7 @@ const accountRoute = createRoute({
     }),
   },
   responses: {
-    200: json(z.object({ address: z.string(), accountId: z.string(), transfers: z.array(AccountTransfer), nextCursor }).openapi("AccountTransferPage"), "One page of the account's transfers"),
+    200: json(z.object({ address: z.string(), accountId: z.string(), historyFrom, transfers: z.array(AccountTransfer), nextCursor }).openapi("AccountTransferPage"), "One page of the account's transfers"),
     ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS),
   },
 });
@@ -72,7 +73,7 @@ const tokenRoute = createRoute({
   security,
   request: { params: z.object({ id: tokenIdParam("id") }), query: z.object(commonQuery) },
   responses: {
-    200: json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"),
+    200: json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), historyFrom, transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"),
     ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS),
   },
 });

@@ -2,7 +2,7 @@
  * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
  * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
  */
-import { accountTransfers, getToken, tokenTransfers, type Database, type Transfer, type TransferFilter } from "../../db/index.js";
+import { accountTransfers, getToken, tokenTransfers, transfersFloor, type Database, type Transfer, type TransferFilter } from "../../db/index.js";
 import type { TransferKind } from "../../db/schema/transfers.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -71,10 +71,11 @@ function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T) {
 export async function accountTransferPage(db: Database, text: string, q: TransferQuery) {
   const filter = filterOf(q);
   const { address, accountId } = await resolveAddress(db, text);
-  const rows = await accountTransfers(db, address, q.direction, filter, q.limit + 1);
+  const [rows, historyFrom] = await Promise.all([accountTransfers(db, address, q.direction, filter, q.limit + 1), transfersFloor(db)]);
   return {
     address,
     accountId,
+    historyFrom: historyFrom ?? null,
     ...page(rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) })),
   };
 }
@@ -83,6 +84,6 @@ export async function tokenTransferPage(db: Database, id: number, q: Omit<Transf
   const filter = filterOf(q);
   const token = await getToken(db, id);
   if (!token) throw new AppError("TOKEN_NOT_FOUND", `No token with id ${id} is indexed.`);
-  const rows = await tokenTransfers(db, { ...filter, tokenId: id }, q.limit + 1);
-  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, ...page(rows, q.limit, row) };
+  const [rows, historyFrom] = await Promise.all([tokenTransfers(db, { ...filter, tokenId: id }, q.limit + 1), transfersFloor(db)]);
+  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, historyFrom: historyFrom ?? null, ...page(rows, q.limit, row) };
 }

@@ -215,7 +215,7 @@ export async function pruneHistory(db: Database, from: number): Promise<{ balanc
           returning 1
         ) select count(*) as n from gone`),
     );
-    await t.execute(sql`update history_floors set block_number = ${from}::bigint where block_number < ${from}::bigint`);
+    await t.execute(sql`update history_floors set block_number = ${from}::bigint where kind in ('holders', 'lp') and block_number < ${from}::bigint`);
     return { balances: Number(balances[0]!.n), tokens: Number(tokens[0]!.n) };
   });
 }

@@ -28,10 +28,11 @@ export const balanceHistory = pgTable(
 /**
  * Where balance history starts being complete, per kind ("holders", "lp"): the block of the
  * newest full snapshot that history has followed without a break since. A balance as of an
- * earlier block is refused (BLOCK_NOT_IN_HISTORY), never guessed.
+ * earlier block is refused (BLOCK_BEFORE_HISTORY), never guessed. "transfers": the block transfer
+ * lists are complete from after `tokenpool prune-history --transfers` (absent: since the first).
  */
 export const historyFloors = pgTable("history_floors", {
-  kind: text({ enum: ["holders", "lp"] }).primaryKey(),
+  kind: text({ enum: ["holders", "lp", "transfers"] }).primaryKey(),
   blockNumber: int64().notNull(),
 });
 

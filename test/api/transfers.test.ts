@@ -7,7 +7,7 @@ import { decodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
-import { insertTransfers, schema, type NewTransfer } from "../../db/index.js";
+import { historyFloor, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -171,6 +171,28 @@ describeDb("transfer lists", (ctx) => {
     expect(ranged.trades.map(hop)).toEqual(mine.filter((s) => s.blockNumber === block).map(hop));
     await expectError(await t.get(`/accounts/${trader}/swaps?fromBlock=2&toBlock=1`, auth), 400, "VALIDATION_ERROR");
     await expectError(await t.get(`/accounts/${trader}/swaps`), 401, "UNAUTHORIZED");
+  });
+
+  it("retention (prune-history --transfers): rows before the block go, in batches; the lists say where they start; again, or lower, deletes nothing", async () => {
+    await setCheckpoint(ctx.db, { blockNumber: 1_039, blockHash: `0x${"11".repeat(32)}`, chainFinalized: 1_039 });
+    const first = async (path: string) => (await (await t.get(path, auth)).json()) as { historyFrom: number | null };
+    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: null });
+    const before = (await walk(`/accounts/${ALICE}/transfers`, 50)).rows;
+    const floor = await historyFloor(ctx.db, "holders");
+    await expect(pruneTransfers(ctx.db, 1_040)).rejects.toThrow(/after the store's checkpoint \(1039\)/);
+    const gone = all.filter((r) => r.blockNumber < 1_020).length;
+    expect(gone).toBeGreaterThan(14);
+    expect(await pruneTransfers(ctx.db, 1_020, 7)).toBe(gone); // batches of 7: several transactions
+    expect(await pruneTransfers(ctx.db, 1_020)).toBe(0);
+    expect(await pruneTransfers(ctx.db, 1_010)).toBe(0);
+    t = buildApp(ctx.db); // a fresh response cache: answers read again from the pruned store
+    auth = await authHeader(t, "after-prune@example.com");
+    const kept = before.filter((r) => r.blockNumber >= 1_020);
+    expect(kept.length).toBeGreaterThan(0);
+    expect((await walk(`/accounts/${ALICE}/transfers`, 50)).rows).toEqual(kept);
+    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020 });
+    expect(await first(`/assets/${USDT}/transfers`)).toMatchObject({ historyFrom: 1_020 });
+    expect(await historyFloor(ctx.db, "holders")).toBe(floor); // balance history is not touched
   });
 
   it("bad input: a clear 4xx, nothing computed", async () => {
