@@ -81,7 +81,9 @@ async function pastLatencies(big: DbHandle): Promise<Record<string, number>> {
   for (const [label, p, needsAuth] of PAST_ROUTES) {
     const ms = await median(25, () => get(p, needsAuth ? auth : {}));
     out[label] = ms;
-    rows.push({ what: `uncached ${label} p50 (ms)`, figure: String(ms), target: "≤ 10 ms", met: ms <= 10 });
+    // Issue 26's target names metadata and a pair; a portfolio as of a block is shown beside them.
+    const targeted = !label.startsWith("/accounts");
+    rows.push({ what: `uncached ${label} p50 (ms)`, figure: String(ms), ...(targeted ? { target: "≤ 10 ms", met: ms <= 10 } : {}) });
   }
   results.pastLatencyMs = out;
   return out;

@@ -11,7 +11,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { deleteTokens, getCheckpoint, schema, upsertHolders, upsertPools, upsertTokens, type Database } from "../db/index.js";
+import { deleteTokens, getCheckpoint, insertPoolReserves, schema, upsertHolders, upsertPools, upsertTokens, type Database } from "../db/index.js";
 import { BALANCE_MAPS, type BalanceState, type ChainReader, type TokenState } from "./chain/reader.js";
 
 export type Scope = "tokens" | "pools" | "holders";
@@ -122,6 +122,8 @@ export async function verifyStore(db: Database, reader: ChainReader, options: Ve
     report.checked.pools = states.length;
     if (options.repair) {
       await upsertPools(db, fix);
+      // …and its history: from B on, a pair or a portfolio as of a block reads the repaired pool.
+      await insertPoolReserves(db, fix.map((f) => ({ token0Id: f.token0Id, token1Id: f.token1Id, blockNumber: B, timestamp: block.timestamp, reserve0: f.reserve0!, reserve1: f.reserve1!, lpSupply: f.lpSupply!, lpFeePpm: f.lpFeePpm })));
       for (const [key] of ghosts) {
         const [a, b] = key.split("/").map(Number);
         await db.execute(sql`delete from pools where token0_id = ${a} and token1_id = ${b} and block_number <= ${B}`);

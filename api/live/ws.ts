@@ -345,7 +345,7 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
         return fail(id, rpcErrorOf(err as AppError));
       }
       if (parsed.needsAuth && !userId) {
-        return fail(id, { code: RPC.UNAUTHORIZED, message: `Topic "${"name" in parsed ? parsed.name : `accounts:${(parsed as { account: string }).account}`}" needs a bearer token: send it in the Authorization header of the upgrade, or call "auth" first.`, data: { code: "UNAUTHORIZED" } });
+        return fail(id, { code: RPC.UNAUTHORIZED, message: `Topic "${"name" in parsed ? parsed.name : `${parsed.feed === "portfolio" ? "accounts" : "transfers"}:${parsed.account}`}" needs a bearer token: send it in the Authorization header of the upgrade, or call "auth" first.`, data: { code: "UNAUTHORIZED" } });
       }
       // The slot is reserved here, with the check, before the first await.
       if (subs.size + pendingSubscribes.count >= limits.maxSubscriptions) {

@@ -4,7 +4,7 @@ import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
 import { AsOf, asOfQuery, BalanceParts, COMMON_ERRORS, Decimal, errors, intQuery, Integer, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { assetMetadata, tokenHolders } from "../services/tokens.js";
-import { getToken } from "../../db/index.js";
+import { getToken, latestBlock } from "../../db/index.js";
 import type { Logger } from "../../shared/logger.js";
 import { clientMethod } from "../env.js";
 import { clientIp } from "../middleware/client-ip.js";
@@ -112,12 +112,16 @@ export function assetRoutes(deps: AssetRouteDeps) {
         const release = deps.currentCsv.streams.take(clientIp(c, deps.trustProxy));
         const headers = { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="holders-${id}.csv"`, "Cache-Control": "no-store" };
         if (clientMethod(c) === "HEAD") {
+          let head: Awaited<ReturnType<typeof latestBlock>>;
           try {
-            if (!(await getToken(deps.store, id))) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+            const [token, newest] = await Promise.all([getToken(deps.store, id), latestBlock(deps.store)]);
+            if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+            head = newest;
           } finally {
             release();
           }
-          return c.body(null, 200, headers) as never;
+          // The block a GET now would read (the newest), as its X-Block-Number will say.
+          return c.body(null, 200, head ? { ...headers, "X-Block-Number": String(head.number) } : headers) as never;
         }
         const { body, block } = await currentHoldersCsv(deps.store, id, release, deps.currentCsv.maxMs, deps.logger);
         return c.body(body, 200, { ...headers, "X-Block-Number": String(block) }) as never;

@@ -144,6 +144,16 @@ export interface SnapshotDeps {
   trustProxy: number;
 }
 
+/** A snapshot's CSV says what it is: token and block in the file name and in headers (HEAD too). */
+const csvHeaders = (id: number, tokenId: number, block: number) => ({
+  "Content-Type": "text/csv; charset=utf-8",
+  "Content-Disposition": `attachment; filename="holders-${tokenId}-at-${block}.csv"`,
+  "Cache-Control": "no-store",
+  "X-Snapshot-Id": String(id),
+  "X-Token-Id": String(tokenId),
+  "X-Block-Number": String(block),
+});
+
 export function snapshotRoutes(deps: SnapshotDeps) {
   const streamCsv = (c: Context<AppEnv>, id: number) => {
     // The stream budget is taken here, before the first await (released when the stream ends).
@@ -153,12 +163,12 @@ export function snapshotRoutes(deps: SnapshotDeps) {
       return snapshotView(deps.db, id)
         .then((v) => {
           if (v.state !== "done") throw new AppError("SNAPSHOT_NOT_READY", `Holder snapshot ${id} is ${v.state}.`);
-          return c.body(null, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="snapshot-${id}.csv"`, "Cache-Control": "no-store" });
+          return c.body(null, 200, csvHeaders(id, v.tokenId, v.blockNumber));
         })
         .finally(release);
     }
     return snapshotCsv(deps.db, id, release).then(
-      (body) => c.body(body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="snapshot-${id}.csv"`, "Cache-Control": "no-store" }),
+      (csv) => c.body(csv.body, 200, csvHeaders(id, csv.tokenId, csv.blockNumber)),
       (err: unknown) => {
         release();
         throw err;

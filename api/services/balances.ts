@@ -4,7 +4,7 @@
  * newest block, refused outside it — never guessed.
  */
 import { sql } from "drizzle-orm";
-import { balanceAt, getToken, historyFloor, latestBlock, poolsByLpToken, rowsOf, type Database, type HistoryKind } from "../../db/index.js";
+import { balanceAt, getTask, getToken, historyFloor, latestBlock, poolsAt, poolsByLpToken, rowsOf, tokenAt, type Database, type HistoryKind } from "../../db/index.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { resolveAddress } from "./accounts.js";
@@ -21,11 +21,24 @@ export interface AsOf {
 /**
  * The indexed block an `?at=` / `?atTime=` names (the newest without either), checked against the
  * history of `kind` (of each kind given: the answer needs all of them, so the latest floor).
+ * `kept`: the answer is stored for good (a holder snapshot), so it must be final even at the head.
  */
-export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[]): Promise<{ number: number; timestamp: number }> {
+export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[], opts: { kept?: boolean } = {}): Promise<{ number: number; timestamp: number }> {
   if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid ${q.field ?? "query"}: give "${q.field === "body" ? "block" : "at"}" (a block) or "atTime" (Unix seconds), not both.`);
   const kinds = typeof kind === "string" ? [kind] : kind;
-  const [head, ...floors] = await Promise.all([latestBlock(db), ...kinds.map((k) => historyFloor(db, k))]);
+  const [reread, head, ...floors] = await Promise.all([getTask<{ block: number }>(db, "reread"), latestBlock(db), ...kinds.map((k) => historyFloor(db, k))]);
+  const resolved = await pick(db, q, head, floors);
+  // State that changed without events (a runtime upgrade, destroyed accounts) is being read again
+  // at that block (indexer/reread.ts): until it is, answers from it on could still change. So an
+  // answer as of such a block, or one that is kept (a snapshot), waits; "now" answers as the
+  // current rows do.
+  const asked = q.at !== undefined || q.atTime !== undefined || opts.kept === true;
+  if (asked && reread && resolved.number >= reread.block)
+    throw new AppError("BLOCK_NOT_INDEXED", `Block ${resolved.number} is not final in the store yet: state from block ${reread.block} on is being read again (it changed without events, e.g. a runtime upgrade); ask again when /health shows no reread.`);
+  return resolved;
+}
+
+async function pick(db: Database, q: AsOf, head: { number: number; timestamp: number } | undefined, floors: Array<number | undefined>): Promise<{ number: number; timestamp: number }> {
   const floor = floors.some((f) => f === undefined) ? undefined : Math.max(...(floors as number[]));
   if (!head || floor === undefined) throw new AppError("BLOCK_BEFORE_HISTORY", "The store has no balance history yet: it starts with the indexer's first complete snapshot, which has not finished.");
   const refuseBefore = (what: string) =>
@@ -57,15 +70,17 @@ const asOfBody = (b: { number: number; timestamp: number }) => ({ blockNumber: b
 export async function tokenBalanceAsOf(db: Database, text: string, tokenId: number, q: AsOf) {
   const { address, accountId } = await resolveAddress(db, text);
   const block = await resolveAsOf(db, q, "holders");
-  const [token, found] = await Promise.all([getToken(db, tokenId), balanceAt(db, false, tokenId, address, block.number)]);
-  // A token gone now (destroyed) still answers for the blocks it has history at.
-  if (!token && !found) throw new AppError("TOKEN_NOT_FOUND", `Token ${tokenId} was not found.`);
+  const [now, then, found] = await Promise.all([getToken(db, tokenId), tokenAt(db, tokenId, block.number), balanceAt(db, false, tokenId, address, block.number)]);
+  // As /assets/metadata and snapshots answer: a token that did not exist at the block (not yet
+  // created, or destroyed and never held since) is not found there. One destroyed at or before
+  // the block still answers the 0 it left, from its history.
+  if (!then && !found) throw new AppError("TOKEN_NOT_FOUND", now ? `Token ${tokenId} did not exist at block ${block.number}.` : `Token ${tokenId} was not found.`);
   return {
     address,
     accountId,
     tokenId,
-    symbol: token?.symbol ?? null,
-    decimals: token?.decimals ?? null,
+    symbol: then?.symbol ?? null,
+    decimals: then?.decimals ?? null,
     balance: normalizeDecimal(found?.balance ?? "0"),
     asOf: asOfBody(block),
     recordedAt: found?.blockNumber ?? null,
@@ -78,6 +93,8 @@ export async function lpBalanceAsOf(db: Database, text: string, lpTokenId: numbe
   const block = await resolveAsOf(db, q, "lp");
   const [[pool], found] = await Promise.all([poolsByLpToken(db, [lpTokenId]), balanceAt(db, true, lpTokenId, address, block.number)]);
   if (!pool && !found) throw new AppError("TOKEN_NOT_FOUND", `LP token ${lpTokenId} was not found.`);
+  // A pool created after the block: its LP token did not exist there.
+  if (pool && !found && (await poolsAt(db, [pool], block.number)).length === 0) throw new AppError("TOKEN_NOT_FOUND", `LP token ${lpTokenId} did not exist at block ${block.number}: its pool was created later.`);
   return {
     address,
     accountId,

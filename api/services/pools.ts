@@ -78,13 +78,16 @@ const AMBIGUOUS_NAMED = 10;
  * A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token
  * (of the tokens now). With `block`, an id also names a token destroyed since that existed then.
  */
-export async function resolveTokenRef(db: Database, ref: string, param: string, block?: number): Promise<Token> {
+export async function resolveTokenRef(db: Database, ref: string, param: string, asOf?: Promise<{ number: number } | undefined>): Promise<Token> {
   if (/^\d+$/.test(ref)) {
     const id = parseTokenId(ref);
     if (id === undefined) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "${param}": a token id ${TOKEN_ID_RULE}.`);
-    const token = (await getToken(db, id)) ?? (block === undefined ? undefined : await tokenAt(db, id, block));
-    if (!token) throw new AppError("TOKEN_NOT_FOUND", block === undefined ? `Token ${id} was not found.` : `Token ${id} did not exist at block ${block} (nor does it now).`);
-    return token;
+    const current = await getToken(db, id);
+    if (current) return current;
+    const block = await asOf;
+    const then = block && (await tokenAt(db, id, block.number));
+    if (!then) throw new AppError("TOKEN_NOT_FOUND", block === undefined ? `Token ${id} was not found.` : `Token ${id} did not exist at block ${block.number} (nor does it now).`);
+    return then;
   }
   // One more than the ids an answer names: enough to tell "these" from "these and more".
   const matches = await findTokensBySymbol(db, ref, AMBIGUOUS_NAMED + 1);
@@ -103,17 +106,28 @@ export async function resolveTokenRef(db: Database, ref: string, param: string, 
  * window ending at it. A pair whose pool did not exist yet at the block is POOL_NOT_FOUND.
  */
 export async function pairStats(db: Database, refA: string, refB: string, q: AsOf = {}) {
-  const block = q.at !== undefined || q.atTime !== undefined ? await resolveAsOf(db, q, ["holders", "lp"]) : undefined;
-  const [currentA, currentB] = await Promise.all([resolveTokenRef(db, refA, "tokenA", block?.number), resolveTokenRef(db, refB, "tokenB", block?.number)]);
+  // The block and the two tokens are looked up at once (the block's refusal, if any, comes first).
+  const asOf = q.at !== undefined || q.atTime !== undefined ? resolveAsOf(db, q, ["holders", "lp"]) : Promise.resolve(undefined);
+  const refs = Promise.all([resolveTokenRef(db, refA, "tokenA", asOf), resolveTokenRef(db, refB, "tokenB", asOf)]);
+  asOf.catch(() => {});
+  refs.catch(() => {});
+  const block = await asOf;
+  const [currentA, currentB] = await refs;
   if (currentA.id === currentB.id) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "tokenB": the two tokens of a pair must differ.`);
   const named = `${currentA.symbol || currentA.id}/${currentB.symbol || currentB.id}`;
-  const found = await findPool(db, currentA.id, currentB.id);
+  // As of a block: the pool's row then (either orientation) and the tokens then, with the pool.
+  const sides = [{ token0Id: currentA.id, token1Id: currentB.id }, { token0Id: currentB.id, token1Id: currentA.id }];
+  const [found, states, tokensThen] = await Promise.all([
+    findPool(db, currentA.id, currentB.id),
+    block ? poolsAt(db, sides, block.number) : Promise.resolve([]),
+    block ? tokensAtIds(db, [currentA.id, currentB.id], block.number) : Promise.resolve([]),
+  ]);
   if (!found) throw new AppError("POOL_NOT_FOUND", `No pool exists for ${named}.`);
   let pool: Pool = found;
   let a: TokenFields = currentA;
   let b: TokenFields = currentB;
   if (block) {
-    const [[then], tokensThen] = await Promise.all([poolsAt(db, [found], block.number), tokensAtIds(db, [currentA.id, currentB.id], block.number)]);
+    const then = states.find((r) => r.token0Id === found.token0Id && r.token1Id === found.token1Id);
     if (!then) throw new AppError("POOL_NOT_FOUND", `No pool existed for ${named} at block ${block.number}.`);
     if (then.lpSupply === null || then.lpFeePpm === null) throw await supplyRefusal(db, found, block.number);
     pool = { ...found, reserve0: then.reserve0, reserve1: then.reserve1, lpSupply: then.lpSupply, lpFeePpm: then.lpFeePpm, blockNumber: then.blockNumber };

@@ -47,7 +47,7 @@ export async function createSnapshot(
   limits: { queued: number; perUser: number },
 ) {
   if (!runner) throw new AppError("SERVICE_UNAVAILABLE", "Holder snapshots are not running in this process.");
-  const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime, field: "body" }, "holders");
+  const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime, field: "body" }, "holders", { kept: true });
   if (!(await tokenAt(db, q.tokenId, block.number))) throw new AppError("TOKEN_NOT_FOUND", `Token ${q.tokenId} did not exist at block ${block.number}.`);
   const { snapshot, created } = await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
@@ -109,8 +109,8 @@ const CSV_BATCH = 10_000;
  * snapshot never changes, so no transaction is held open) as the client reads. `release` is
  * called once when the stream ends, fails or is cancelled.
  */
-export async function snapshotCsv(db: Database, id: number, release: () => void, maxMs = CSV_MAX_MS): Promise<ReadableStream<Uint8Array>> {
-  await finished(db, id);
+export async function snapshotCsv(db: Database, id: number, release: () => void, maxMs = CSV_MAX_MS): Promise<{ body: ReadableStream<Uint8Array>; tokenId: number; blockNumber: number }> {
+  const { tokenId, blockNumber } = await finished(db, id);
   // A client that reads just fast enough to pass the write deadline still gives its place back.
   const deadline = setTimeout(() => {
     done();
@@ -126,7 +126,7 @@ export async function snapshotCsv(db: Database, id: number, release: () => void,
     clearTimeout(deadline);
     if (!released) (released = true), release();
   };
-  return new ReadableStream<Uint8Array>(
+  const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controllerRef = controller;
@@ -153,6 +153,7 @@ export async function snapshotCsv(db: Database, id: number, release: () => void,
     },
     { highWaterMark: 0 },
   );
+  return { body, tokenId: Number(tokenId), blockNumber: Number(blockNumber) };
 }
 
 /**

@@ -36,8 +36,12 @@ export async function findPool(db: Database, a: number, b: number): Promise<Pool
   return row;
 }
 
-export async function insertPoolReserves(db: Database, rows: NewPoolReserves[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function insertPoolReserves(db: Database, given: NewPoolReserves[]): Promise<void> {
+  if (given.length === 0) return;
+  // One row per key in a statement (ON CONFLICT cannot update a row twice): the last one given —
+  // a backfill's upgrade block reads a pool it touched and then every pool, at one block.
+  const byKey = new Map(given.map((r) => [`${r.token0Id}/${r.token1Id}/${r.blockNumber}`, r]));
+  const rows = byKey.size === given.length ? given : [...byKey.values()];
   await db
     .insert(poolReserves)
     .values(rows)

@@ -93,8 +93,8 @@ describeDb("balances as of a block", (ctx) => {
     }
     // recordedAt: the block the answer was read at; the destroyed token keeps its history.
     expect((await balance(ALICE, USDT, 103)).recordedAt).toBe(101);
-    expect(await balance(ALICE, TEN, 102)).toMatchObject({ balance: "5", recordedAt: 100, symbol: null });
-    expect(await balance(ALICE, TEN, 103)).toMatchObject({ balance: "0", recordedAt: 103 });
+    expect(await balance(ALICE, TEN, 102)).toMatchObject({ balance: "5", recordedAt: 100, symbol: `T${TEN}` }); // its symbol then
+    expect(await balance(ALICE, TEN, 103)).toMatchObject({ balance: "0", recordedAt: 103, symbol: null });
   });
 
   it("without at, the newest block; atTime picks the last block at or before it; any spelling of the address is one answer", async () => {

@@ -7,7 +7,9 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { CHAIN_TASK, insertPrices, setTask, snapshotTaken, type Database } from "../../db/index.js";
+import { createSnapshot } from "../../api/services/snapshots.js";
 import { Batch } from "../../indexer/writer.js";
+import type { SnapshotRunner } from "../../shared/snapshots.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, USDT } from "../support/fixtures.js";
@@ -161,6 +163,16 @@ describeDb("a portfolio and a pair as of a block", (ctx) => {
     expect(now).toMatchObject({ price: "15", blockNumber: 105 });
   });
 
+  it("a backfill's upgrade block reads a pool twice at one block: one row, the last read (review)", async () => {
+    const batch = new Batch();
+    const row = (r0: bigint) => ({ token0Id: KSM, token1Id: USDT, blockNumber: 50, timestamp: time(50), reserve0: r0.toString(), reserve1: "1", lpSupply: "7", lpFeePpm: 3_000 });
+    batch.reserves.push(row(1n), row(2n));
+    batch.blocks.push({ number: 50, hash: "0x32", timestamp: time(50) });
+    await batch.commitHistory(ctx.db);
+    const rows = await ctx.db.execute(sql`select reserve0::text as r from pool_reserves where block_number = 50`);
+    expect((Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows)).toEqual([{ r: "2" }]);
+  });
+
   it("refuses what it cannot answer exactly: a pool not yet created, a token destroyed, before the floor, after the head, a pool's LP supply not on record", async () => {
     const err = (path: string) => t.get(path, auth);
     expect(await expectError(await err(`/pool/stats/KSM/${TEN}?at=101`), 404, "POOL_NOT_FOUND")).toContain("at block 101");
@@ -173,6 +185,18 @@ describeDb("a portfolio and a pair as of a block", (ctx) => {
       await expectError(await err(`/pool/stats/KSM/USDt?${q}`), 400, "VALIDATION_ERROR");
     }
     await expectError(await t.get(`/accounts/${ALICE}?at=100`), 401, "UNAUTHORIZED");
+    // Single balances agree (review): the KSM/TEN pool, and so its LP token, did not exist at 101.
+    expect(await expectError(await err(`/accounts/${ALICE}/lp-balances/${LP_TEN}?at=101`), 404, "TOKEN_NOT_FOUND")).toContain("did not exist at block 101");
+    expect(await get(`/accounts/${ALICE}/lp-balances/${LP_TEN}?at=102`)).toMatchObject({ balance: "0", pool: { token0Id: KSM, token1Id: TEN } });
+    // A block whose state is being read again (a runtime upgrade at 104): answers from it on wait.
+    await setTask(ctx.db, "reread", { block: 104, hash: "0x68", scope: "all", reasons: ["runtime upgrade"], index: 0, lastKey: null, rows: 0 });
+    for (const path of [`/accounts/${ALICE}?at=104`, `/pool/stats/KSM/USDt?at=105`, `/accounts/${ALICE}/balances/${USDT}?at=104`, `/assets/metadata/${USDT}?at=105`])
+      expect(await expectError(await err(path), 404, "BLOCK_NOT_INDEXED"), path).toContain("being read again");
+    expect(await get(`/accounts/${ALICE}?at=103`)).toMatchObject({ asOf: { blockNumber: 103 } });
+    expect(await get(`/accounts/${ALICE}`)).toMatchObject({ blockNumber: 105 }); // "now" answers as the current rows do
+    // A kept answer (a holder snapshot at the newest block) must be final too.
+    await expect(createSnapshot(ctx.db, {} as SnapshotRunner, { tokenId: USDT, userId: "u" }, { queued: 20, perUser: 3 })).rejects.toMatchObject({ code: "BLOCK_NOT_INDEXED" });
+    await ctx.db.execute(sql`delete from indexer_tasks where name = 'reread'`);
     // A store indexed before pool history (migration 0016): rows before 101 carry no LP supply.
     await ctx.db.execute(sql`update pool_reserves set lp_supply = null, lp_fee_ppm = null where block_number < 101`);
     t = buildApp(ctx.db);

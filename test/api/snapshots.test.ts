@@ -123,8 +123,12 @@ describeDb("holder snapshots", (ctx) => {
         const csv = await t.get(path, headers);
         expect(csv.status).toBe(200);
         expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+        // What the file is, in its name and headers (an airdrop file says its token and block).
+        expect([csv.headers.get("content-disposition"), csv.headers.get("x-token-id"), csv.headers.get("x-block-number")]).toEqual([`attachment; filename="holders-${TOKEN}-at-${n}.csv"`, String(TOKEN), String(n)]);
         expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...want, ""]);
       }
+      const head = await t.request(`/snapshots/${id}/holders.csv`, { method: "HEAD", headers: auth });
+      expect([head.status, head.headers.get("x-block-number")]).toEqual([200, String(n)]);
     }
   });
 
@@ -230,6 +234,7 @@ describeDb("holder snapshots", (ctx) => {
     expect((await again.text()).split("\n")).toHaveLength(ranked(111).length + 2);
     const head = await t.request(`/assets/holders/${TOKEN}`, { method: "HEAD", headers: { ...auth, Accept: "text/csv" } });
     expect(head.status).toBe(200);
+    expect(head.headers.get("x-block-number")).toBe("111"); // the block a GET now reads
     expect(head.headers.get("content-type")).toMatch(/^text\/csv/);
     // Refusals: the page parameters, an unknown token, no token, a second download at once from one client.
     await expectError(await t.get(`/assets/holders/${TOKEN}?limit=5`, { ...auth, Accept: "text/csv" }), 400, "VALIDATION_ERROR");

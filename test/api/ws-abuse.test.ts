@@ -185,6 +185,8 @@ describe("/ws under abuse", () => {
   it("accounts topics: need the token; every spelling of one address is one topic, named in the chain's prefix; hostile addresses are validation errors", async () => {
     const anonymous = await open(ip());
     expect((await anonymous.call("subscribe", { topic: `accounts:${TREASURY}` })).error).toMatchObject({ code: -32001, data: { code: "UNAUTHORIZED" } });
+    // The refusal names the topic asked for (review: a transfers: topic was named accounts:).
+    expect((await anonymous.call("subscribe", { topic: `transfers:${TREASURY}` })).error).toMatchObject({ code: -32001, message: expect.stringContaining(`"transfers:`) });
     const c = await open(ip(), { authorization: `Bearer ${token}` });
     const first = await c.call("subscribe", { topic: "accounts:5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY" }); // generic prefix 42
     expect(first.result.topic).toBe(`accounts:${TREASURY}`);

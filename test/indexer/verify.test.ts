@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, getCheckpoint, type Database, type DbHandle } from "../../db/index.js";
+import { createDb, getCheckpoint, listPools, poolsAt, type Database, type DbHandle } from "../../db/index.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { fundMarketAccounts, seedMarket } from "../../indexer/devnet/scenario.js";
@@ -22,6 +22,7 @@ import { oracleSettings } from "../../indexer/service.js";
 import { verifyStore } from "../../indexer/verify.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
+import { chainSnapshot } from "../support/chain.js";
 import { until } from "../support/wait.js";
 
 const run = promisify(execFile);
@@ -106,6 +107,9 @@ describe("tokenpool verify on the devnet", () => {
     await db.execute(sql`update holders set balance = 1, block_number = ${B + 1000} where token_id = 1984 and account = ${newer!.account}`);
     await db.execute(sql`update tokens set supply = supply + 1 where id = 1984`);
     await db.execute(sql`update pools set reserve0 = reserve0 + 3 where token0_id = ${pools[0]!.token0_id} and token1_id = ${pools[0]!.token1_id}`);
+    // …and in its history (the newest row at or before B), which pairs as of a block read.
+    await db.execute(sql`update pool_reserves set reserve0 = reserve0 + 3 where token0_id = ${pools[0]!.token0_id} and token1_id = ${pools[0]!.token1_id}
+      and block_number = (select max(block_number) from pool_reserves where token0_id = ${pools[0]!.token0_id} and token1_id = ${pools[0]!.token1_id} and block_number <= ${B})`);
     await db.execute(sql`delete from pools where token0_id = ${pools[1]!.token0_id} and token1_id = ${pools[1]!.token1_id}`);
     // Rows changed by hand: counts recounted from them, then one made wrong on purpose.
     await db.execute(sql`delete from holder_counts`);
@@ -142,6 +146,13 @@ describe("tokenpool verify on the devnet", () => {
     expect(repaired.stdout).toContain("repaired");
     expect((await verifyStore(handle.db, reader)).counts).toEqual({});
     expect((await cli()).code).toBe(0);
+    // Pools as of B after the repair (what ?at=B answers) = chain storage at B, read separately.
+    const onChain = await chainSnapshot(api, (await getCheckpoint(handle.db))!.blockHash);
+    const asOfB = await poolsAt(handle.db, await listPools(handle.db), B);
+    expect(asOfB.length).toBe(Object.keys(onChain.pools).length);
+    expect(Object.fromEntries(asOfB.map((p) => [`${p.token0Id}/${p.token1Id}`, { reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply }]))).toEqual(
+      Object.fromEntries(Object.entries(onChain.pools).map(([k, p]) => [k, { reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply }])),
+    );
     const [kept] = await select<{ balance: string; block_number: string }>(handle.db, sql`select balance::text, block_number::text from holders where token_id = 1984 and account = ${newer!.account}`);
     expect(kept).toEqual({ balance: "1", block_number: String(B + 1000) });
     await handle.db.execute(sql`update holders set balance = ${newer!.balance}, block_number = ${B} where token_id = 1984 and account = ${newer!.account}`);
