@@ -122,3 +122,13 @@ export async function tokenOf(get: (p: string, init?: RequestInit) => Promise<Re
   return { authorization: `Bearer ${((await res.json()) as { data: { token: string } }).data.token}` };
 }
 
+/** The median of `n` timed calls of `f`, in ms (two decimals). */
+export async function median(n: number, f: () => Promise<unknown>): Promise<number> {
+  const t: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await f();
+    t.push(performance.now() - started);
+  }
+  return Number(spread(t).median.toFixed(2));
+}
