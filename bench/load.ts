@@ -4,7 +4,7 @@
  * of what they give.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 export const CONNECTIONS = 64;
@@ -110,6 +110,25 @@ export async function child(args: string[], env: Record<string, string>, ready: 
 }
 export const answers = (url: string) => async () => (await fetch(url)).status < 500;
 export const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once("exit", () => r()), p.kill("SIGTERM"))));
+
+/**
+ * Starts a new peak for peakRssMb (Linux: writing 5 to clear_refs resets VmHWM), so a peak can be
+ * measured over one phase — not the start's, when the TypeScript loader compiles every module.
+ * False where it cannot (then the peak stays the whole life's).
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function currentRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
 
 export function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

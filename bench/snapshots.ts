@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { requestSnapshot, type DbHandle } from "../db/index.js";
 import { runSnapshot } from "../shared/snapshots.js";
 import { freePort } from "../test/support/port.js";
-import { answers, child, peakRssMb, stop, tokenOf } from "./load.js";
+import { answers, child, currentRssMb, peakRssMb, resetPeakRss, stop, tokenOf } from "./load.js";
 import { log, results, rows, SCALE } from "./settings.js";
 
 /**
@@ -66,11 +66,21 @@ export async function snapshotBench(store: { handle: DbHandle; env: Record<strin
     const one = await download();
     const rate = one / ((performance.now() - t1) / 1000);
     rows.push({ what: `holder snapshot CSV, one client${one === wantHolders ? "" : ` (${one} rows: WRONG)`}`, figure: `${Math.round(rate).toLocaleString("en")} rows/s`, target: "≥ 100,000 rows/s", met: one === wantHolders && rate >= 100_000 });
-    const idle = peakRssMb(api.pid!);
+    // The peak until now (the start, tsx compiling every module, and one download), then the
+    // peak over the four downloads alone: what the streams hold.
+    const before = peakRssMb(api.pid!);
+    const now = currentRssMb(api.pid!);
+    const phase = resetPeakRss(api.pid!);
     const four = await Promise.all([1, 2, 3, 4].map(download));
     const rss = peakRssMb(api.pid!);
-    rows.push({ what: `API peak RSS while 4 clients stream that CSV${four.every((x) => x === wantHolders) ? "" : " (WRONG rows)"}`, figure: `${rss} MB (${idle} MB before)`, target: "≤ 250 MB", met: rss <= 250 && four.every((x) => x === wantHolders) });
-    results.snapshots = { holders: wantHolders, historyRows: n * 3, seconds, right, csvRowsPerSecond: Math.round(rate), rssMb: rss };
+    const right4 = four.every((x) => x === wantHolders);
+    rows.push({
+      what: `API peak RSS while 4 clients stream that CSV${phase ? "" : " (since start: VmHWM could not be reset)"}${right4 ? "" : " (WRONG rows)"}`,
+      figure: `${rss} MB (${now} MB just before; ${before} MB peak since start)`,
+      target: "≤ 250 MB",
+      met: rss <= 250 && right4,
+    });
+    results.snapshots = { holders: wantHolders, historyRows: n * 3, seconds, right, csvRowsPerSecond: Math.round(rate), rssMb: rss, rssBeforeMb: now, peakSinceStartMb: before };
   } finally {
     await stop(api);
   }

@@ -383,7 +383,8 @@ async function poolPage(a, b) {
 
 async function accountPage(address) {
   page.innerHTML = `<div class="title"><h2 class="mono address">${esc(address)}</h2><form id="account-asof-form" class="inline"><input id="account-asof-block" inputmode="numeric" autocomplete="off" placeholder="as of block (empty: now)" aria-label="as of block"> <button type="submit">Show</button></form></div><section class="wide" id="account"></section>
-    <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table></section>`;
+    <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="activity-more" hidden>Older transfers</button></p></section>
+    <section class="wide"><h2>Trades</h2><table id="account-trades"><thead><tr><th>Time</th><th>Pool</th><th>Sold</th><th>Bought</th><th>Value (USD)</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="trades-more" hidden>Older trades</button></p></section>`;
   if (!state.token) { $("#account").innerHTML = loginNote("an account's portfolio"); return; }
   const render = (p) => {
     $(".title h2").textContent = p.address;
@@ -400,12 +401,18 @@ async function accountPage(address) {
     asOf = $("#account-asof-block").value.trim();
     try { render(await get(`/accounts/${encodeURIComponent(address)}${asOf ? `?at=${encodeURIComponent(asOf)}` : ""}`, true)); } catch (err) { if (!(err instanceof Stale)) $("#account").innerHTML = `<p class="note" id="account-asof-error">${esc(err.message)}</p>`; }
   });
-  // Activity: the newest transfers in and out (GET /accounts/{address}/transfers), live over /ws.
+  // Activity: the newest transfers in and out (GET /accounts/{address}/transfers), live over /ws;
+  // "Older transfers" pages on by the keyset cursor, and the pages read stay under the live ones.
   const tokens = new Map((await tokensList()).map((t) => [t.tokenId, t]));
   const seen = new Set();
+  const older = { transfers: [], cursor: null };
   const renderActivity = (body) => {
     const before = new Set(seen); // rows new since the last render are highlighted (none on the first)
-    $("#activity tbody").innerHTML = body.transfers.slice(0, ACTIVITY_ROWS).map((x) => {
+    const newest = body.transfers.slice(0, ACTIVITY_ROWS);
+    const shown = new Set(newest.map((x) => `${x.blockNumber}/${x.eventIndex}`));
+    if (older.transfers.length === 0) older.cursor = body.nextCursor; // not paged on: older pages start after the newest
+    $("#activity-more").hidden = older.cursor === null;
+    $("#activity tbody").innerHTML = [...newest, ...older.transfers.filter((x) => !shown.has(`${x.blockNumber}/${x.eventIndex}`))].map((x) => {
       const key = `${x.blockNumber}/${x.eventIndex}`;
       const fresh = before.size > 0 && !before.has(key);
       seen.add(key);
@@ -417,11 +424,43 @@ async function accountPage(address) {
       return `<tr class="${fresh ? "new" : ""}" data-transfer="${key}"><td>${time(x.timestamp)}</td><td class="${x.direction === "in" ? "up" : x.direction === "out" ? "down" : ""}">${esc(kind)}</td><td>${token}</td><td>${amount}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(other)}</td><td>${x.blockNumber}</td></tr>`;
     }).join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>';
   };
-  renderActivity(await get(`/accounts/${encodeURIComponent(address)}/transfers?limit=${ACTIVITY_ROWS}`, true));
+  const path = `/accounts/${encodeURIComponent(address)}`;
+  let latest = await get(`${path}/transfers?limit=${ACTIVITY_ROWS}`, true);
+  renderActivity(latest);
+  $("#activity-more").addEventListener("click", async () => {
+    const page = await get(`${path}/transfers?limit=${ACTIVITY_ROWS}&cursor=${encodeURIComponent(older.cursor)}`, true);
+    older.transfers.push(...page.transfers);
+    older.cursor = page.nextCursor;
+    renderActivity(latest);
+  });
+  // Trades: one row per pool a swap crossed (GET /accounts/{address}/swaps), paged the same way,
+  // read again when a block brings swaps.
+  const trades = { rows: [], cursor: null };
+  const sideOf = (id, amount) => { const t = tokens.get(id); return `${t ? units(amount, t.decimals) : esc(amount)} ${t ? tokenLink(t) : `#${id}`}`; };
+  const renderTrades = () => {
+    $("#account-trades tbody").innerHTML = trades.rows.map((x) => `<tr data-trade="${x.blockNumber}/${x.eventIndex}/${x.hop}"><td>${time(x.timestamp)}</td><td>${tokens.has(x.pool.token0Id) && tokens.has(x.pool.token1Id) ? poolLink(tokens.get(x.pool.token0Id), tokens.get(x.pool.token1Id)) : `${x.pool.token0Id}/${x.pool.token1Id}`}</td><td>${sideOf(x.tokenIn, x.amountIn)}</td><td>${sideOf(x.tokenOut, x.amountOut)}</td><td>${num(x.volumeUsd)}</td><td>${x.blockNumber}</td></tr>`).join("") || '<tr><td class="empty" colspan="6">no trades indexed</td></tr>';
+    $("#trades-more").hidden = trades.cursor === null;
+  };
+  const readTrades = async (more) => {
+    const page = await get(`${path}/swaps?limit=${ACTIVITY_ROWS}${more ? `&cursor=${encodeURIComponent(trades.cursor)}` : ""}`, true);
+    if (more || trades.rows.length <= ACTIVITY_ROWS) {
+      trades.rows = more ? [...trades.rows, ...page.trades] : page.trades; // not paged on: the newest page
+      trades.cursor = page.nextCursor;
+    } else {
+      // Paged on: the new newest page above what was read; the cursor stays at the end of it.
+      const key = (x) => `${x.blockNumber}/${x.eventIndex}/${x.hop}`;
+      const fresh = new Set(page.trades.map(key));
+      trades.rows = [...page.trades, ...trades.rows.filter((x) => !fresh.has(key(x)))];
+    }
+    renderTrades();
+  };
+  await readTrades(false);
+  $("#trades-more").addEventListener("click", () => readTrades(true).catch(() => {}));
+  cleanups.push(onChange(() => readTrades(false).catch(() => {}), 6000));
   $("#activity-live").textContent = "· live";
   if (state.token) {
     await follow(`accounts:${address}`, (p) => { if (p.address && !asOf) render(p); });
-    await follow(`transfers:${address}`, (b) => { if (b.transfers) renderActivity(b); });
+    await follow(`transfers:${address}`, (b) => { if (b.transfers) renderActivity((latest = b)); });
   }
 }
 const ACTIVITY_ROWS = 25;

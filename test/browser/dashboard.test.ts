@@ -186,6 +186,33 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     expect(await page.locator("#account-asof-error").innerText()).toMatch(/before the store's balance history/);
     await shot("account");
 
+    // A busy account's activity, paged: the newest transfers and trades are the API's first pages,
+    // and "Older" appends the API's next page by its cursor, in order, each row once.
+    const busy = (await devKeyring(0, api.registry.chainSS58 ?? 42)).dev.Bob.address; // the trader of the seeded market
+    await show(page, base, `#/account/${busy}`);
+    await page.waitForSelector("#activity-live:has-text('live')");
+    const keysOf = (sel: string, attr: string) => page.locator(sel).evaluateAll((rows, a) => rows.map((r) => r.getAttribute(a as string)), attr);
+    const transfersPage: any = await (await fetch(`${base}/accounts/${busy}/transfers?limit=25`, { headers: auth })).json();
+    expect(transfersPage.transfers).toHaveLength(25);
+    expect(transfersPage.nextCursor).not.toBeNull();
+    const transfersNext: any = await (await fetch(`${base}/accounts/${busy}/transfers?limit=25&cursor=${transfersPage.nextCursor}`, { headers: auth })).json();
+    const tKey = (x: any) => `${x.blockNumber}/${x.eventIndex}`;
+    expect(await keysOf("#activity tbody tr[data-transfer]", "data-transfer")).toEqual(transfersPage.transfers.map(tKey));
+    await page.click("#activity-more");
+    const rowsAre = (sel: string, n: number) => page.waitForFunction(([q, want]) => (globalThis as any).document.querySelectorAll(q).length === want, [sel, n] as const);
+    await rowsAre("#activity tbody tr[data-transfer]", 25 + transfersNext.transfers.length);
+    expect(await keysOf("#activity tbody tr[data-transfer]", "data-transfer")).toEqual([...transfersPage.transfers, ...transfersNext.transfers].map(tKey));
+    const tradesPage: any = await (await fetch(`${base}/accounts/${busy}/swaps?limit=25`, { headers: auth })).json();
+    expect(tradesPage.trades.length).toBeGreaterThan(0);
+    const sKey = (x: any) => `${x.blockNumber}/${x.eventIndex}/${x.hop}`;
+    expect(await keysOf("#account-trades tbody tr[data-trade]", "data-trade")).toEqual(tradesPage.trades.map(sKey));
+    if (tradesPage.nextCursor !== null) {
+      const tradesNext: any = await (await fetch(`${base}/accounts/${busy}/swaps?limit=25&cursor=${tradesPage.nextCursor}`, { headers: auth })).json();
+      await page.click("#trades-more");
+      await rowsAre("#account-trades tbody tr[data-trade]", 25 + tradesNext.trades.length);
+      expect(await keysOf("#account-trades tbody tr[data-trade]", "data-trade")).toEqual([...tradesPage.trades, ...tradesNext.trades].map(sKey));
+    } else expect(await page.locator("#trades-more").isHidden()).toBe(true);
+
     // The KSM/USDt pool page: candles, figures, trades; a swap on chain arrives as a new row.
     await show(page, base, "#/pool/0/1984");
     await page.waitForSelector("#trades tbody tr[data-trade]");
