@@ -1,5 +1,8 @@
 # TokenPool: one image for every role (api, indexer, worker, backfill, devnet); the command picks it.
-FROM node:20-bookworm-slim
+# Two stages: the build (TypeScript compiled to dist/ by `npm run build`), then the image, which
+# runs dist/ — no TypeScript loader, no compiler of ours, no sources.
+
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # sqlite3 (a chopsticks dependency, for `tokenpool devnet`) builds from source on Node 20.
 RUN apt-get update \
@@ -8,9 +11,19 @@ RUN apt-get update \
 COPY package.json package-lock.json ./
 # patches/: fixes to dependencies applied by patch-package in npm ci's postinstall.
 COPY patches ./patches
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY . .
-ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000
+RUN node scripts/build.mjs --force && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 PORT=3000
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
+RUN mkdir -p /data && chown node:node /data
+USER node
 EXPOSE 3000
 ENTRYPOINT ["node", "bin/tokenpool.mjs"]
 CMD ["start"]

@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// The `tokenpool` command: runs cli/main.ts through tsx's loader (no build step).
-import { register } from "tsx/esm/api";
+// The `tokenpool` command. It runs the compiled build (dist/, `npm run build`): no TypeScript
+// loader at run time. In a source checkout whose sources changed since the last build (or that
+// was never built), it says so and runs the sources through tsx instead, so a developer never
+// runs stale code by accident; an image has only dist/ and always runs it.
+import { buildIsFresh, hasBuild, hasSources } from "./fresh.mjs";
 
-register();
-await import("../cli/main.ts");
+if (buildIsFresh()) {
+  await import("../dist/cli/main.js");
+} else {
+  if (!hasSources()) throw new Error("tokenpool: neither a build (dist/) nor the sources are here");
+  process.stderr.write(`tokenpool: ${hasBuild() ? "the sources changed since the last build" : "no build yet"}: running them through tsx (npm run build compiles them)\n`);
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("../cli/main.ts");
+}

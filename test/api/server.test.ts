@@ -73,15 +73,15 @@ describe("the API server on a fresh DATA_DIR", () => {
 
 describe("entry point", () => {
   it("a bad variable is one line naming it, and exit code 1", async () => {
-    // What `npm start` runs (package.json).
-    const err = await run(process.execPath, ["--import", "tsx", "main.ts"], { env: { ...process.env, PORT: "http" } }).catch((e) => e);
+    // What `npm start` runs (package.json), after its build (the suite's global setup made it).
+    const err = await run(process.execPath, ["dist/main.js"], { env: { ...process.env, PORT: "http" } }).catch((e) => e);
     expect(err.code).toBe(1);
     expect(err.stderr.trim().split("\n")).toHaveLength(1);
     expect(err.stderr).toContain("PORT must be an integer");
   });
 
   it("takes no arguments: `node main.ts status` names the CLI command instead of starting the service", async () => {
-    const err = await run(process.execPath, ["--import", "tsx", "main.ts", "status"], { env: { ...process.env, PORT: "1" } }).catch((e) => e);
+    const err = await run(process.execPath, ["dist/main.js", "status"], { env: { ...process.env, PORT: "1" } }).catch((e) => e);
     expect(err.code).toBe(2);
     expect(err.stderr.trim()).toBe('main.ts (npm start) takes no arguments, got "status"; commands are run with `npx tokenpool status` (see `npx tokenpool --help`)');
   });

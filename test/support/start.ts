@@ -4,10 +4,11 @@
  * route counts against the 100 requests/min of this IP, so at most one request per poll.
  * Used by test/cli/start.test.ts and bench/start.ts.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { freePort } from "./port.js";
 
 export interface StartedService {
@@ -54,16 +55,18 @@ export async function freshClone(): Promise<{ dir: string; remove: () => Promise
 }
 
 /**
- * Spawns what `npm start` runs (package.json: node --import tsx main.ts) without npm in between:
- * npm reports a child stopped by SIGTERM as its own death by that signal, hiding the exit code.
- * `extraEnv` adds variables a user might set; `cwd` runs another copy of the project.
+ * Runs what `npm start` runs (package.json: the build, then node dist/main.js) without npm in
+ * between: npm reports a child stopped by SIGTERM as its own death by that signal, hiding the exit
+ * code. `extraEnv` adds variables a user might set; `cwd` runs another copy of the project (a
+ * fresh clone builds first, as `npm start` there does; `started` counts that time too).
  */
 export async function spawnStart(extraEnv: Record<string, string> = {}, cwd?: string): Promise<StartedService> {
   const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-start-"));
   const [port, devnetPort] = [await freePort(), await freePort()];
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PORT: String(port), DEVNET_PORT: String(devnetPort), LOG_LEVEL: "warn", ...extraEnv };
   const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "main.ts"], { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
+  await promisify(execFile)(process.execPath, ["scripts/build.mjs"], { cwd });
+  const child = spawn(process.execPath, ["dist/main.js"], { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
