@@ -44,6 +44,8 @@ function decodeCursor(text: string): { blockNumber: number; eventIndex: number }
 function filterOf(q: TransferQuery): TransferFilter {
   if (q.fromBlock !== undefined && q.toBlock !== undefined && q.fromBlock > q.toBlock) throw new AppError("VALIDATION_ERROR", 'Invalid query: "fromBlock" is after "toBlock".');
   if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw new AppError("VALIDATION_ERROR", 'Invalid query: "from" is after "to".');
+  // A row moves a token or an LP token, never both: together they could only answer an empty list.
+  if (q.tokenId !== undefined && q.lpTokenId !== undefined) throw new AppError("VALIDATION_ERROR", 'Invalid query: give "tokenId" or "lpTokenId", not both.');
   return { tokenId: q.tokenId, lpTokenId: q.lpTokenId, kind: q.kind, fromBlock: q.fromBlock, toBlock: q.toBlock, fromTime: q.from, toTime: q.to, before: q.cursor === undefined ? undefined : decodeCursor(q.cursor) };
 }
 

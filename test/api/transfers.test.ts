@@ -199,7 +199,7 @@ describeDb("transfer lists", (ctx) => {
     await expectError(await t.get(`/accounts/${ALICE}/transfers`), 401, "UNAUTHORIZED");
     await expectError(await t.get(`/assets/${USDT}/transfers`), 401, "UNAUTHORIZED");
     await expectError(await t.get(`/assets/999999/transfers`, auth), 404, "TOKEN_NOT_FOUND");
-    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "tokenId=-1", "fromBlock=1e3"]) {
+    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "tokenId=-1", "fromBlock=1e3", "tokenId=0&lpTokenId=1"]) {
       await expectError(await t.get(`/accounts/${ALICE}/transfers?${q}`, auth), 400, "VALIDATION_ERROR");
     }
     await expectError(await t.get(`/accounts/not-an-address/transfers`, auth), 400, "VALIDATION_ERROR");
