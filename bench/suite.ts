@@ -254,6 +254,7 @@ async function main(): Promise<void> {
     const from = rows.length;
     const store = await freshStore({ onDisk: true });
     try {
+      results.store = store.label;
       await snapshotBench(store);
     } finally {
       await store.drop();
