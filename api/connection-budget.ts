@@ -10,7 +10,8 @@
  * - **Answer bytes queued**: a request arriving while the connection has over `queuedBytes`
  *   written and not taken by its peer closes it.
  * - **Write deadline**: a connection on which nothing moves — no byte read, none taken by the
- *   peer — for `writeTimeoutMs` is closed; counted as a cut when it had requests or answers
+ *   peer — for `writeTimeoutMs` is closed (time the server spends computing an answer, with
+ *   nothing queued for the peer, does not count); counted as a cut when it had requests or answers
  *   pending (idle keep-alive connections close after 5 s as before, by Node's keepAliveTimeout).
  *   Checked by a sweep over the open connections every quarter of the deadline (so a connection
  *   is closed between 1 and 1.25 deadlines after its last byte), as Node checks its own
@@ -88,7 +89,9 @@ export function connectionBudget(server: Server, limits: ConnectionLimits, opts:
     const now = performance.now();
     for (const [socket, conn] of connections) {
       const moved = socket.bytesRead + socket.bytesWritten - socket.writableLength;
-      if (moved !== conn.moved) {
+      // A request read whole and its answer still being computed (nothing queued to write) is
+      // the server's wait, not the peer's: a slow login hash or query is not a stalled client.
+      if (moved !== conn.moved || (conn.inFlight > 0 && socket.writableLength === 0)) {
         conn.moved = moved;
         conn.since = now;
       } else if (now - conn.since >= limits.writeTimeoutMs) {

@@ -163,6 +163,22 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
     expect(server.connections.write_timeout).toBe(0); // nothing was pending for them: not counted as cuts
   });
 
+  it("an answer the server takes longer than the deadline to compute is answered, not cut (the wait is the server's, not the peer's)", async () => {
+    await start({ connections: { writeTimeoutMs: 100 } });
+    // Eight sign-ups at once: scrypt runs two at a time (≥ 60 ms each), so the last wait ≥ 4 rounds.
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const body = JSON.stringify({ email: `slow${i}-${Date.now()}@example.com`, password: "correct horse battery" });
+        const raw = await exchange(server.port, `POST /auth/register HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 10_000);
+        return { status: raw ? parse(raw).status : 0, ms: performance.now() - started };
+      }),
+    );
+    expect(Math.max(...answers.map((a) => a.ms)), "the slowest sign-up outlasted the deadline and its sweep").toBeGreaterThan(200);
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(server.connections.write_timeout).toBe(0);
+  });
+
   it("an idle keep-alive connection still closes quietly, not counted as a cut", async () => {
     await start({ connections: { writeTimeoutMs: 300 } });
     const answer = await exchange(server.port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", 2_000);
