@@ -1,6 +1,7 @@
 # TokenPool: one image for every role (api, indexer, worker, backfill, devnet); the command picks it.
 # Two stages: the build (TypeScript compiled to dist/ by `npm run build`), then the image, which
-# runs dist/ — no TypeScript loader, no compiler of ours, no sources.
+# runs dist/ — no TypeScript loader (tsx is a development dependency), no compiler, no sources.
+# No HEALTHCHECK here: every role runs this image and only some serve HTTP; compose declares one per service.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app

@@ -3,30 +3,117 @@
  * `npm run build`: the TypeScript sources compiled to dist/ by tsc — the compiler that already
  * checks the types, one module per file, nothing bundled (the code reads its own files at run
  * time: migrations, the dashboard, the devnet genesis, package.json), so the files it reads are
- * copied beside it. Incremental: a build with nothing changed takes about two seconds.
+ * copied beside it. Incremental; `--force` (what `npm run build` passes) starts from an empty
+ * dist/. Without it, a build whose inputs are exactly those of the last one does nothing.
  * `tokenpool` (bin/tokenpool.mjs) and the image run dist/; no TypeScript loader at run time.
+ *
+ * - The stamp (bin/fresh.mjs) is removed first and written last, with the inputs as read before
+ *   tsc ran; if they changed while it ran, the build runs again (at most three times).
+ * - tsc's incremental record trusts its own outputs: a module compiled before and deleted from
+ *   dist/ since would stay missing, so a missing output makes a clean compile, and an output
+ *   whose source is gone is deleted.
+ * - One build at a time (a lock file beside dist/, taken over from a build that died).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-import { buildIsFresh, newestInput, ROOT as root, STAMP } from "../bin/fresh.mjs";
+import { buildIsFresh, COPIED, inputFiles, inputRecord, outputsOf, ROOT, SOURCES, STAMP } from "../bin/fresh.mjs";
 
-const at = (p) => new URL(p, root);
-process.chdir(fileURLToPath(root));
-if (buildIsFresh() && !process.argv.includes("--force")) process.exit(0); // nothing changed since dist/ was built
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
-for (const dir of ["db/migrations", "api/dashboard", "indexer/devnet/genesis"]) {
-  mkdirSync(at(`dist/${dir}`), { recursive: true });
-  cpSync(at(dir), at(`dist/${dir}`), { recursive: true });
+const force = process.argv.includes("--force");
+process.chdir(fileURLToPath(ROOT));
+if (!force && buildIsFresh()) process.exit(0);
+
+const LOCK = ".build.lock";
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+};
+/** Takes the lock; false when another build finished meanwhile and left nothing to do. */
+function lock() {
+  for (let waited = 0; ; waited += 200) {
+    try {
+      const fd = openSync(LOCK, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    }
+    const holder = Number(readFileSync(LOCK, "utf8").trim() || 0);
+    if (holder && !alive(holder)) rmSync(LOCK, { force: true }); // a build that died
+    else if (waited === 0) process.stderr.write(`build: waiting for the build running as pid ${holder}\n`);
+    else if (waited > 600_000) throw new Error(`build: ${LOCK} held by pid ${holder} for 10 min`);
+    sleep(200);
+    if (!force && buildIsFresh()) return false;
+  }
 }
-// What cli/main.ts reads of package.json (its version), and the module type of dist/.
-const pkg = JSON.parse(readFileSync(at("package.json"), "utf8"));
-writeFileSync(at("dist/package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
-// The stamp bin/tokenpool.mjs compares with the sources' times: written last, after a good build,
-// and never older than the newest input (a file dated in the future would make every build stale).
-writeFileSync(STAMP, `${new Date().toISOString()}\n`);
-const when = new Date(Math.max(Date.now(), newestInput()));
-utimesSync(STAMP, when, when);
+
+function compile() {
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  } catch (e) {
+    // tsc printed the errors; a stack trace of this script would only bury them.
+    process.stderr.write("build: tsc failed (above); dist/ is not marked current\n");
+    process.exit(typeof e.status === "number" && e.status > 0 ? e.status : 1);
+  }
+}
+
+/** Makes dist/'s modules exactly the sources' (see the header): true when they already were. */
+function outputsMatchSources() {
+  const expected = new Set(outputsOf(inputFiles()));
+  const copied = COPIED.map((dir) => `dist/${dir}/`);
+  const present = new Set();
+  const walk = (rel) => {
+    for (const entry of readdirSync(rel, { withFileTypes: true })) {
+      const p = `${rel}/${entry.name}`;
+      if (copied.some((c) => `${p}/`.startsWith(c))) continue;
+      if (entry.isDirectory()) walk(p);
+      else if (p.endsWith(".js")) present.add(p);
+    }
+  };
+  for (const s of SOURCES) if (!s.endsWith(".ts") && existsSync(`dist/${s}`)) walk(`dist/${s}`);
+  for (const p of present) if (!expected.has(p)) rmSync(p);
+  return [...expected].every((p) => existsSync(p));
+}
+
+if (lock()) {
+  process.once("exit", () => rmSync(LOCK, { force: true })); // also when tsc fails (process.exit)
+  {
+    if (force) rmSync("dist", { recursive: true, force: true });
+    rmSync(STAMP, { force: true }); // dist/ is being rewritten: not current until the end
+    for (let attempt = 1; ; attempt++) {
+      const before = inputRecord();
+      compile();
+      if (!outputsMatchSources()) {
+        rmSync("dist/.tsbuildinfo", { force: true });
+        compile();
+      }
+      for (const dir of COPIED) {
+        rmSync(`dist/${dir}`, { recursive: true, force: true });
+        mkdirSync(`dist/${dir}`, { recursive: true });
+        cpSync(dir, `dist/${dir}`, { recursive: true });
+      }
+      // What cli/main.ts reads of package.json (its version), and the module type of dist/.
+      const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+      writeFileSync("dist/package.json", `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
+      if (inputRecord() === before) {
+        writeFileSync(STAMP, `${JSON.stringify({ inputs: before, built: new Date().toISOString() })}\n`);
+        break;
+      }
+      if (attempt === 3) {
+        process.stderr.write("build: the sources kept changing while they were compiled; dist/ is not marked current\n");
+        process.exitCode = 1;
+        break;
+      }
+      process.stderr.write("build: a source changed while it was compiled: building again\n");
+    }
+  }
+}

@@ -3,12 +3,13 @@
  * build once it is current, the sources through tsx (saying so) once they changed after it, and
  * in an image's layout — dist/ and bin/ without the sources — the build.
  */
-import { execFile } from "node:child_process";
-import { cp, mkdtemp, rm, symlink, utimes } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/port.js";
 import { freshClone } from "../support/start.js";
 
 const run = promisify(execFile);
@@ -34,7 +35,7 @@ describe("the build and what tokenpool runs", () => {
   });
 
   it("a fresh clone has no build: tokenpool runs the sources and says so; npm run build makes dist/, then tokenpool runs it", async () => {
-    expect(await ran(clone.dir)).toContain("no build yet: running them through tsx");
+    expect(await ran(clone.dir)).toContain("no build yet: running the sources through tsx");
     await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
     expect(await ran(clone.dir)).toBe("");
     // The files the code reads at run time are beside it.
@@ -53,6 +54,83 @@ describe("the build and what tokenpool runs", () => {
     const again = performance.now();
     await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
     process.stdout.write(`build: incremental ${((again - t) / 1000).toFixed(1)} s, nothing to do ${Math.round(performance.now() - again)} ms\n`);
+  }, 2 * MINUTE);
+
+  it("a change is a change whatever its date: a file dated in the future, then one edited with an older date, a deleted source, a module deleted from dist/", async () => {
+    const stale = "the sources changed since the last build";
+    const build = () => run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
+    // A file dated next year does not make every later edit look older than the build.
+    await utimes(path.join(clone.dir, "shared/logger.ts"), new Date("2031-06-01"), new Date("2031-06-01"));
+    await build();
+    expect(await ran(clone.dir)).toBe("");
+    await writeFile(path.join(clone.dir, "cli/main.ts"), `${await readFile(path.join(clone.dir, "cli/main.ts"), "utf8")}\n`);
+    expect(await ran(clone.dir)).toContain(stale);
+    await build();
+    // An edit whose file carries an older date (cp -p, rsync, tar).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await writeFile(path.join(clone.dir, "shared/decimal.ts"), `${await readFile(path.join(clone.dir, "shared/decimal.ts"), "utf8")}\n`);
+    await utimes(path.join(clone.dir, "shared/decimal.ts"), hourAgo, hourAgo);
+    expect(await ran(clone.dir)).toContain(stale);
+    await build();
+    // A new module, built, then deleted: the build is stale, and the next one drops its output.
+    await writeFile(path.join(clone.dir, "shared/zz-gone.ts"), "export const gone = 1;\n");
+    await build();
+    expect(await ran(clone.dir)).toBe("");
+    await expect(run("test", ["-f", path.join(clone.dir, "dist/shared/zz-gone.js")])).resolves.toBeDefined();
+    await rm(path.join(clone.dir, "shared/zz-gone.ts"));
+    expect(await ran(clone.dir)).toContain(stale);
+    await build();
+    await expect(run("test", ["-e", path.join(clone.dir, "dist/shared/zz-gone.js")])).rejects.toThrow();
+    // A module deleted from dist/ by hand: not current, and the next build (tsc's own record
+    // says nothing changed) writes it again.
+    await rm(path.join(clone.dir, "dist/shared/metrics.js"));
+    expect(await ran(clone.dir)).toContain(stale);
+    await build();
+    expect(await ran(clone.dir)).toBe("");
+    await expect(run("test", ["-f", path.join(clone.dir, "dist/shared/metrics.js")])).resolves.toBeDefined();
+  }, 4 * MINUTE);
+
+  it("a type error fails the build with tsc's message (no stack of the script), writes nothing and leaves dist/ not current", async () => {
+    const file = path.join(clone.dir, "shared/decimal.ts");
+    const source = await readFile(file, "utf8");
+    await writeFile(file, `${source}\nexport const broken: number = "text";\n`);
+    const failed = await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir }).then(() => undefined, (e: { code: number; stdout: string; stderr: string }) => e);
+    expect(failed?.code).toBeGreaterThan(0);
+    expect(failed?.stdout).toContain("TS2322");
+    expect(failed?.stderr).toContain("dist/ is not marked current");
+    expect(failed?.stderr).not.toMatch(/at .*build\.mjs/);
+    try {
+      expect(await readFile(path.join(clone.dir, "dist/shared/decimal.js"), "utf8")).not.toContain("broken");
+      expect(await ran(clone.dir)).toContain("the last build did not finish");
+    } finally {
+      await writeFile(file, source);
+      await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
+    }
+  }, 2 * MINUTE);
+
+  it("npm start: a SIGTERM to npm itself (not its process group) stops the service, which frees its port", async () => {
+    const [port, devnetPort] = [await freePort(), await freePort()];
+    const data = await mkdtemp(path.join(tmpdir(), "tokenpool-npm-start-"));
+    const npm = spawn("npm", ["start"], { cwd: clone.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: data, PORT: String(port), DEVNET_PORT: String(devnetPort), LOG_LEVEL: "warn" }, stdio: "ignore", detached: true });
+    const health = () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0);
+    try {
+      for (const until = Date.now() + 90_000; (await health()) === 0; await new Promise((r) => setTimeout(r, 500))) {
+        if (Date.now() > until || npm.exitCode !== null) throw new Error("npm start never answered /health");
+      }
+      npm.kill("SIGTERM");
+      await new Promise((r) => npm.once("exit", r));
+      // The service got the signal and stops: its port closes (a shell in between kept it running).
+      let open = true;
+      for (const until = Date.now() + 20_000; open && Date.now() < until; await new Promise((r) => setTimeout(r, 250))) open = (await health()) !== 0;
+      expect(open, "the service still answers after npm was stopped").toBe(false);
+    } finally {
+      try {
+        process.kill(-npm.pid!, "SIGKILL"); // its process group: whatever it left running
+      } catch {
+        // none left
+      }
+      await rm(data, { recursive: true, force: true });
+    }
   }, 2 * MINUTE);
 
   it("an image's layout (dist/ and bin/, no sources, no TypeScript loader) runs the build", async () => {
