@@ -96,6 +96,11 @@ export class LiveHub {
     return this.cost;
   }
 
+  /** The cost reserved by subscribes still under way (0 when every subscribe has resolved). */
+  get reservedCost(): number {
+    return this.reserved;
+  }
+
   /** Whether `name` is held already (subscribing to it adds no per-block work). */
   holds(name: string): boolean {
     return this.entries.has(name);

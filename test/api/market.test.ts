@@ -5,9 +5,10 @@
 import { beforeEach, expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
-import { ALICE, BOB, CHARLIE, DAVE, DOG, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, seedMarket, TEN, TREASURY, USDT, WETH } from "../support/fixtures.js";
+import { ALICE, CHARLIE, DAVE, DOG, HEAD_BLOCK, HEAD_TIME, HOUR, KSM, seedMarket, TEN, TREASURY, USDT, WETH } from "../support/fixtures.js";
+import { encodeAddress } from "@polkadot/util-crypto";
 import { formatFixed, USD_SCALE } from "../../shared/decimal.js";
-import { recordTokenStats, upsertHolders, upsertLpHolders } from "../../db/index.js";
+import { recordTokenStats, upsertHolders, upsertLpHolders, upsertTokens } from "../../db/index.js";
 
 describeDb("wallet and trader routes", (ctx) => {
   let t: TestApp;
@@ -96,10 +97,22 @@ describeDb("wallet and trader routes", (ctx) => {
   });
 
   it("GET /accounts/{address}: more than 1,000 holdings answer the first 1,000 and say truncated", async () => {
-    await upsertHolders(ctx.db, Array.from({ length: 1_001 }, (_, i) => ({ tokenId: 100_000 + i, account: BOB, balance: "1", blockNumber: HEAD_BLOCK })));
-    const body: any = await (await t.get(`/accounts/${BOB}`, auth)).json();
-    // Only tokens the store knows are listed; the cap is on the rows read, so it holds at any size.
+    // 1,001 tokens the store knows, held by an account that holds nothing else.
+    const EVE = encodeAddress(new Uint8Array(32).fill(0xee), 2);
+    const ids = Array.from({ length: 1_001 }, (_, i) => 100_000 + i);
+    await upsertTokens(ctx.db, ids.map((id) => ({ id, assetId: id, kind: "asset" as const, name: `T${id}`, symbol: `T${id}`, decimals: 0, supply: "1000", owner: null, blockNumber: HEAD_BLOCK })));
+    await upsertHolders(ctx.db, ids.map((tokenId, i) => ({ tokenId, account: EVE, balance: String(i + 1), blockNumber: HEAD_BLOCK })));
+    const body: any = await (await t.get(`/accounts/${EVE}`, auth)).json();
     expect(body.truncated).toBe(true);
+    // The first 1,000 by token id — the cap is on the rows read, so it holds at any size — each with its own balance.
+    expect(body.tokens).toHaveLength(1_000);
+    expect(body.tokens.map((x: any) => x.tokenId).sort((a: number, b: number) => a - b)).toEqual(ids.slice(0, 1_000));
+    expect(body.tokens.every((x: any) => x.balance === String(x.tokenId - 100_000 + 1) && x.symbol === `T${x.tokenId}`)).toBe(true);
+    // One fewer holding is the whole list, not truncated.
+    await upsertHolders(ctx.db, [{ tokenId: ids.at(-1)!, account: EVE, balance: "0", blockNumber: HEAD_BLOCK + 1 }]);
+    const whole: any = await (await buildApp(ctx.db).get(`/accounts/${EVE}`, auth)).json();
+    expect(whole.truncated).toBe(false);
+    expect(whole.tokens).toHaveLength(1_000);
   });
 
   it("GET /pools/{a}/{b}/swaps: newest first, oriented as asked, keyset-paged to the end", async () => {

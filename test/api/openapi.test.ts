@@ -73,8 +73,8 @@ const cases: Record<string, Case[]> = {
   "/accounts/{address}": [
     { method: "get", path: `/accounts/${ALICE}`, auth: true },
     { method: "get", path: `/accounts/${DAVE}`, auth: true }, // native parts beside asset status
-    // Alice's account id in hex, and in the generic prefix: the same account.
-    { method: "get", path: "/accounts/0x20aa2f7ba1f4b2f8b1f9f23bbd1ee7b4ccf3a9d3c51d7a8e46c4a2d6b8e6d2a1", auth: true },
+    // ALICE's account id in hex, and TREASURY (the dev Alice key) in the generic prefix.
+    { method: "get", path: "/accounts/0x90b59e02132e1e5ceb4cc12525c551efa351eed4b721b99a71e214554811ddf3", auth: true },
     { method: "get", path: "/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", auth: true },
     { method: "get", path: "/accounts/not-an-address", auth: true },
     { method: "get", path: `/accounts/${ALICE}` },

@@ -8,7 +8,6 @@ import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureLog } from "../support/log.js";
-import { isUnavailable } from "../../api/errors.js";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
@@ -131,15 +130,41 @@ describe.skipIf(pg.skip)(`database outage (Postgres)${pg.skip ? ` (skipped: ${pg
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 
-  it("a statement over API_STATEMENT_TIMEOUT_MS is cancelled by Postgres, and counts as unavailable (503), not a crash", async () => {
-    const slow = await createDb({ databaseUrl: target.url!, statementTimeoutMs: 100, maxConnections: 1 });
+  it("a statement over API_STATEMENT_TIMEOUT_MS is cancelled by Postgres, and the request answers 503, not a hang or a crash", async () => {
+    // An API whose statements may run 300 ms, straight to the database (no relay), and a read
+    // that cannot finish: another session holds the tokens table locked.
+    const quick = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "outage-secret-outage-secret-outage-secret", DATABASE_URL: target.url!, RATE_LIMIT_MAX: "0", API_STATEMENT_TIMEOUT_MS: "300" }), log.logger);
+    const at = `http://127.0.0.1:${quick.port}`;
+    const locker = await createDb({ databaseUrl: target.url!, maxConnections: 1 });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const taken = new Promise<void>((r) => (locked = r));
+    const holding = locker.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table tokens in access exclusive mode`);
+      locked();
+      await held;
+    });
     try {
-      const err = await slow.db.execute(sql`select pg_sleep(2)`).then(() => undefined, (e: unknown) => e);
-      expect(err).toBeDefined();
-      expect(isUnavailable(err)).toBe(true);
-      await slow.ping(); // the connection itself is fine
+      await taken;
+      const started = performance.now();
+      const res = await fetch(`${at}/assets/metadata/${USDT}`, { headers: { authorization: `Bearer ${token}` } });
+      const ms = performance.now() - started;
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 503, body: { success: false, error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) } } });
+      // Cancelled by the statement timeout, long before the API's own read deadline (≈ 7 s).
+      expect(ms).toBeGreaterThanOrEqual(300);
+      expect(ms).toBeLessThan(3_000);
+      release();
+      await holding;
+      // The same read once the lock is gone: the connection and the process are fine.
+      const again = await fetch(`${at}/assets/metadata/${USDT}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { tokenId: number }).tokenId).toBe(USDT);
     } finally {
-      await slow.close();
+      release();
+      await holding.catch(() => {});
+      await locker.close();
+      await quick.close();
     }
   });
 });

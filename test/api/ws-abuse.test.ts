@@ -129,11 +129,14 @@ describe("/ws under abuse", () => {
       await c.call("frobnicate");
       c.ws.terminate();
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // The server saw every connection go while their 15 subscribes were still computing.
+    await until("the connections to close", () => server.live.connections() === 0, 10_000);
+    expect(server.hub.reservedCost).toBeGreaterThan(0);
     release();
     await holding;
-    await new Promise((r) => setTimeout(r, 300));
-    // Nothing left to recompute per block: every subscription went with its connection.
+    // Every subscribe has finished computing (its reservation given back)…
+    await until("the subscribes to finish", () => server.hub.reservedCost === 0, 10_000);
+    // …and none of them stayed: nothing left to recompute per block.
     expect(server.hub.topicCount).toBe(0);
   });
 

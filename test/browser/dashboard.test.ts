@@ -3,6 +3,7 @@
  * it lists the devnet's tokens and pools, updates a value after a swap on chain through the
  * WebSocket, loads nothing from outside the server, and leaves a screenshot in test-output/.
  */
+import { isDeepStrictEqual } from "node:util";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { ApiPromise, WsProvider } from "@polkadot/api";
@@ -160,9 +161,23 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     const chosen = Math.max(0, portfolios.findIndex((p) => p.lpPositions.length > 0));
     await page.locator("#top-holders a").nth(chosen).click();
     await page.waitForSelector("#portfolio");
-    const portfolio = portfolios[chosen];
-    expect(await page.locator("#portfolio tbody tr[data-token-id]").count()).toBe(portfolio.tokens.length);
-    expect(await page.locator("#positions tbody tr").count()).toBe(Math.max(1, portfolio.lpPositions.length));
+    // Each row's token and exact balance, in the API's order (the market moves while it is read:
+    // the page and a fresh answer are compared until they agree, for at most 15 s).
+    const shown = async () => ({
+      tokens: await page.locator("#portfolio tbody tr[data-token-id]").evaluateAll((rows) => rows.map((r) => `${r.getAttribute("data-token-id")}:${r.getAttribute("data-balance")}`)),
+      positions: await page.locator("#positions tbody tr[data-lp-token-id]").evaluateAll((rows) => rows.map((r) => `${r.getAttribute("data-lp-token-id")}:${r.getAttribute("data-balance")}`)),
+    });
+    const answered = async () => {
+      const p: any = await (await fetch(`${base}/accounts/${addresses[chosen]}`, { headers: auth })).json();
+      return { tokens: p.tokens.map((x: any) => `${x.tokenId}:${x.balance}`), positions: p.lpPositions.map((x: any) => `${x.lpTokenId}:${x.balance}`) };
+    };
+    let compared = { page: await shown(), api: await answered() };
+    for (const until = Date.now() + 15_000; !isDeepStrictEqual(compared.page, compared.api) && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      compared = { page: await shown(), api: await answered() };
+    }
+    expect(compared.api.tokens.length).toBeGreaterThan(0);
+    expect(compared.page).toEqual(compared.api);
     // Its activity: the API's newest transfers, in its order, one row each.
     await page.waitForSelector("#activity-live:has-text('live')");
     const activity: any = await (await fetch(`${base}/accounts/${addresses[chosen]}/transfers?limit=25`, { headers: auth })).json();

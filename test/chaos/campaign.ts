@@ -21,7 +21,8 @@ import { isDeepStrictEqual } from "node:util";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import postgres from "postgres";
 import { startApiServer } from "../../api/server.js";
-import { createDb, getCheckpoint, schema } from "../../db/index.js";
+import { createDb, getCheckpoint, getTask, schema } from "../../db/index.js";
+import type { BootstrapTask } from "../../indexer/tasks.js";
 import { startDevnet } from "../../indexer/devnet/chopsticks.js";
 import { fundMarketAccounts, seedMarket, startLiveSwaps } from "../../indexer/devnet/scenario.js";
 import { loadConfig } from "../../shared/config.js";
@@ -63,10 +64,11 @@ async function waitFor(what: string, check: () => boolean | Promise<boolean>, ti
   }
 }
 
-/** Every (block, event, hop) of a swap in `blocks`, read from the chain's events. */
-async function chainSwaps(api: ApiPromise, blocks: { number: number; hash: string }[]): Promise<Set<string>> {
+/** Every (block, event, hop) of a swap in blocks `from`..`to` of the chain (hashes from the node, not the store). */
+async function chainSwaps(api: ApiPromise, from: number, to: number): Promise<Set<string>> {
   const out = new Set<string>();
-  for (const b of blocks) {
+  for (let n = from; n <= to; n++) {
+    const b = { number: n, hash: (await api.rpc.chain.getBlockHash(n)).toHex() };
     const events = (await (await api.at(b.hash)).query.system.events()) as unknown as { event: { section: string; method: string; data: unknown[] } }[];
     events.forEach(({ event }, index) => {
       if (event.section !== "assetConversion" || (event.method !== "SwapExecuted" && event.method !== "SwapCreditExecuted")) return;
@@ -263,8 +265,19 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
         if (keys.length) drift.push(`${part}: ${keys.length} entries differ from chain storage at block ${cp.blockNumber} (${keys.slice(0, 3).map((k) => `${k}: store ${JSON.stringify(a[k])}, chain ${JSON.stringify(b[k])}`).join("; ")})`);
       }
       const blocks = (await store.db.select({ number: schema.blocks.number, hash: schema.blocks.hash }).from(schema.blocks)).sort((a, b) => a.number - b.number);
-      // The lowest block is the bootstrap's: its state, not its events, was read.
-      const expected = await chainSwaps(api, blocks.slice(1));
+      // The bootstrap's block: its state, not its events, was read. Every block after it up to
+      // the checkpoint must be on record, with the chain's hash — none skipped, none foreign.
+      const pinned = (await getTask<BootstrapTask>(store.db, "bootstrap"))!.number;
+      const missingBlocks: number[] = [];
+      const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
+      for (let n = pinned; n <= cp.blockNumber; n++) {
+        const hash = byNumber.get(n);
+        if (hash === undefined) missingBlocks.push(n);
+        else if (hash !== (await api.rpc.chain.getBlockHash(n)).toHex()) drift.push(`blocks: block ${n} is ${hash} in the store, not the chain's`);
+      }
+      if (missingBlocks.length) drift.push(`blocks: ${missingBlocks.length} blocks between the bootstrap (${pinned}) and the checkpoint (${cp.blockNumber}) not on record (${missingBlocks.slice(0, 5).join(", ")})`);
+      // Swaps expected from the chain's own blocks after the bootstrap's, whatever the store holds.
+      const expected = await chainSwaps(api, pinned + 1, cp.blockNumber);
       const rows = await store.db.select({ b: schema.swaps.blockNumber, e: schema.swaps.eventIndex, h: schema.swaps.hop }).from(schema.swaps);
       const got = new Set(rows.map((r) => `${r.b}/${r.e}/${r.h}`));
       drift.push(...apiErrors);

@@ -15,7 +15,6 @@ describe.skipIf(skip)(`fault campaign${skip ? ` (skipped: ${skip})` : ""}`, () =
     const result = await runCampaign({ kills: 10, cuts: 3, outages: 2, seed, log: (line) => console.log(line) });
     console.log(`chaos: ${JSON.stringify(result)}`);
     expect(result.drift).toEqual([]);
-    expect(result.kills.bootstrap + result.kills.catchUp + result.kills.follow).toBe(10);
     expect(result.kills.bootstrap).toBeGreaterThan(0);
     expect(result.kills.follow).toBeGreaterThan(0);
     expect(result.cuts).toBe(3);

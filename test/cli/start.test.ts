@@ -77,8 +77,15 @@ describe("npm start on a fresh machine", () => {
       expect(code, service.stderr()).toBe(0);
       const handle = await createDb({ dataDir: service.dir });
       try {
-        const checkpoint = await getCheckpoint(handle.db);
-        expect(checkpoint!.blockNumber).toBeGreaterThanOrEqual(seen);
+        const checkpoint = (await getCheckpoint(handle.db))!;
+        expect(checkpoint.blockNumber).toBeGreaterThanOrEqual(seen);
+        // Every block up to the checkpoint is on record, one row each, none missing in between,
+        // and the last is the checkpoint's own.
+        const blocks = (await handle.db.select({ number: schema.blocks.number, hash: schema.blocks.hash }).from(schema.blocks)).sort((a, b) => a.number - b.number);
+        expect(blocks.length).toBeGreaterThan(0);
+        expect(blocks.map((b) => b.number)).toEqual(Array.from({ length: checkpoint.blockNumber - blocks[0]!.number + 1 }, (_, i) => blocks[0]!.number + i));
+        expect(blocks.at(-1)).toEqual({ number: checkpoint.blockNumber, hash: checkpoint.blockHash });
+        expect(blocks[0]!.number).toBeLessThanOrEqual(seen);
         const tokens = await handle.db.select().from(schema.tokens);
         expect(tokens.map((t) => t.id)).toContain(1984);
       } finally {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
@@ -24,7 +24,8 @@ import {
   findTokensBySymbol,
   schema,
 } from "../../db/index.js";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "../../db/client.js";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../support/fixtures.js";
@@ -252,10 +253,29 @@ describeDb("db layer", (ctx) => {
     expect(await getToken(ctx.db, TEN)).toBeUndefined();
   });
 
-  it("migrations are idempotent", async () => {
+  it("migrations are idempotent: run again, they change no table, column, index, constraint or row", async () => {
+    await seedMarket(ctx.db);
+    /** The schema as the catalog has it, and each table's row count. */
+    const fingerprint = async () => {
+      const rows = (q: ReturnType<typeof sql>) => ctx.db.execute(q).then((r) => rowsOf<Record<string, unknown>>(r));
+      const columns = await rows(sql`select table_name, column_name, data_type, column_default, is_nullable from information_schema.columns where table_schema = current_schema() order by 1, 2`);
+      const indexes = await rows(sql`select tablename, indexname, indexdef from pg_indexes where schemaname = current_schema() order by 1, 2`);
+      const constraints = await rows(sql`select c.conrelid::regclass::text as rel, c.conname, pg_get_constraintdef(c.oid) as def from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = current_schema() order by 1, 2`);
+      const tables = (await rows(sql`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`)).map((r) => String(r.table_name));
+      const counts: Record<string, number> = {};
+      for (const t of tables) counts[t] = Number((await rows(sql`select count(*)::int as n from ${sql.identifier(t)}`))[0]!.n);
+      const applied = await rows(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      return { columns, indexes, constraints, counts, applied: Number(applied[0]!.n) };
+    };
+    const before = await fingerprint();
+    expect(before.columns.length).toBeGreaterThan(100);
+    expect(before.indexes.length).toBeGreaterThan(20);
+    expect(before.counts.swaps).toBeGreaterThan(0);
+    const journal = JSON.parse(await readFile(new URL("../../db/migrations/meta/_journal.json", import.meta.url), "utf8")) as { entries: unknown[] };
+    expect(before.applied).toBe(journal.entries.length);
     await ctx.handle.migrate();
     await ctx.handle.migrate();
-    await ctx.handle.ping();
+    expect(await fingerprint()).toEqual(before);
   });
 });
 

@@ -29,6 +29,7 @@ import { chainSnapshot, dbSnapshot, foreignId } from "../support/chain.js";
 import { startRelay, type Relay } from "../support/proxy.js";
 import { dbTargets } from "../support/db.js";
 import { until } from "../support/wait.js";
+import { chainSwaps } from "../support/chain-history.js";
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" });
@@ -296,6 +297,12 @@ describe(`indexer on the devnet`, () => {
     } while (cursor);
     expect(seen.map((x) => ({ blockNumber: x.blockNumber, eventIndex: x.eventIndex, hop: x.hop, hops: x.hops, tokenIn: x.tokenIn, extrinsicIndex: x.extrinsicIndex }))).toEqual(expected);
     expect(seen.every((x) => x.multiHop === x.hops > 1 && x.side === (x.tokenIn === 0 ? "sell" : "buy"))).toBe(true);
+    // Their amounts: each hop's, as the chain's own Transfer legs state them (read apart from the indexer).
+    const hops = (await chainSwaps(api, { from: 1, to: cp.blockNumber })).filter((h) => [h.tokenIn, h.tokenOut].sort((a, b) => a - b).join("/") === `0/${USDT_ID}`).reverse();
+    expect(hops.length).toBe(expected.length);
+    expect(seen.map((x) => ({ blockNumber: x.blockNumber, eventIndex: x.eventIndex, hop: x.hop, amountIn: x.amountIn, amountOut: x.amountOut }))).toEqual(
+      hops.map((h) => ({ blockNumber: h.blockNumber, eventIndex: h.eventIndex, hop: h.hop, amountIn: h.amountIn, amountOut: h.amountOut })),
+    );
 
     // Candles of a minute: open and close are the price after the first and last block of the
     // minute that moved the reserves; high and low bound every such price; volume is the sum.
@@ -307,9 +314,18 @@ describe(`indexer on the devnet`, () => {
       const minute = blockTimes.get(n)! - (blockTimes.get(n)! % 60);
       byMinute.set(minute, [...(byMinute.get(minute) ?? []), price(r)]);
     }
+    // Volume in KSM per minute, from the chain's hops and block times (not from the API's trades).
     const volumes = new Map<number, bigint>();
-    for (const x of seen) volumes.set(x.timestamp - (x.timestamp % 60), (volumes.get(x.timestamp - (x.timestamp % 60)) ?? 0n) + BigInt(x.tokenIn === 0 ? x.amountIn : x.amountOut));
+    for (const h of hops) {
+      const minute = blockTimes.get(h.blockNumber)! - (blockTimes.get(h.blockNumber)! % 60);
+      volumes.set(minute, (volumes.get(minute) ?? 0n) + BigInt(h.tokenIn === 0 ? h.amountIn : h.amountOut));
+    }
     expect(byMinute.size).toBeGreaterThan(1);
+    expect(volumes.size).toBeGreaterThan(0);
+    // Every minute that moved the reserves or had a swap has its candle, not empty.
+    expect(body.candles.length).toBeGreaterThan(0);
+    const shown = new Map<number, any>(body.candles.map((c: any) => [c.timestamp, c]));
+    for (const minute of new Set([...byMinute.keys(), ...volumes.keys()])) expect(shown.get(minute), `the candle of ${minute}`).toMatchObject({ empty: false });
     for (const c of body.candles) {
       const prices = byMinute.get(c.timestamp);
       const fixed = (v: string) => parseFixed(v, USD_SCALE);

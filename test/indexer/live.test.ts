@@ -91,7 +91,7 @@ describe(`live subscriptions on the devnet (${target.name}, ${replicas} API proc
     expect(pushedValue.result.valueUsd).toBe(pushedPair.result.price);
   }, LONG);
 
-  it.skipIf(replicas < 2)("two API replicas each push the same block to their own subscriber", async () => {
+  it.skipIf(replicas < 2)(`two API replicas each push the same block to their own subscriber${replicas < 2 ? " (not on PGlite or without Redis: one process per data directory, no shared bus)" : ""}`, async () => {
     const [a, b] = await Promise.all(servers.map((s) => connect(`ws://127.0.0.1:${s.port}/ws`)));
     clients.push(a!, b!);
     const subs = await Promise.all([a!, b!].map((c) => c.call("subscribe", { topic: "blocks" })));

@@ -28,6 +28,7 @@ import { authHeader, buildApp } from "../support/app.js";
 import { chainSnapshot, dbSnapshot } from "../support/chain.js";
 import { startRpcRelay, type RpcRelay } from "../support/rpc-relay.js";
 import { until } from "../support/wait.js";
+import { captureLog } from "../support/log.js";
 import { IndexerMetrics, startMetricsServer } from "../../shared/metrics.js";
 import { parseMetrics } from "../support/metrics.js";
 import { dbTargets, services } from "../support/db.js";
@@ -38,7 +39,6 @@ const logger = createLogger("silent");
 const LONG = 240_000;
 const base = { oracle: oracleSettings(config), batchBlocks: 4, logger, nativeTokenId: 0 };
 const pg = dbTargets.find((t) => t.name === "postgres")!;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every indexed table's rows in a canonical order, without the columns that hold the wall clock. */
 async function dump(db: Database): Promise<Record<string, unknown[]>> {
@@ -293,7 +293,17 @@ describe("operations on the devnet", () => {
       const lock = (await a.tryWriterLock()) as WriterLock;
       expect(lock).toBeDefined();
       const far = await relay(25);
-      writer = new Follower(a.db, { ...base, wsUrl: far.url, historyHours: 0, bootstrapPageSize: 4, retryMs: 50, fence: lock.fence });
+      // The writer's fence, counted: every page it tries to commit passes through it.
+      let refusals = 0;
+      const fence = async (tx: Database) => {
+        try {
+          await lock.fence(tx);
+        } catch (err) {
+          refusals += 1;
+          throw err;
+        }
+      };
+      writer = new Follower(a.db, { ...base, wsUrl: far.url, historyHours: 0, bootstrapPageSize: 4, retryMs: 50, fence });
       writer.start();
       const stored = async () => (await getTask<BootstrapTask>(a.db, "bootstrap"))?.accounts ?? 0;
       await until("a few pages of the snapshot", async () => (await stored()) >= 12);
@@ -303,10 +313,12 @@ describe("operations on the devnet", () => {
         select pid from pg_locks where locktype = 'advisory' and objid = 7262022 and granted and database = (select oid from pg_database where datname = ${new URL(a.url!).pathname.slice(1)})`;
       await admin`select pg_terminate_backend(${held!.pid})`;
       await until("the lock's backend to exit", async () => (await admin`select 1 from pg_stat_activity where pid = ${held!.pid} union all select 1 from pg_locks where pid = ${held!.pid}`).length === 0, 10_000);
-      // A page whose fence passed just before may still land; no page checked after may.
-      await sleep(200);
+      // The writer goes on and its next page is refused by the fence (pages are committed one
+      // after another: whatever passed the fence before has landed by then)…
+      await until("the fence to refuse a page", () => refusals >= 1, 20_000);
       const atLoss = await stored();
-      await sleep(2_500);
+      // …and so is every page after it: the writer keeps trying, and the store does not move.
+      await until("two more refusals", () => refusals >= 3, 20_000);
       expect(await stored()).toBe(atLoss);
       expect((await getTask<BootstrapTask>(a.db, "bootstrap"))!.finished).toBe(false);
       expect(await getCheckpoint(a.db)).toBeUndefined();
@@ -338,7 +350,9 @@ describe("operations on the devnet", () => {
   it("a follower keeps a heartbeat while it follows and stops when it cannot reach the node; /health then says stale", async () => {
     const handle = await store();
     const near = await relay();
-    const follower = new Follower(handle.db, { ...base, wsUrl: near.url, historyHours: 0, heartbeatMs: 200, retryMs: 50 });
+    const log = captureLog();
+    const follower = new Follower(handle.db, { ...base, logger: log.logger, wsUrl: near.url, historyHours: 0, heartbeatMs: 200, retryMs: 50 });
+    const reconnects = () => log.records().filter((r) => r.msg === "indexer: connection lost or failed; resuming from the checkpoint").length;
     const health = async () => (await buildApp(handle.db).get("/health")).json() as Promise<{ status: string; chain: { finalized: number | null }; indexer: { block: number | null; lag: number | null; heartbeatAge?: number } }>;
     try {
       follower.start();
@@ -355,10 +369,13 @@ describe("operations on the devnet", () => {
       expect(live.indexer.heartbeatAge).toBeLessThanOrEqual(2);
 
       // The node goes away: the follower retries, and writes no heartbeat.
+      const before = reconnects();
       await near.close();
-      await sleep(600);
+      await until("the follower to lose the node", () => reconnects() > before, 20_000);
       const last = (await getHeartbeat(handle.db))!.at;
-      await sleep(1_500);
+      const lost = performance.now();
+      // Three more failed attempts, and at least five heartbeat periods: not one heartbeat.
+      await until("three more attempts", () => reconnects() >= before + 4 && performance.now() - lost >= 5 * 200, 20_000);
       expect((await getHeartbeat(handle.db))!.at).toEqual(last);
     } finally {
       await follower.stop();

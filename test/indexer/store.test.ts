@@ -49,7 +49,7 @@ describeDb("the indexer's store", (ctx) => {
     expect(directory.set(a.id, a.token)).toBe(true); // the same location again is fine
   });
 
-  it("stores asset metadata with a NUL byte in it (any bytes the asset's owner chose)", async () => {
+  it("stores asset metadata with a NUL byte in it (any bytes the asset's owner chose) without failing the batch: the NUL, which Postgres text cannot hold, is dropped and the rest kept", async () => {
     await upsertTokens(ctx.db, [{ id: 66, name: "Evil\u0000Coin", symbol: "E\u0000", decimals: 0, supply: "1", blockNumber: 1 }]);
     expect(await getToken(ctx.db, 66)).toMatchObject({ name: "EvilCoin", symbol: "E" });
   });
