@@ -39,8 +39,10 @@ const pgBin = existsSync(pgRoot) && readdirSync(pgRoot).some((v) => existsSync(`
 if (!pgBin) failures.push(`no PostgreSQL server binaries (pg_ctl, initdb) under ${pgRoot}: the fault campaign and the replica test need them`);
 const shared = new URL("../../shared/chain/asset-hub-polkadot-local.json", import.meta.url);
 if (!existsSync(shared)) failures.push(`no ${shared.pathname}: test/indexer/polkadot.test.ts reads it (../shared beside the project)`);
-if (!has("chromium") && !existsSync("/usr/bin/chromium")) failures.push("no chromium: the browser tests need it");
-if (!has("nginx", ["-v"]) && !existsSync("/usr/sbin/nginx")) failures.push("no nginx: test/deploy/nginx.test.ts needs it");
+// The same paths the tests look at (test/browser/*.test.ts, test/deploy/nginx.test.ts).
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromium)) failures.push(`no browser at ${chromium}: the browser tests need it (or set CHROMIUM_PATH)`);
+if (!["/usr/sbin/nginx", "/usr/bin/nginx"].some((p) => existsSync(p))) failures.push("no nginx at /usr/sbin or /usr/bin: test/deploy/nginx.test.ts needs it");
 if (!has("docker", ["compose", "version"]) && !has("docker-compose")) failures.push("neither `docker compose` nor `docker-compose`: test/deploy/compose.test.ts needs one");
 if (!has("mkfifo", ["--version"])) failures.push("no mkfifo: test/shared/secret.test.ts needs it");
 if (failures.length === 0) console.log("ci: PostgreSQL binaries, ../shared, chromium, nginx, docker compose and mkfifo are here");

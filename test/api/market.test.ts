@@ -107,7 +107,7 @@ describeDb("wallet and trader routes", (ctx) => {
     // The first 1,000 by token id — the cap is on the rows read, so it holds at any size — each with its own balance.
     expect(body.tokens).toHaveLength(1_000);
     expect(body.tokens.map((x: any) => x.tokenId).sort((a: number, b: number) => a - b)).toEqual(ids.slice(0, 1_000));
-    expect(body.tokens.every((x: any) => x.balance === String(x.tokenId - 100_000 + 1) && x.symbol === `T${x.tokenId}`)).toBe(true);
+    expect(body.tokens.map((x: any) => [x.tokenId, x.balance, x.symbol])).toEqual(body.tokens.map((x: any) => [x.tokenId, String(x.tokenId - 100_000 + 1), `T${x.tokenId}`]));
     // One fewer holding is the whole list, not truncated.
     await upsertHolders(ctx.db, [{ tokenId: ids.at(-1)!, account: EVE, balance: "0", blockNumber: HEAD_BLOCK + 1 }]);
     const whole: any = await (await buildApp(ctx.db).get(`/accounts/${EVE}`, auth)).json();

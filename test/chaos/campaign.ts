@@ -275,6 +275,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
         if (hash === undefined) missingBlocks.push(n);
         else if (hash !== (await api.rpc.chain.getBlockHash(n)).toHex()) drift.push(`blocks: block ${n} is ${hash} in the store, not the chain's`);
       }
+      if (blocks[0] && blocks[0].number !== pinned) drift.push(`blocks: the lowest block on record is ${blocks[0].number}, not the bootstrap's ${pinned} (a second bootstrap?)`);
       if (missingBlocks.length) drift.push(`blocks: ${missingBlocks.length} blocks between the bootstrap (${pinned}) and the checkpoint (${cp.blockNumber}) not on record (${missingBlocks.slice(0, 5).join(", ")})`);
       // Swaps expected from the chain's own blocks after the bootstrap's, whatever the store holds.
       const expected = await chainSwaps(api, pinned + 1, cp.blockNumber);

@@ -6,7 +6,7 @@
  */
 import { readdir, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { createDb, getCheckpoint, schema } from "../../db/index.js";
+import { createDb, getCheckpoint, getTask, schema } from "../../db/index.js";
 import { freshClone, spawnStart, type PoolStats } from "../support/start.js";
 
 const MINUTE = 60_000;
@@ -79,13 +79,14 @@ describe("npm start on a fresh machine", () => {
       try {
         const checkpoint = (await getCheckpoint(handle.db))!;
         expect(checkpoint.blockNumber).toBeGreaterThanOrEqual(seen);
-        // Every block up to the checkpoint is on record, one row each, none missing in between,
-        // and the last is the checkpoint's own.
-        const blocks = (await handle.db.select({ number: schema.blocks.number, hash: schema.blocks.hash }).from(schema.blocks)).sort((a, b) => a.number - b.number);
+        // Every block from the bootstrap's to the checkpoint is on record, one row each, none
+        // missing in between, and the last is the checkpoint's own (the history backfill below
+        // the bootstrap may have been stopped part-way: not looked at here).
+        const pinned = (await getTask<{ number: number }>(handle.db, "bootstrap"))!.number;
+        const blocks = (await handle.db.select({ number: schema.blocks.number, hash: schema.blocks.hash }).from(schema.blocks)).filter((b) => b.number >= pinned).sort((a, b) => a.number - b.number);
         expect(blocks.length).toBeGreaterThan(0);
-        expect(blocks.map((b) => b.number)).toEqual(Array.from({ length: checkpoint.blockNumber - blocks[0]!.number + 1 }, (_, i) => blocks[0]!.number + i));
+        expect(blocks.map((b) => b.number)).toEqual(Array.from({ length: checkpoint.blockNumber - pinned + 1 }, (_, i) => pinned + i));
         expect(blocks.at(-1)).toEqual({ number: checkpoint.blockNumber, hash: checkpoint.blockHash });
-        expect(blocks[0]!.number).toBeLessThanOrEqual(seen);
         const tokens = await handle.db.select().from(schema.tokens);
         expect(tokens.map((t) => t.id)).toContain(1984);
       } finally {

@@ -297,7 +297,8 @@ describe(`indexer on the devnet`, () => {
     } while (cursor);
     expect(seen.map((x) => ({ blockNumber: x.blockNumber, eventIndex: x.eventIndex, hop: x.hop, hops: x.hops, tokenIn: x.tokenIn, extrinsicIndex: x.extrinsicIndex }))).toEqual(expected);
     expect(seen.every((x) => x.multiHop === x.hops > 1 && x.side === (x.tokenIn === 0 ? "sell" : "buy"))).toBe(true);
-    // Their amounts: each hop's, as the chain's own Transfer legs state them (read apart from the indexer).
+    // Their amounts: each hop's, as the chain states them — the path's amounts, or on the 2023
+    // runtime its assetConversion.Transfer legs (chainSwaps: read apart from the indexer).
     const hops = (await chainSwaps(api, { from: 1, to: cp.blockNumber })).filter((h) => [h.tokenIn, h.tokenOut].sort((a, b) => a - b).join("/") === `0/${USDT_ID}`).reverse();
     expect(hops.length).toBe(expected.length);
     expect(seen.map((x) => ({ blockNumber: x.blockNumber, eventIndex: x.eventIndex, hop: x.hop, amountIn: x.amountIn, amountOut: x.amountOut }))).toEqual(
