@@ -15,7 +15,7 @@
  * - One build at a time (a lock file beside dist/, taken over from a build that died).
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -38,16 +38,25 @@ const alive = (pid) => {
 /** Takes the lock; false when another build finished meanwhile and left nothing to do. */
 function lock() {
   for (let waited = 0; ; waited += 200) {
+    // Written whole, then linked in place: the lock file never exists without its pid.
+    const mine = `${LOCK}.${process.pid}`;
+    writeFileSync(mine, String(process.pid));
     try {
-      const fd = openSync(LOCK, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      linkSync(mine, LOCK);
       return true;
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
+    } finally {
+      rmSync(mine, { force: true });
     }
-    const holder = Number(readFileSync(LOCK, "utf8").trim() || 0);
-    if (holder && !alive(holder)) rmSync(LOCK, { force: true }); // a build that died
+    let holder;
+    try {
+      holder = Number(readFileSync(LOCK, "utf8"));
+    } catch (e) {
+      if (e.code === "ENOENT") continue; // released meanwhile: take it
+      throw e;
+    }
+    if (!alive(holder)) rmSync(LOCK, { force: true }); // a build that died
     else if (waited === 0) process.stderr.write(`build: waiting for the build running as pid ${holder}\n`);
     else if (waited > 600_000) throw new Error(`build: ${LOCK} held by pid ${holder} for 10 min`);
     sleep(200);

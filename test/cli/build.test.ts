@@ -58,6 +58,13 @@ describe("the build and what tokenpool runs", () => {
     const again = performance.now();
     await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
     process.stdout.write(`build: incremental ${((again - t) / 1000).toFixed(1)} s, nothing to do ${Math.round(performance.now() - again)} ms\n`);
+    // A lock left by a build that died (its pid gone) is taken over, not waited on for 10 min.
+    const dead = await run(process.execPath, ["-e", "console.log(process.pid)"]);
+    await writeFile(path.join(clone.dir, ".build.lock"), dead.stdout.trim());
+    await utimes(path.join(clone.dir, "api/app.ts"), new Date(), new Date(Date.now() + 9_000));
+    await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir, timeout: MINUTE });
+    expect(await ran(clone.dir)).toBe("");
+    await expect(run("test", ["-e", path.join(clone.dir, ".build.lock")])).rejects.toThrow();
   }, 2 * MINUTE);
 
   it("a change is a change whatever its date: a file dated in the future, then one edited with an older date, a deleted source, a module deleted from dist/", async () => {
