@@ -98,6 +98,8 @@ const drizzleOptions = { schema, casing: "snake_case" } as const;
 // Any constant works; it only has to be the same in every TokenPool process.
 const MIGRATION_LOCK_KEY = 7_262_021;
 const WRITER_LOCK_KEY = 7_262_022;
+/** How long taking the writer lock may wait for the database before the attempt fails (and is retried). */
+export const WRITER_LOCK_DEADLINE_MS = 10_000;
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? DEFAULT_POOL_SIZE, options.statementTimeoutMs) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
@@ -292,15 +294,38 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
       await db.execute(sql`select 1`);
     },
     tryWriterLock: async () => {
-      const conn = await client.reserve();
-      const [row] = await conn`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok, pg_backend_pid() as pid`;
-      if (!row?.ok) {
-        conn.release();
-        return undefined;
+      // A client of its own (one connection, one session: the lock lives exactly as long as it),
+      // not client.reserve(): postgres.js 3.4 strands a queued reserve() for good when the server
+      // closes the connection it waits for (porsager/postgres#1195) — a PostgreSQL restart left
+      // the indexer in standby for ever — and a reserved connection's next query after its
+      // backend died throws outside the promise (#1208). Each step has a deadline; past it the
+      // connection is dropped, which also frees a lock taken too late.
+      const own = postgres(url, { ...options, max: 1, idle_timeout: 0 });
+      const drop = () => own.end({ timeout: 0 }).catch(() => {});
+      const bounded = <T>(what: string, query: Promise<T>): Promise<T> => {
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            void drop();
+            reject(new Error(`the database did not answer ${what} within ${WRITER_LOCK_DEADLINE_MS} ms`));
+          }, WRITER_LOCK_DEADLINE_MS);
+        });
+        return Promise.race([query, deadline]).finally(() => clearTimeout(timer));
+      };
+      let pid: number;
+      try {
+        const [row] = await bounded("the writer lock", own`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok, pg_backend_pid() as pid`);
+        if (!row?.ok) {
+          await drop();
+          return undefined;
+        }
+        pid = Number(row.pid);
+      } catch (err) {
+        await drop();
+        throw err;
       }
-      const pid = Number(row.pid);
-      // Asked through the pool, never through `conn`: a query on a reserved connection that the
-      // server has closed never settles in postgres.js.
+      // Asked through the pool, never through `own`: a query there after the session died would
+      // open a new session, which holds no lock.
       const held = async (on: Database) =>
         (
           (await on.execute(
@@ -314,8 +339,8 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
         },
         alive: () => held(db).catch(() => false),
         async release() {
-          if (await held(db).catch(() => false)) await conn`select pg_advisory_unlock(${WRITER_LOCK_KEY})`.catch(() => {});
-          conn.release();
+          // Ending the session releases the lock (and is all there is to do if it already died).
+          await own.end({ timeout: 1 }).catch(() => {});
         },
       };
     },

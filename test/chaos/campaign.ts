@@ -14,7 +14,7 @@
  * Used by test/chaos/chaos.test.ts (a short run in `npm test`) and `npm run chaos` (the full one).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -56,10 +56,11 @@ export interface CampaignResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+/** `explain` adds what the campaign saw (the chain's head, the trader's errors, the indexer's last log lines) to a timeout. */
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000, explain?: () => Promise<string>): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`chaos: timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`chaos: timed out waiting for ${what}${explain ? `\n${await explain().catch((err: unknown) => `(no diagnosis: ${String(err)})`)}` : ""}`);
     await sleep(200);
   }
 }
@@ -108,6 +109,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
   let cuts = 0;
   let outages = 0;
   let trading: { stop(): Promise<void> } | undefined;
+  const tradeErrors: string[] = [];
   let server: Awaited<ReturnType<typeof startApiServer>> | undefined;
 
   const spawnIndexer = () => {
@@ -157,7 +159,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
   /** After a fault: the API answers /health with 200, the indexer moves past `before`, and reads answer without a server error. */
   const recovered = async (before: number) => {
     await waitFor("/health to answer 200", async () => (await health()) === 200);
-    await waitFor(`the indexer to move past block ${before}`, () => childBlock > before, 180_000);
+    await waitFor(`the indexer to move past block ${before}`, () => childBlock > before, 180_000, diagnosis);
     for (const path of ["/pool/stats", "/assets", "/pools", "/oracle/value/0", "/pool/stats/KSM/USDt", "/oracle/history/0"]) {
       requests++;
       const status = await fetch(`http://127.0.0.1:${server!.port}${path}`).then((r) => r.status, () => 0);
@@ -165,6 +167,20 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     }
   };
   const finalized = async () => (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber();
+  const diagnosis = async () => {
+    const head = await Promise.race([finalized(), sleep(5_000).then(() => "no answer in 5 s")]);
+    let tail = "";
+    try {
+      tail = readFileSync(childLog, "utf8").trimEnd().split("\n").slice(-20).join("\n");
+    } catch {
+      tail = "(no indexer log)";
+    }
+    return [
+      `chain finalized head: ${head}; indexer process ${child ? `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? "running"}` : "none"}; following: ${following}`,
+      `trader errors (${tradeErrors.length}): ${tradeErrors.slice(-5).join(" | ") || "none"}`,
+      `indexer log (${childLog}), last lines:\n${tail}`,
+    ].join("\n");
+  };
 
   try {
     await fundMarketAccounts(api, { holders: 20 });
@@ -176,7 +192,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     // that), then keeps trading: a block about every second for the rest.
     const seeding = seedMarket(api, { holders: 20 }).then(() => {
       log("chaos: market seeded; trading");
-      trading = startLiveSwaps(api, { intervalMs: 500, onError: () => {} });
+      trading = startLiveSwaps(api, { intervalMs: 500, onError: (err) => tradeErrors.push(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${err instanceof Error ? err.message : String(err)}`) });
     });
 
     // Kills during bootstrap (before the first commit), then during catch-up and while following.
@@ -248,7 +264,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     await seeding;
     await trading?.stop();
     const head = await finalized();
-    await waitFor(`the indexer to reach the finalized head ${head}`, () => childBlock >= head, 180_000);
+    await waitFor(`the indexer to reach the finalized head ${head}`, () => childBlock >= head, 180_000, diagnosis);
     const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
     child!.kill("SIGTERM");
     if ((await exited) !== 0) throw new Error("chaos: the indexer did not exit 0 on SIGTERM");

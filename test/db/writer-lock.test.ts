@@ -2,6 +2,7 @@
  * The writer lock on Postgres: one holder at a time, and a holder whose lock connection died
  * can no longer commit (the fence), even before it notices.
  */
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, getCheckpoint, WriterLockLost, type DbHandle, type WriterLock } from "../../db/index.js";
@@ -60,6 +61,30 @@ describe.skipIf(pg.skip)(`writer lock (postgres)${pg.skip ? ` (skipped: ${pg.ski
     await next.release();
     await first.release();
   });
+
+  it("is taken while the pool's connections are busy and then cut by the server (a restart): never stranded behind them", async () => {
+    // b's pool has two connections: both held by long statements, then terminated by the server
+    // — what a PostgreSQL restart does to an indexer's pool. A lock taken through the pool
+    // (postgres.js reserve(), queued behind them) failed with their error here, and in the
+    // fault campaign never settled at all (porsager/postgres#1195). It needs none of them.
+    const marker = `writer-lock-busy-${Date.now()}`;
+    const busy = [0, 1].map(() => b.db.execute(sql.raw(`select pg_sleep(30) /* ${marker} */`)).catch(() => "cut"));
+    await until("both of the pool's connections to be busy", async () => (await admin`select pid from pg_stat_activity where query like ${`%${marker}%`} and pid <> pg_backend_pid()`).length === 2, 10_000);
+    const attempt = b.tryWriterLock();
+    await admin`select pg_terminate_backend(pid) from pg_stat_activity where query like ${`%${marker}%`} and pid <> pg_backend_pid()`;
+    expect(await Promise.all(busy)).toEqual(["cut", "cut"]);
+    const settled = await Promise.race([attempt, new Promise((resolve) => setTimeout(() => resolve("still waiting after 15 s"), 15_000))]);
+    expect(settled).not.toBe("still waiting after 15 s");
+    const lock = settled as WriterLock;
+    expect(lock).toBeDefined();
+    const holders = () => admin`select pid from pg_locks where locktype = 'advisory' and objid = 7262022 and granted and database = (select oid from pg_database where datname = ${new URL(a.url!).pathname.slice(1)})`;
+    expect(await holders()).toHaveLength(1);
+    await lock.release();
+    await until("the lock's session to end", async () => (await holders()).length === 0, 10_000);
+    // Released: the lock's session is gone, and another process takes it.
+    const again = defined(await a.tryWriterLock());
+    await again.release();
+  }, 40_000);
 });
 
 function defined<T>(value: T | undefined): T {
