@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import SlowFirst from "./test/support/sequencer.js";
 
 // Files in parallel, at least two: the chain-backed suites spend much of their time waiting on
 // blocks and child processes, and vitest's default (cores - 1) runs them one by one on 2 cores.
@@ -13,6 +14,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: workers,
+    // The slowest files first (measured), so that none of them starts last and runs alone.
+    sequence: { sequencer: SlowFirst },
     // The second lists every skipped test at the end, and fails CI on one for a missing prerequisite.
     reporters: ["default", "./test/support/skips-reporter.ts"],
   },
