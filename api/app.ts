@@ -161,6 +161,17 @@ export function createApp(deps: AppDeps) {
           version: "0.1.0",
           description: "Tokens, holders, liquidity pools and USD values of a Substrate Asset Hub chain, indexed from its finalized blocks.",
         },
+        // Relative: the document is served by the API it describes, wherever that is deployed.
+        servers: [{ url: "/", description: "The TokenPool API serving this document" }],
+        tags: [
+          { name: "auth", description: "Register and log in: a bearer token valid for 24 h" },
+          { name: "oracle", description: "USD values derived from the chain's own pools against USD stablecoins" },
+          { name: "assets", description: "Tokens: metadata, supply, holders, history and transfers" },
+          { name: "pool", description: "Liquidity pools: aggregate and per-pair statistics, swaps and candles" },
+          { name: "accounts", description: "An account's balances, LP positions, transfers and trades" },
+          { name: "snapshots", description: "Holder snapshots at a block, as pages or CSV" },
+          { name: "health", description: "Whether the store, the indexer and the chain are current" },
+        ],
       });
       const body = JSON.stringify(doc);
       openapi = { body, etag: etagOf(body) };

@@ -56,6 +56,7 @@ const HolderPage = z
 const metadata = createRoute({
   method: "get",
   path: "/assets/metadata/{id}",
+  operationId: "getAssetMetadata",
   tags: ["assets"],
   summary: "Token metadata, supply and treasury value; now, or as of a block (?at=) or a time (?atTime=)",
   security,
@@ -66,6 +67,7 @@ const metadata = createRoute({
 const holders = createRoute({
   method: "get",
   path: "/assets/holders/{id}",
+  operationId: "listAssetHolders",
   tags: ["assets"],
   summary: "Holders by balance, descending (page/limit, or keyset cursor for deep pages)",
   security,

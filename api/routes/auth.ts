@@ -45,6 +45,8 @@ const BODY_ERRORS = ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA
 const register = createRoute({
   method: "post",
   path: "/auth/register",
+  operationId: "register",
+  security: [],
   tags: ["auth"],
   summary: "Create a user and receive a token",
   request: { body: { ...json(RegisterBody, "New account"), required: true } },
@@ -54,6 +56,8 @@ const register = createRoute({
 const login = createRoute({
   method: "post",
   path: "/auth/login",
+  operationId: "login",
+  security: [],
   tags: ["auth"],
   summary: "Obtain a token",
   description: "Failed attempts are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 with Retry-After); a successful login does not count.",

@@ -23,6 +23,7 @@ const recordedAt = z
 const tokenRoute = createRoute({
   method: "get",
   path: "/accounts/{address}/balances/{id}",
+  operationId: "getAccountBalance",
   tags: ["accounts"],
   summary: "One token balance of an account, now or as of a block (?at=) or a time (?atTime=)",
   security,
@@ -50,6 +51,7 @@ const tokenRoute = createRoute({
 const lpRoute = createRoute({
   method: "get",
   path: "/accounts/{address}/lp-balances/{lpTokenId}",
+  operationId: "getAccountLpBalance",
   tags: ["accounts"],
   summary: "One LP token balance (pool position) of an account, now or as of a block or a time",
   security,

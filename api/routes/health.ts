@@ -68,6 +68,8 @@ const Unavailable = ErrorBody.extend({
 const route = createRoute({
   method: "get",
   path: "/health",
+  operationId: "getHealth",
+  security: [],
   tags: ["health"],
   summary: "Liveness of the store and progress of the indexer",
   responses: {

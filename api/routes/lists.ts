@@ -74,6 +74,8 @@ const listQuery = {
 const assets = createRoute({
   method: "get",
   path: "/assets",
+  operationId: "listAssets",
+  security: [],
   tags: ["assets"],
   summary: "All tokens with supply, USD value and holder count (paginated, sortable; public)",
   request: {
@@ -91,6 +93,8 @@ const assets = createRoute({
 const pools = createRoute({
   method: "get",
   path: "/pools",
+  operationId: "listPools",
+  security: [],
   tags: ["pool"],
   summary: "All pools with reserves, TVL and 24 h volume (paginated, sortable)",
   request: { query: z.object({ ...listQuery, sort: sortQuery(POOL_SORTS, "tvl") }) },
@@ -100,6 +104,8 @@ const pools = createRoute({
 const history = createRoute({
   method: "get",
   path: "/oracle/history/{id}",
+  operationId: "getOracleHistory",
+  security: [],
   tags: ["oracle"],
   summary: "USD value of one whole token over time, one point per interval",
   request: {

@@ -81,6 +81,7 @@ const Portfolio = z
 const account = createRoute({
   method: "get",
   path: "/accounts/{address}",
+  operationId: "getAccount",
   tags: ["accounts"],
   summary: "Portfolio of one account: token balances, LP positions and their USD value; now, or as of a block (?at=) or a time (?atTime=)",
   security,
@@ -128,6 +129,8 @@ const PAIR_ERRORS = ["VALIDATION_ERROR", "AMBIGUOUS_TOKEN", "TOKEN_NOT_FOUND", "
 const trades = createRoute({
   method: "get",
   path: "/pools/{tokenA}/{tokenB}/swaps",
+  operationId: "listPoolSwaps",
+  security: [],
   tags: ["pool"],
   summary: "A pool's trades, newest first (keyset cursor; public)",
   request: {
@@ -167,6 +170,8 @@ const Candles = z
 const ohlcv = createRoute({
   method: "get",
   path: "/pools/{tokenA}/{tokenB}/ohlcv",
+  operationId: "getPoolOhlcv",
+  security: [],
   tags: ["pool"],
   summary: "Candles of a pool: price of tokenA in tokenB and in USD, volumes (public)",
   request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }), query: z.object(windowQuery) },
@@ -191,6 +196,7 @@ const SupplyHistory = z
 const assetHistoryRoute = createRoute({
   method: "get",
   path: "/assets/{id}/history",
+  operationId: "getAssetHistory",
   tags: ["assets"],
   summary: "Supply and holder count of a token over time",
   security,

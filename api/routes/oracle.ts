@@ -18,6 +18,8 @@ const OracleValue = z
 const route = createRoute({
   method: "get",
   path: "/oracle/value/{id}",
+  operationId: "getOracleValue",
+  security: [],
   tags: ["oracle"],
   summary: "Current USD value of one whole token, derived from the chain's pools",
   request: { params: z.object({ id: tokenIdParam("id") }) },

@@ -58,6 +58,8 @@ const TokenRef = (name: string) =>
 const stats = createRoute({
   method: "get",
   path: "/pool/stats",
+  operationId: "getPoolStats",
+  security: [],
   tags: ["pool"],
   summary: "Aggregate statistics of all liquidity pools",
   responses: { 200: json(PoolStats, "Totals over all pools; 24 h windows end at the newest indexed block"), ...errors("UNAUTHORIZED", ...COMMON_ERRORS) },
@@ -66,6 +68,8 @@ const stats = createRoute({
 const pair = createRoute({
   method: "get",
   path: "/pool/stats/{tokenA}/{tokenB}",
+  operationId: "getPairStats",
+  security: [],
   tags: ["pool"],
   summary: "Statistics of one trading pair (ids or symbols, either order); now, or as of a block (?at=) or a time (?atTime=)",
   request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }), query: z.object(asOfQuery) },

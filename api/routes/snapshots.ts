@@ -64,6 +64,7 @@ const SnapshotHolderPage = z
 const create = createRoute({
   method: "post",
   path: "/snapshots",
+  operationId: "createSnapshot",
   tags: ["snapshots"],
   summary: "Start a holder snapshot of a token as of a block (or a time, or now); the same token and block give the same snapshot",
   security,
@@ -93,6 +94,7 @@ const create = createRoute({
 const show = createRoute({
   method: "get",
   path: "/snapshots/{id}",
+  operationId: "getSnapshot",
   tags: ["snapshots"],
   summary: "A holder snapshot's state and progress",
   security,
@@ -111,6 +113,7 @@ const CSV = { "text/csv": { schema: z.string().openapi({ example: "rank,address,
 const holders = createRoute({
   method: "get",
   path: "/snapshots/{id}/holders",
+  operationId: "listSnapshotHolders",
   tags: ["snapshots"],
   summary: "A finished snapshot's holders by balance, descending (pages; the whole list as CSV with Accept: text/csv)",
   security,
@@ -124,6 +127,7 @@ const holders = createRoute({
 const csv = createRoute({
   method: "get",
   path: "/snapshots/{id}/holders.csv",
+  operationId: "getSnapshotHoldersCsv",
   tags: ["snapshots"],
   summary: "Every holder of a finished snapshot as CSV (rank,address,balance), streamed",
   security,

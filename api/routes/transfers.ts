@@ -45,6 +45,7 @@ const commonQuery = {
 const accountRoute = createRoute({
   method: "get",
   path: "/accounts/{address}/transfers",
+  operationId: "listAccountTransfers",
   tags: ["accounts"],
   summary: "An account's transfers, in and out, every token, newest first (keyset cursor)",
   security,
@@ -68,6 +69,7 @@ const accountRoute = createRoute({
 const tokenRoute = createRoute({
   method: "get",
   path: "/assets/{id}/transfers",
+  operationId: "listAssetTransfers",
   tags: ["assets"],
   summary: "A token's transfers, newest first (keyset cursor)",
   security,
@@ -101,6 +103,7 @@ const AccountTrade = z
 const accountSwapsRoute = createRoute({
   method: "get",
   path: "/accounts/{address}/swaps",
+  operationId: "listAccountSwaps",
   tags: ["accounts"],
   summary: "An account's trades, every pool, newest first (keyset cursor)",
   security,
