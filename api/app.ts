@@ -36,6 +36,7 @@ import { decoyHash } from "./auth/password.js";
 import { dashboardRoutes, DASHBOARD_PATHS } from "./dashboard.js";
 import { routePath } from "hono/route";
 import type { ApiMetrics } from "../shared/metrics.js";
+import { OPENAPI_EXAMPLES } from "./openapi-examples.js";
 
 export interface AppDeps {
   /** The primary: accounts are written and read here (a login right after register must see it). */
@@ -173,6 +174,7 @@ export function createApp(deps: AppDeps) {
           { name: "health", description: "Whether the store, the indexer and the chain are current" },
         ],
       });
+      attachExamples(doc);
       const body = JSON.stringify(doc);
       openapi = { body, etag: etagOf(body) };
     }
@@ -193,3 +195,16 @@ export function createApp(deps: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** Each operation's success answers get their example: the test fixture's real answer (api/openapi-examples.ts). */
+function attachExamples(doc: { paths?: object }): void {
+  for (const operations of Object.values(doc.paths ?? {}) as object[]) {
+    for (const op of Object.values(operations) as { operationId?: string; responses?: Record<string, { content?: Record<string, { example?: unknown }> }> }[]) {
+      const examples = op.operationId ? OPENAPI_EXAMPLES[op.operationId] : undefined;
+      for (const [status, example] of Object.entries(examples ?? {})) {
+        const media = op.responses?.[status]?.content?.["application/json"];
+        if (media) media.example = example;
+      }
+    }
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * The API document the app serves, linted by Redocly CLI with the project's ruleset (redocly.yaml:
  * Redocly's recommended rules as errors, plus declared tags and 4xx answers): no error and no
- * warning. A document that breaks a rule (here: an operation without its id) fails the same lint.
+ * warning. A document that breaks a rule (an operation without its id, an answer without its
+ * example) fails the same lint.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -54,9 +55,13 @@ it("the served /openapi.json passes Redocly's lint with no error and no warning"
   expect(problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
 }, 60_000);
 
-it("an operation without an id is an error of the same lint (the lint can fail)", async () => {
-  const broken = structuredClone(doc);
+it("an operation without an id, or a success answer without an example, is an error of the same lint (the lint can fail)", async () => {
+  const broken = structuredClone(doc) as typeof doc & { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { example?: unknown }> }> }>> };
   delete broken.paths["/pool/stats"]!.get!.operationId;
+  delete broken.paths["/pools"]!.get!.responses["200"]!.content["application/json"]!.example;
   const problems = await lint(dir, broken);
-  expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId} ${p.location[0]?.pointer}`)).toEqual(["operation-operationId #/paths/~1pool~1stats/get/operationId"]);
+  expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId} ${p.location[0]?.pointer}`).sort()).toEqual([
+    "operation-operationId #/paths/~1pool~1stats/get/operationId",
+    "rule/success-answer-example #/paths/~1pools/get/responses/200/content/application~1json",
+  ]);
 }, 60_000);

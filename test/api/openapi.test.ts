@@ -177,6 +177,8 @@ describeDb("OpenAPI conformance", (ctx) => {
     const documented = Object.keys(doc.paths).sort();
     expect(Object.keys(cases).sort()).toEqual(documented);
     const seen = new Set<string>();
+    // The first success answer of each operation and status: the document's examples.
+    const examples: Record<string, Record<string, unknown>> = {};
     for (const [route, list] of Object.entries(cases)) {
       for (const c of list) {
         const res = c.method === "post" ? await t.post(c.path, c.body, c.auth ? auth : {}) : await t.get(c.path, c.auth ? auth : {});
@@ -198,6 +200,8 @@ describeDb("OpenAPI conformance", (ctx) => {
         if (res.status >= 400) expect(documentedCodes(response), `${c.path} answered ${body.error.code}`).toContain(body.error.code);
         if (res.status >= 400) seen.add(`${route} ${body.error.code}`);
         seen.add(`${route} ${res.status}`);
+        const operation = (examples[doc.paths[route][c.method].operationId] ??= {});
+        if (res.status < 300) operation[res.status] ??= steady(body);
       }
     }
     // Both successes and errors were exercised.
@@ -206,5 +210,37 @@ describeDb("OpenAPI conformance", (ctx) => {
     expect([...seen].filter((s) => !/ 20\d$/.test(s)).length).toBeGreaterThanOrEqual(10);
     await runner.close();
     expect(seen).toContain("/oracle/value/{id} PRICE_UNAVAILABLE");
+    // The examples the document serves are these answers: a change to an answer must be taken into
+    // api/openapi-examples.ts (`npx vitest run test/api/openapi.test.ts -u`), and CI refuses a drift.
+    const generated = Object.fromEntries(Object.entries(examples).filter(([, byStatus]) => Object.keys(byStatus).length > 0).sort(([a], [b]) => a.localeCompare(b)));
+    await expect(examplesModule(generated)).toMatchFileSnapshot("../../api/openapi-examples.ts");
+    expect(doc.paths["/oracle/value/{id}"].get.responses["200"].content["application/json"].example).toEqual(generated.getOracleValue!["200"]);
   });
 });
+
+/** api/openapi-examples.ts's text for `examples` (operationId → status → answer). */
+function examplesModule(examples: Record<string, Record<string, unknown>>): string {
+  return [
+    "// The OpenAPI document's example answers (api/app.ts attaches them): the test fixture's real answers,",
+    "// written by test/api/openapi.test.ts (`npx vitest run test/api/openapi.test.ts -u`). Do not edit by hand:",
+    "// the test fails when an answer and its example differ.",
+    `export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = ${JSON.stringify(examples, null, 2)};`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The fields that differ from run to run (a new user's id and token, the times the database
+ * stamps a snapshot with), set to one fixed value each so that the examples are stable.
+ */
+const VOLATILE: Record<string, unknown> = {
+  userId: "0b7c5a52-3f0e-4c1a-9d55-2f6a8e1c7b10",
+  token: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwYjdjNWE1Mi0zZjBlLTRjMWEtOWQ1NS0yZjZhOGUxYzdiMTAiLCJpYXQiOjE3OTUzNDg4MDAsImV4cCI6MTc5NTQzNTIwMH0.signature",
+  createdAt: "2026-11-22T12:00:00.000Z",
+  finishedAt: "2026-11-22T12:00:01.000Z",
+};
+function steady(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(steady);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in VOLATILE && v !== null ? VOLATILE[k] : steady(v)]));
+}
