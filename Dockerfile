@@ -3,9 +3,9 @@
 # runs dist/ — no TypeScript loader (tsx is a development dependency), no compiler, no sources.
 # No HEALTHCHECK here: every role runs this image and only some serve HTTP; compose declares one per service.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# sqlite3 (a chopsticks dependency, for `tokenpool devnet`) builds from source on Node 20.
+# sqlite3 (a chopsticks dependency, for `tokenpool devnet`) may build from source (node-gyp).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -16,7 +16,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs --force && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 PORT=3000
 COPY --from=build /app/package.json /app/package-lock.json ./

@@ -28,7 +28,7 @@ import { ACTORS, marketChain, PINK, type MarketOptions } from "../support/fake-m
 import { startFakeNode, type FakeNode, type FakeNodeOptions } from "../support/fake-node.js";
 import type { RuntimeCodec } from "../support/fake-storage.js";
 import { startRpcRelay, type RpcRelay } from "../support/rpc-relay.js";
-import { describeDb } from "../support/db.js";
+import { describeDb, oneStore } from "../support/db.js";
 import { expectStoreEqualsChain } from "../support/upgrade-store.js";
 import { until } from "../support/wait.js";
 
@@ -240,4 +240,4 @@ describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
       expect(count(run, "bootstrap: done"), "the first bootstrap and one new snapshot at the head").toBe(2);
     });
   }
-});
+}, oneStore("pglite"));

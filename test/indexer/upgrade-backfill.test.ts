@@ -18,7 +18,7 @@ import { ACTORS, marketChain } from "../support/fake-market.js";
 import { startFakeNode, type FakeNode } from "../support/fake-node.js";
 import type { RuntimeCodec } from "../support/fake-storage.js";
 import { captureLog } from "../support/log.js";
-import { describeDb } from "../support/db.js";
+import { describeDb, oneStore } from "../support/db.js";
 import { historyRows } from "../support/chain-history.js";
 import { expectStoreEqualsChain } from "../support/upgrade-store.js";
 import { until } from "../support/wait.js";
@@ -105,4 +105,4 @@ describeDb("a backfill across a runtime upgrade whose migration moves a pool wit
       expect.soft(rows, `${name}: every history row`).toEqual(expected);
     }
   }, 180_000);
-});
+}, oneStore("pglite"));

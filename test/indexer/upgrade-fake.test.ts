@@ -36,7 +36,7 @@ import { ACTORS, marketChain, USDT, type MarketOptions } from "../support/fake-m
 import { startFakeNode, type FakeNode, type FakeNodeOptions } from "../support/fake-node.js";
 import type { RuntimeCodec } from "../support/fake-storage.js";
 import { captureLog } from "../support/log.js";
-import { describeDb } from "../support/db.js";
+import { describeDb, oneStore } from "../support/db.js";
 import { until } from "../support/wait.js";
 
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
@@ -241,4 +241,4 @@ describeDb("a runtime upgrade on a fake Asset Hub node, the follower 45 blocks b
     if (!run.reached) expect(run.log.records().some((r) => r.level >= 40), why(run)).toBe(true);
     expect(run.node.unimplemented, "methods the fake node does not implement").toEqual([]);
   });
-});
+}, oneStore("postgres"));

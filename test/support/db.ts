@@ -87,11 +87,22 @@ export interface DbContext {
 }
 
 /**
- * Runs `fn`'s suite once per database target. A skipped target still shows up in the report,
- * with the reason in the suite's title.
+ * The one store a chain-backed suite runs on: `preferred` when it runs here, else PGlite. Such a
+ * suite spends its time on the chain and the follower, not the store, and the suite is CPU-bound
+ * on 2 cores: the upgrade suites split between the two stores (each store meets a runtime
+ * upgrade), and the store layer itself runs on both in test/db, test/indexer/store.test.ts and
+ * the API suites.
  */
-export function describeDb(title: string, fn: (ctx: DbContext) => void): void {
-  for (const target of dbTargets) {
+export function oneStore(preferred: DbTarget["name"]): DbTarget {
+  return dbTargets.find((t) => t.name === preferred && !t.skip) ?? pglite;
+}
+
+/**
+ * Runs `fn`'s suite once per database target (or on `only`, see oneStore). A skipped target still
+ * shows up in the report, with the reason in the suite's title.
+ */
+export function describeDb(title: string, fn: (ctx: DbContext) => void, only?: DbTarget): void {
+  for (const target of only ? [only] : dbTargets) {
     if (target.skip) {
       describe.skip(`${title} [${target.name}] (skipped: ${target.skip})`, () => {
         it("needs the service", () => {});

@@ -8,14 +8,14 @@ import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const MEASURED_SECONDS: Record<string, number> = {
-  "test/chaos/chaos.test.ts": 100,
+  "test/chaos/chaos.test.ts": 80,
   "test/cli/build.test.ts": 115,
-  "test/indexer/upgrade.test.ts": 107,
+  "test/indexer/upgrade.test.ts": 85,
   "test/indexer/operations.test.ts": 94,
   "test/cli/start.test.ts": 88,
-  "test/indexer/upgrade-backfill.test.ts": 69,
+  "test/indexer/upgrade-backfill.test.ts": 42,
   "test/indexer/upgrade-kill.test.ts": 65,
-  "test/indexer/upgrade-attacks.test.ts": 62,
+  "test/indexer/upgrade-attacks.test.ts": 35,
   "test/cli/cli.test.ts": 58,
   "test/indexer/follow.test.ts": 50,
   "test/indexer/backfill.test.ts": 50,
@@ -25,7 +25,7 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/browser/dashboard.test.ts": 32,
   "test/indexer/devnet.test.ts": 27,
   "test/api/fuzz.test.ts": 26,
-  "test/indexer/upgrade-fake.test.ts": 25,
+  "test/indexer/upgrade-fake.test.ts": 10,
   "test/indexer/standby.test.ts": 25,
   "test/indexer/reread.test.ts": 25,
   "test/db/queries.test.ts": 25,
