@@ -300,7 +300,19 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
       // the indexer in standby for ever — and a reserved connection's next query after its
       // backend died throws outside the promise (#1208). Each step has a deadline; past it the
       // connection is dropped, which also frees a lock taken too late.
-      const own = postgres(url, { ...options, max: 1, idle_timeout: 0 });
+      const own = postgres(url, {
+        ...options,
+        max: 1,
+        // Never closed by the client: ending the session frees the lock (postgres.js otherwise
+        // recycles a connection after a random 30–60 min, a failover every half hour).
+        idle_timeout: 0,
+        max_lifetime: 0,
+        // No array-types query on connect: this session runs one statement.
+        fetch_types: false,
+        // The server's keepalive on this session: if this process's host vanishes without a reset,
+        // the server ends the session (and frees the lock) within ≈ 25 s, not TCP's default 2 h.
+        connection: { ...options.connection, tcp_keepalives_idle: 10, tcp_keepalives_interval: 5, tcp_keepalives_count: 3 },
+      });
       const drop = () => own.end({ timeout: 0 }).catch(() => {});
       const bounded = <T>(what: string, query: Promise<T>): Promise<T> => {
         let timer: NodeJS.Timeout | undefined;
@@ -313,13 +325,16 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
         return Promise.race([query, deadline]).finally(() => clearTimeout(timer));
       };
       let pid: number;
+      // With the pid, the server's start: after a restart, a new backend may get the old pid.
+      let started: string;
       try {
-        const [row] = await bounded("the writer lock", own`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok, pg_backend_pid() as pid`);
+        const [row] = await bounded("the writer lock", own`select pg_try_advisory_lock(${WRITER_LOCK_KEY}) as ok, pg_backend_pid() as pid, pg_postmaster_start_time()::text as started`);
         if (!row?.ok) {
           await drop();
           return undefined;
         }
         pid = Number(row.pid);
+        started = String(row.started);
       } catch (err) {
         await drop();
         throw err;
@@ -330,7 +345,7 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
         (
           (await on.execute(
             // Advisory locks on one bigint key show up as classid 0 / objid key / objsubid 1.
-            sql`select 1 from pg_locks where locktype = 'advisory' and classid = 0 and objid = ${WRITER_LOCK_KEY} and objsubid = 1 and granted and pid = ${pid}`,
+            sql`select 1 from pg_locks where locktype = 'advisory' and classid = 0 and objid = ${WRITER_LOCK_KEY} and objsubid = 1 and granted and pid = ${pid} and pg_postmaster_start_time()::text = ${started}`,
           )) as unknown as unknown[]
         ).length > 0;
       return {
