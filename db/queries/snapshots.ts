@@ -180,12 +180,17 @@ export async function snapshotCsvBatch(db: Database, id: number, afterRank: numb
  * holders; returns the ids deleted. Unfinished ones are never touched.
  */
 export async function pruneSnapshots(db: Database, keep: number): Promise<number[]> {
-  const gone = rowsOf<{ id: string | number }>(
+  // One statement: a snapshot and its rows go together (two left orphan rows to a crash between
+  // them, and a reader saw the snapshot gone while its rows were still there).
+  return rowsOf<{ id: string | number }>(
     await db.execute(sql`
-      delete from holder_snapshots where id in (
-        select id from holder_snapshots where state in ('done', 'failed') order by id desc offset ${keep}
-      ) returning id`),
+      with gone as (
+        delete from holder_snapshots where id in (
+          select id from holder_snapshots where state in ('done', 'failed') order by id desc offset ${keep}
+        ) returning id
+      ), rows as (
+        delete from snapshot_holders where snapshot_id in (select id from gone)
+      )
+      select id from gone`),
   ).map((r) => Number(r.id));
-  if (gone.length > 0) await db.delete(snapshotHolders).where(inArray(snapshotHolders.snapshotId, gone));
-  return gone;
 }

@@ -33,7 +33,7 @@ import { verifyStore } from "../../indexer/verify.js";
 import { loadConfig } from "../../shared/config.js";
 import { chainSnapshot, dbSnapshot, type Snapshot } from "../support/chain.js";
 import { captureLog, chainBlocks, chainSwaps, chainTransfers, historyRows, skippedEvents, storeBlocks, storeSwaps, storeTransfers, type BlockRange, type CapturedLog } from "../support/chain-history.js";
-import { oneStore, type DbTarget } from "../support/db.js";
+import { dbTargets, type DbTarget } from "../support/db.js";
 import { actors, activity, emptyBlocksUntil, fundAccounts, seedAfterUpgrade, seedBeforeUpgrade, shippedRuntimeCode, startRococoDevnet, transferRound, upgradeRuntime, type RococoDevnet, type Upgrade } from "../support/upgrade.js";
 import { until } from "../support/wait.js";
 
@@ -46,8 +46,7 @@ const ACTIVE_BLOCKS = 9;
 /** A follower not at the head this long after the chain stopped is stuck. */
 const REACH_MS = 60_000;
 const LONG = 300_000;
-// Postgres when it runs here (the upgrade on PGlite: upgrade-attacks and upgrade-backfill); see oneStore.
-const targets = [oneStore("postgres")];
+const targets = dbTargets.filter((t) => !t.skip);
 
 /** A store and the follower that writes it, with what it logged and where it was compared. */
 interface Run {

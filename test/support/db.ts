@@ -89,9 +89,9 @@ export interface DbContext {
 /**
  * The one store a chain-backed suite runs on: `preferred` when it runs here, else PGlite. Such a
  * suite spends its time on the chain and the follower, not the store, and the suite is CPU-bound
- * on 2 cores: the upgrade suites split between the two stores (each store meets a runtime
- * upgrade), and the store layer itself runs on both in test/db, test/indexer/store.test.ts and
- * the API suites.
+ * on 2 cores: the fake-node upgrade suites split between the two stores (PGlite for the
+ * attacks and the backfill, Postgres for upgrade-fake; the devnet upgrade runs on both), and the
+ * store layer itself runs on both in test/db, test/indexer/store.test.ts and the API suites.
  */
 export function oneStore(preferred: DbTarget["name"]): DbTarget {
   return dbTargets.find((t) => t.name === preferred && !t.skip) ?? pglite;

@@ -10,7 +10,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export const MEASURED_SECONDS: Record<string, number> = {
   "test/chaos/chaos.test.ts": 80,
   "test/cli/build.test.ts": 115,
-  "test/indexer/upgrade.test.ts": 85,
+  "test/indexer/upgrade.test.ts": 107,
   "test/indexer/operations.test.ts": 94,
   "test/cli/start.test.ts": 88,
   "test/indexer/upgrade-backfill.test.ts": 42,
