@@ -13,3 +13,4 @@ export * from "./schema-version.js";
 export * from "./queries/transfers.js";
 export * from "./queries/balance-history.js";
 export * from "./queries/snapshots.js";
+export * from "./writer-lock.js";

@@ -13,7 +13,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
 import { createDb, getCheckpoint, getHeartbeat, getTask, INDEXED_TABLES, type Database, type DbHandle, type WriterLock } from "../../db/index.js";
-import { WriterLockLost } from "../../db/client.js";
+import { WriterLockLost } from "../../db/writer-lock.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
