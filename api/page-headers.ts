@@ -2,8 +2,8 @@
  * Headers of the two HTML pages the API serves (the dashboard and /docs): everything they load
  * comes from this origin (the policy says so to the browser too), they are never framed, and no
  * type is sniffed. No inline script runs on either: their scripts are files of this origin
- * (api/dashboard/app.js, /docs/assets/init.js), so an injected `<script>` or `onerror=` in
- * anything they render is refused by the browser. The dashboard allows no inline style either;
+ * (/dashboard/app.js, bundled from api/dashboard/src/; /docs/assets/init.js), so an injected
+ * `<script>` or `onerror=` in anything they render is refused by the browser. The dashboard allows no inline style either;
  * Swagger UI sets style attributes in the markup it renders, so /docs keeps inline styles (a
  * style cannot run code).
  */

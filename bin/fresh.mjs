@@ -13,9 +13,11 @@ export const STAMP = new URL("dist/.built", ROOT);
 /** The folders tsc compiles (tsconfig.build.json's include) and the run-time files copied beside them. */
 export const SOURCES = ["main.ts", "api", "cli", "db", "indexer", "shared"];
 export const COPIED = ["db/migrations", "api/dashboard", "indexer/devnet/genesis"];
+/** Sources bundled by esbuild (browser code: the dashboard's modules), not compiled one by one by tsc nor copied. */
+export const BUNDLED = ["api/dashboard/src"];
 const SETTINGS = ["package.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
 /** What the two commands need of a build: a stamp beside a build that lost them is not current. */
-const ENTRIES = ["dist/main.js", "dist/cli/main.js"];
+const ENTRIES = ["dist/main.js", "dist/cli/main.js", "dist/api/dashboard/app.js"];
 
 /** Every input file, relative to the root, sorted (≈ 200 files: a few milliseconds). */
 export function inputFiles() {
@@ -36,9 +38,10 @@ export function inputRecord(files = inputFiles()) {
   return hash.digest("hex");
 }
 
-/** The module tsc writes for each source file (dist/x.js for x.ts). */
+/** The module tsc writes for each source file it compiles (dist/x.js for x.ts). */
 export function outputsOf(files) {
-  return files.map(([rel]) => rel).filter((rel) => rel.endsWith(".ts") && !rel.endsWith(".d.ts") && SOURCES.some((s) => rel === s || rel.startsWith(`${s}/`))).map((rel) => `dist/${rel.slice(0, -3)}.js`);
+  const tsc = (rel) => SOURCES.some((s) => rel === s || rel.startsWith(`${s}/`)) && !BUNDLED.some((b) => rel.startsWith(`${b}/`));
+  return files.map(([rel]) => rel).filter((rel) => rel.endsWith(".ts") && !rel.endsWith(".d.ts") && tsc(rel)).map((rel) => `dist/${rel.slice(0, -3)}.js`);
 }
 
 export const hasBuild = () => existsSync(STAMP) && ENTRIES.every((e) => existsSync(new URL(e, ROOT)));

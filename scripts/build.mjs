@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * `npm run build`: the TypeScript sources compiled to dist/ by tsc — the compiler that already
- * checks the types, one module per file, nothing bundled (the code reads its own files at run
- * time: migrations, the dashboard, the devnet genesis, package.json), so the files it reads are
- * copied beside it. Incremental; `--force` (what `npm run build` passes) starts from an empty
- * dist/. Without it, a build whose inputs are exactly those of the last one does nothing.
+ * checks the types, one module per file, the server not bundled (the code reads its own files at
+ * run time: migrations, the dashboard, the devnet genesis, package.json), so the files it reads are
+ * copied beside it. The one bundle is the dashboard's script: its modules (api/dashboard/src/,
+ * browser code, not tsc's) and lightweight-charts, by esbuild into dist/api/dashboard/app.js
+ * (api/dashboard-bundle.ts says why). Incremental; `--force` (what `npm run build` passes) starts
+ * from an empty dist/. Without it, a build whose inputs are exactly those of the last one does nothing.
  * `tokenpool` (bin/tokenpool.mjs) and the image run dist/; no TypeScript loader at run time.
  *
  * - The stamp (bin/fresh.mjs) is removed first and written last, with the inputs as read before
@@ -19,7 +21,7 @@ import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmS
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-import { buildIsFresh, COPIED, inputFiles, inputRecord, outputsOf, ROOT, SOURCES, STAMP } from "../bin/fresh.mjs";
+import { BUNDLED, buildIsFresh, COPIED, inputFiles, inputRecord, outputsOf, ROOT, SOURCES, STAMP } from "../bin/fresh.mjs";
 
 const force = process.argv.includes("--force");
 process.chdir(fileURLToPath(ROOT));
@@ -75,6 +77,19 @@ function compile() {
   }
 }
 
+/** The dashboard's script, bundled by the module tsc just compiled (one definition of the bundle). */
+async function bundle() {
+  const { bundleDashboard } = await import(new URL("../dist/api/dashboard-bundle.js", import.meta.url).href);
+  try {
+    writeFileSync("dist/api/dashboard/app.js", await bundleDashboard(ROOT));
+  } catch (e) {
+    // esbuild's messages name the file and line; a stack of this script would only bury them.
+    for (const m of e.errors ?? [{ text: e.message }]) process.stderr.write(`${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}\n`);
+    process.stderr.write("build: the dashboard's bundle failed (above); dist/ is not marked current\n");
+    process.exit(1);
+  }
+}
+
 /** Makes dist/'s modules exactly the sources' (see the header): true when they already were. */
 function outputsMatchSources() {
   const expected = new Set(outputsOf(inputFiles()));
@@ -108,8 +123,9 @@ if (lock()) {
       for (const dir of COPIED) {
         rmSync(`dist/${dir}`, { recursive: true, force: true });
         mkdirSync(`dist/${dir}`, { recursive: true });
-        cpSync(dir, `dist/${dir}`, { recursive: true });
+        cpSync(dir, `dist/${dir}`, { recursive: true, filter: (src) => !BUNDLED.some((b) => src === b || src.startsWith(`${b}/`)) });
       }
+      await bundle();
       // What cli/main.ts reads of package.json (its version), and the module type of dist/.
       const pkg = JSON.parse(readFileSync("package.json", "utf8"));
       writeFileSync("dist/package.json", `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);

@@ -1,7 +1,9 @@
 /**
  * The dashboard in a real browser (Debian's chromium through playwright-core) against the devnet:
- * it lists the devnet's tokens and pools, updates a value after a swap on chain through the
- * WebSocket, loads nothing from outside the server, and leaves a screenshot in test-output/.
+ * it lists the devnet's tokens and pools, draws its charts with lightweight-charts (canvas, a
+ * crosshair and its tooltip under the pointer, the interval picker), updates a value after a swap
+ * on chain through the WebSocket, loads nothing from outside the server, and leaves a screenshot
+ * in test-output/.
  */
 import { isDeepStrictEqual } from "node:util";
 import { existsSync } from "node:fs";
@@ -33,6 +35,21 @@ const LONG = 180_000;
 async function show(page: Page, base: string, hash: string) {
   await page.goto(`${base}/${hash}`);
   await page.waitForSelector(`#page[data-shown="${hash}"]`, { timeout: 30_000 });
+}
+/** The canvases lightweight-charts draws into a chart's container (its own element, then a canvas per pane and scale). */
+const chartCanvas = (box: string) => `${box} .tv-lightweight-charts canvas`;
+/**
+ * Moves the pointer over a chart's plot from its right edge leftwards until it is over a point: the
+ * library's crosshair follows it, and our tooltip shows that point's figures (its text is returned).
+ */
+async function hover(page: Page, box: string): Promise<string> {
+  const r = (await page.locator(`${box} .tv-lightweight-charts`).boundingBox())!;
+  const tip = page.locator(`${box} .tip`);
+  for (let x = r.x + r.width - 2; x > r.x; x -= 4) {
+    await page.mouse.move(x, r.y + r.height * 0.4);
+    if (await tip.isVisible()) return tip.innerText();
+  }
+  throw new Error(`no tooltip anywhere over ${box}`);
 }
 
 describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}`, () => {
@@ -107,11 +124,19 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.press("#search", "Enter");
     await page.waitForURL(/#\/token\/1984$/);
     await show(page, base, "#/token/0");
-    await page.waitForSelector("#token-chart svg rect.cu, #token-chart svg rect.cd, #token-chart svg rect.ce");
-    expect(await page.locator("#token-chart svg text.axis").count()).toBeGreaterThan(4);
-    const box = (await page.locator("#token-chart svg").boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
-    expect(await page.locator("#token-chart .tip").innerText()).toMatch(/O .* H .*\nL .* C /);
+    // The chart is the library's (its canvases, no SVG of ours); the pointer brings its crosshair
+    // (drawn on the canvas: the crosshair's time label appears on the time scale) and our tooltip.
+    await page.waitForSelector(chartCanvas("#token-chart"));
+    expect(await page.locator(chartCanvas("#token-chart")).count()).toBeGreaterThanOrEqual(3);
+    expect(await page.locator("#token-chart svg").count()).toBe(0);
+    expect(await hover(page, "#token-chart")).toMatch(/O .* H .*\nL .* C /);
+    // Another interval: the candles are read again and drawn into the same chart.
+    const hourly = page.waitForResponse((r) => r.url().includes("/ohlcv?interval=1h"));
+    await page.click('#token-chart-title button[data-interval="1h"]');
+    expect((await hourly).ok()).toBe(true);
+    expect(await page.locator('#token-chart-title button.on[data-interval="1h"]').count()).toBe(1);
+    expect(await page.locator("#token-chart .tv-lightweight-charts").count()).toBe(1);
+    await page.click('#token-chart-title button[data-interval="1m"]');
     expect(await page.locator("#top-holders").innerText()).toMatch(/Log in/);
 
     // Registered and logged in: supply over time and the top holders appear.
@@ -119,7 +144,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.fill('#auth input[name="password"]', "correct horse battery");
     await page.click("#register");
     await page.waitForSelector("#top-holders table");
-    await page.waitForSelector("#supply-chart svg");
+    await page.waitForSelector(chartCanvas("#supply-chart"));
     // As of a block: the API's answer at the store's head, and its refusal before the history floor.
     const head = ((await (await fetch(`${base}/assets?limit=1`)).json()) as { blockNumber: number }).blockNumber;
     const token = `Bearer ${await page.evaluate("sessionStorage.getItem(\"tokenpool.token\")")}`;
@@ -231,7 +256,10 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     // The KSM/USDt pool page: candles, figures, trades; a swap on chain arrives as a new row.
     await show(page, base, "#/pool/0/1984");
     await page.waitForSelector("#trades tbody tr[data-trade]");
-    await page.waitForSelector("#pool-chart svg");
+    await page.waitForSelector(chartCanvas("#pool-chart"));
+    expect(await hover(page, "#pool-chart")).toMatch(/volume \$.* swaps/);
+    await page.mouse.move(0, 0); // the tooltip goes with the pointer (and stays out of the screenshot)
+    await page.waitForSelector("#pool-chart .tip", { state: "hidden" });
     const trades = await page.locator("#trades tbody tr[data-trade]").count();
     const { dev } = await devKeyring(0, api.registry.chainSS58 ?? 42);
     const swap = api.tx.assetConversion.swapExactTokensForTokens([assetLocation(1984), NATIVE_LOCATION], assetUnits(1984, 20_000), 1, dev.Bob.address, false);
@@ -245,7 +273,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${base}/#/`);
     await show(page, base, "#/pool/0/1984");
-    await page.waitForSelector("#pool-chart svg");
+    await page.waitForSelector(chartCanvas("#pool-chart"));
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
 
     expect(outside).toEqual([]);
@@ -320,7 +348,7 @@ describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (
     expect(candles.candles.length).toBeGreaterThan(0); // the late answer had something to draw
     await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
     expect(await page.locator("#token-chart").innerText()).toBe("no data in this range yet");
-    expect(await page.locator("#token-chart svg").count()).toBe(0);
+    expect(await page.locator("#token-chart canvas").count()).toBe(0);
     expect(subscribed).not.toContain("oracle.value:0");
     expect(errors).toEqual([]);
   }, LONG);

@@ -1,0 +1,53 @@
+/**
+ * Values on screen are the API's exact decimal strings, grouped and cut by string arithmetic; only
+ * charts turn them into numbers, to place points. Every value put into markup goes through esc().
+ */
+export type Dec = string | null | undefined;
+export interface TokenRef {
+  tokenId: number;
+  symbol: string;
+  kind?: string;
+  assetId?: number | null;
+}
+
+export function num(s: Dec, digits = 2): string {
+  if (s === null || s === undefined) return "–";
+  const neg = s.startsWith("-");
+  const [int = "", frac = ""] = (neg ? s.slice(1) : s).split(".");
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const keep = int === "0" ? Math.max(digits, frac.search(/[1-9]/) + 4) : digits;
+  const shown = frac.slice(0, keep).replace(/0+$/, "");
+  return (neg ? "-" : "") + (shown ? `${grouped}.${shown}` : grouped);
+}
+/** An amount in smallest units as whole tokens (string arithmetic: exact at any size). */
+export function units(amount: Dec | number, decimals: number, digits = 4): string {
+  if (amount === null || amount === undefined) return "–";
+  const s = String(amount).padStart(decimals + 1, "0");
+  return num(decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}` : s, digits);
+}
+/** A share (a fraction such as "0.25") as a percentage. */
+export const percent = (share: Dec, digits = 2): string => (share === null || share === undefined ? "–" : `${num(String(Number(share) * 100), digits)} %`);
+export const short = (a: string | null | undefined): string => (a && a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-6)}` : (a ?? "–"));
+export const time = (ts: number): string => new Date(ts * 1000).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export const esc = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+export const sym = (t: TokenRef): string => esc(t.symbol || `#${t.tokenId}`);
+export const tokenLink = (t: TokenRef): string => `<a href="#/token/${t.tokenId}">${sym(t)}</a>`;
+export const poolLink = (a: TokenRef, b: TokenRef): string => `<a href="#/pool/${a.tokenId}/${b.tokenId}">${sym(a)}/${sym(b)}</a>`;
+export const accountLink = (addr: string | null): string => (addr ? `<a class="mono" href="#/account/${esc(addr)}" title="${esc(addr)}">${esc(short(addr))}</a>` : "–");
+export function badge(t: TokenRef): string {
+  if (t.kind === "foreign") return '<span class="kind">foreign</span>';
+  return t.kind === "asset" && t.assetId !== null && t.assetId !== undefined && t.assetId !== t.tokenId ? `<span class="kind">asset ${t.assetId}</span>` : "";
+}
+/** What of a balance can move: the native token's transferable part when it is not all of it, an asset account's status when not liquid. */
+export function held(t: { balance: string; decimals: number; transferable?: string | null; free?: string; reserved?: string; frozen?: string; status?: string | null }): string {
+  if (t.transferable !== null && t.transferable !== undefined && t.transferable !== t.balance) {
+    return `<span class="kind" title="free ${units(t.free, t.decimals)}, reserved ${units(t.reserved, t.decimals)}, frozen ${units(t.frozen, t.decimals)}">${units(t.transferable, t.decimals)} transferable</span>`;
+  }
+  return t.status && t.status !== "liquid" ? `<span class="kind">${esc(t.status)}</span>` : "";
+}
+/** A definition list of figures; a third element gives the value an id (tests and live updates find it). */
+export const facts = (pairs: [label: string, value: string | number, id?: string][]): string =>
+  `<dl class="facts">${pairs.map(([k, v, id]) => `<div><dt>${k}</dt><dd${id ? ` id="${id}"` : ""}>${v}</dd></div>`).join("")}</dl>`;
+export const loginNote = (what: string): string => `<p class="note">Log in (top right) to see ${what}: this part of the API needs a bearer token.</p>`;
+export const note = (message: string, id?: string): string => `<p class="note"${id ? ` id="${id}"` : ""}>${esc(message)}</p>`;
