@@ -113,6 +113,7 @@ export class Follower {
     while (!this.stopped) {
       let api: ApiPromise | undefined;
       try {
+        this.heartbeat.stage = "connecting to the node";
         api = await connect(this.options.wsUrl);
         // Stopped while it connected: no new session (no "resuming" after a stop).
         if (this.stopped) break;
@@ -158,6 +159,7 @@ export class Follower {
       failure = new Error("WebSocket disconnected");
       this.wake?.();
     });
+    this.heartbeat.stage = "subscribing to finalized heads";
     const unsubscribe = await api.rpc.chain.subscribeFinalizedHeads((header) => {
       this.status.finalized = Math.max(this.status.finalized ?? 0, header.number.toNumber());
       this.wake?.();
@@ -169,6 +171,7 @@ export class Follower {
       let block = checkpoint.blockNumber;
       this.status.block = block;
       // The runtime the next block starts from: a block run by another one is an upgrade.
+      this.heartbeat.stage = `reading the runtime of block ${block}`;
       deriver.startFrom(await reader.runtimes.ofState(checkpoint.blockHash));
       log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
       const pipeline = new Pipeline(reader, deriver, this.options.prefetchBlocks ?? 32);
@@ -179,11 +182,13 @@ export class Follower {
           // At the chain's head: alive. Without a new head within a heartbeat, ask the node for
           // it: a connection that died without a word then fails (and the heartbeat stops).
           this.heartbeat.progressed();
+          this.heartbeat.stage = `the head (block ${block}), waiting for the next`;
           const woken = await this.sleep(this.options.heartbeatMs ?? HEARTBEAT_MS);
           if (!woken && !this.stopped && !failure) this.status.finalized = Math.max(this.status.finalized ?? 0, (await reader.finalizedHead()).number);
           continue;
         }
         try {
+          this.heartbeat.stage = `catching up blocks ${block + 1}–${finalized}`;
           block = await this.follow(s, pipeline, block, finalized);
         } catch (err) {
           pipeline.clear();
@@ -208,10 +213,15 @@ export class Follower {
   private async open(s: Session): Promise<Checkpoint> {
     const log = this.options.logger;
     const { reader, deriver, bootstrapper } = s;
+    const stage = (what: string) => (this.heartbeat.stage = `start: ${what}`);
+    stage("reading the finalized head");
     const head = await reader.finalizedHead();
     this.status.finalized = Math.max(this.status.finalized ?? 0, head.number);
+    stage("loading the market from the store");
     await deriver.load(this.db);
+    stage("reading the checkpoint");
     let checkpoint = await getCheckpoint(this.db);
+    stage("checking the checkpoint is a block of this chain");
     if (checkpoint && (await sameChain(reader, checkpoint, head, this.options.onOtherChain ?? "refuse")) === "other") {
       log.warn({ block: checkpoint.blockNumber, stored: checkpoint.blockHash }, "indexer: the devnet is a new chain (it starts from genesis each run); emptying the indexed data and bootstrapping it");
       await this.fenced((t) => resetIndexedData(t));
@@ -220,25 +230,31 @@ export class Follower {
     }
     let fresh = false;
     if (checkpoint && checkpoint.blockNumber < head.number) {
+      stage(`checking the node has the state after block ${checkpoint.blockNumber}`);
       const next = await reader.hashAt(checkpoint.blockNumber + 1);
       if (next && !(await reader.hasState(next))) checkpoint = await this.pruned(s, head, checkpoint.blockNumber, "at start");
     }
     if (!checkpoint) {
       fresh = (await getTask(this.db, BOOTSTRAP_TASK)) === undefined;
       log.info({ block: head.number, wsUrl: this.options.wsUrl }, "indexer: no checkpoint; bootstrapping from the finalized head");
+      stage(`bootstrapping at block ${head.number}`);
       await bootstrapper.bootstrap(head, head.number);
       await deriver.load(this.db);
       checkpoint = (await getCheckpoint(this.db))!;
     }
     // What the API needs of the chain to answer in its terms (addresses in its SS58 prefix).
+    stage("recording the chain's identity");
     await this.fenced((t) => setTask(t, CHAIN_TASK, { ss58: reader.ss58, genesisHash: reader.identity.genesisHash, specName: reader.identity.specName } satisfies ChainInfo));
+    stage("finishing a re-read of state on record");
     try {
       await this.reread(s);
     } catch (err) {
       if (!(err instanceof StateDiscardedAt)) throw err;
       checkpoint = await this.pruned(s, head, checkpoint.blockNumber, "re-reading state", err.block);
     }
+    stage("reading LP holders");
     await bootstrapper.snapshotLpHolders(head);
+    stage("starting the history backfill");
     if (!this.history) this.history = (await startHistory(this.db, reader, {
       hours: this.options.historyHours ?? 0,
       fresh,
