@@ -14,7 +14,7 @@
  * Used by test/chaos/chaos.test.ts (a short run in `npm test`) and `npm run chaos` (the full one).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -91,6 +91,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
   const say = opts.log ?? (() => {});
   const log = (line: string) => say(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`);
   const childLog = path.join(tmpdir(), `tokenpool-chaos-${seed}.log`);
+  const reportDir = mkdtempSync(path.join(tmpdir(), "tokenpool-chaos-report-"));
   log(`chaos: seed ${seed} (replay with CHAOS_SEED=${seed}): ${opts.kills} kills, ${opts.cuts} cuts, ${opts.outages} PostgreSQL outages`);
 
   const genesis = loadConfig().devnetGenesis;
@@ -116,8 +117,9 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     childBlock = 0;
     following = false;
     bootstrapping = false;
-    const env = { ...process.env, WS_URL: relay.url, DATABASE_URL: pg.url, LOG_LEVEL: "info", INDEXER_BATCH_BLOCKS: "2", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
-    const p = spawn(process.execPath, ["bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...process.env, WS_URL: relay.url, DATABASE_URL: pg.url, LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? "info", INDEXER_BATCH_BLOCKS: "2", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
+    // SIGUSR2 makes the child write a diagnostic report (its sockets and timers): see diagnosis.
+    const p = spawn(process.execPath, ["--report-on-signal", "--report-signal=SIGUSR2", `--report-directory=${reportDir}`, "bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "pipe"] });
     p.stderr?.on("data", (chunk: Buffer) => appendFileSync(childLog, chunk));
     let buffered = "";
     p.stdout?.on("data", (chunk: Buffer) => {
@@ -175,9 +177,39 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     } catch {
       tail = "(no indexer log)";
     }
+    // What each session on the cluster is doing: a query waiting on a lock, or a transaction left open, shows here.
+    let sessions = "";
+    try {
+      const admin = postgres(pg.url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+      const rows = await Promise.race([
+        admin.unsafe(`select pid, application_name, state, wait_event_type, wait_event, now() - xact_start as xact_age, left(query, 120) as query from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`),
+        sleep(5_000).then(() => []),
+      ]);
+      await admin.end({ timeout: 1 });
+      sessions = rows.map((r) => JSON.stringify(r)).join("\n") || "(none)";
+    } catch (err) {
+      sessions = `(unreadable: ${String(err)})`;
+    }
+    // The child's open sockets (the database's port or the relay's, and whether each is active):
+    // what a silent indexer waits on.
+    let sockets = "(no report)";
+    if (child && child.exitCode === null) {
+      child.kill("SIGUSR2");
+      await sleep(2_000);
+      const file = readdirSync(reportDir).filter((f) => f.endsWith(".json")).sort().pop();
+      if (file) {
+        const report = JSON.parse(readFileSync(path.join(reportDir, file), "utf8")) as { libuv: { type: string; is_active: boolean; remoteEndpoint?: { port: number }; localEndpoint?: { port: number } }[] };
+        const tcp = report.libuv.filter((h) => h.type === "tcp" && h.remoteEndpoint);
+        const name = (port?: number) => (port === pg.port ? "postgres" : port === Number(new URL(relay.url).port) ? "chain relay" : String(port));
+        sockets = tcp.map((h) => `${name(h.remoteEndpoint?.port)}${h.is_active ? "" : " (inactive)"}`).join(", ") || "(no TCP socket)";
+        sockets += `; active timers: ${report.libuv.filter((h) => h.type === "timer" && h.is_active).length}`;
+      }
+    }
     return [
+      `indexer sockets: ${sockets}`,
       `chain finalized head: ${head}; indexer process ${child ? `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? "running"}` : "none"}; following: ${following}`,
       `trader errors (${tradeErrors.length}): ${tradeErrors.slice(-5).join(" | ") || "none"}`,
+      `database sessions:\n${sessions}`,
       `indexer log (${childLog}), last lines:\n${tail}`,
     ].join("\n");
   };
