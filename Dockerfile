@@ -10,6 +10,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The typed client is an npm workspace: npm ci needs its manifest (the image does not ship it).
+COPY client/package.json ./client/package.json
 # patches/: fixes to dependencies applied by patch-package in npm ci's postinstall.
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund

@@ -8,7 +8,7 @@ const workers = Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "client/test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,0 +1,41 @@
+import type { components } from "./schema.js";
+
+export type ErrorCode = components["schemas"]["Error"]["error"]["code"];
+
+/** An answer other than 2xx, with the API's error body (`{success:false, error:{code,message}}`). */
+export class TokenPoolError extends Error {
+  override name = "TokenPoolError";
+  constructor(
+    /** HTTP status (0: no answer, e.g. the connection failed). */
+    readonly status: number,
+    /** The API's error code; "INTERNAL_ERROR" when the body was not the API's. */
+    readonly code: ErrorCode,
+    message: string,
+    /** Seconds the server asked to wait (429, 503), when it said. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The error an answer stands for (reads its body). */
+export async function errorOf(res: Response): Promise<TokenPoolError> {
+  let code: ErrorCode = "INTERNAL_ERROR";
+  let message = `HTTP ${res.status}`;
+  try {
+    const body = (await res.json()) as Partial<components["schemas"]["Error"]>;
+    if (body?.error?.code) code = body.error.code;
+    if (body?.error?.message) message = body.error.message;
+  } catch {
+    // Not the API's body (a proxy's page, say): the status says what there is.
+  }
+  return new TokenPoolError(res.status, code, message, retryAfterSeconds(res.headers.get("retry-after")));
+}
+
+/** Retry-After as seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}

@@ -1,0 +1,69 @@
+/**
+ * The fetch every request goes through: the bearer token, one re-login on a 401 when the client
+ * holds credentials, and waiting out Retry-After on 429 and 503. openapi-fetch does the typing
+ * and the URL; this is the part no library does for this API.
+ */
+import { retryAfterSeconds } from "./errors.js";
+
+export interface RetryOptions {
+  /** Retries of one request after a 429 or 503 (default 3; 0: none). */
+  maxRetries?: number;
+  /** The longest Retry-After waited out (default 60 s); a longer one is returned to the caller. */
+  maxWaitMs?: number;
+  /** Wait without Retry-After (503 from a proxy, say): doubled per retry (default 1 s). */
+  fallbackMs?: number;
+}
+
+export interface Session {
+  token(): string | undefined;
+  /** Logs in again with the credentials held; false when there are none. */
+  relogin(): Promise<boolean>;
+}
+
+export type Sleep = (ms: number, signal?: AbortSignal | null) => Promise<void>;
+
+export const sleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+const AUTH_PATHS = /\/auth\/(login|register)$/;
+
+export function sessionFetch(base: typeof fetch, session: Session, retry: RetryOptions = {}, wait: Sleep = sleep): (request: Request) => Promise<Response> {
+  const maxRetries = retry.maxRetries ?? 3;
+  const maxWaitMs = retry.maxWaitMs ?? 60_000;
+  const fallbackMs = retry.fallbackMs ?? 1_000;
+  return async (request) => {
+    // The body can be read once: each attempt sends a copy.
+    const original = request.clone();
+    const auth = AUTH_PATHS.test(new URL(request.url).pathname);
+    const send = () => {
+      const r = original.clone();
+      // Not on register/login: they take no token (and one that is refused must not block the re-login).
+      const token = auth ? undefined : session.token();
+      if (token && !r.headers.has("authorization")) r.headers.set("authorization", `Bearer ${token}`);
+      return base(r);
+    };
+    let res = await send();
+    let relogged = false;
+    for (let attempt = 0; ; attempt++) {
+      if (res.status === 401 && !relogged && !auth && (await session.relogin())) {
+        relogged = true;
+        res = await send();
+        continue;
+      }
+      if ((res.status === 429 || res.status === 503) && attempt < maxRetries) {
+        const after = retryAfterSeconds(res.headers.get("retry-after"));
+        const ms = after === undefined ? fallbackMs * 2 ** attempt : after * 1000;
+        if (ms > maxWaitMs) return res;
+        await res.body?.cancel();
+        await wait(ms, request.signal);
+        res = await send();
+        continue;
+      }
+      return res;
+    }
+  };
+}

@@ -1,0 +1,20 @@
+/** Async iteration over the API's keyset-paged lists (`nextCursor`, null on the last page). */
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Every item of a keyset-paged list, page by page as the loop asks for them: a `break` fetches
+ * no further page. `fetchPage(undefined)` is the first page.
+ */
+export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await fetchPage(cursor);
+    yield* page.items;
+    if (page.nextCursor === null || page.items.length === 0) return;
+    cursor = page.nextCursor;
+  }
+}

@@ -1,0 +1,33 @@
+/** Retry-After as the client reads it: seconds or an HTTP date, waited out up to a cap. */
+import { describe, expect, it } from "vitest";
+import { retryAfterSeconds } from "../src/errors.js";
+import { sessionFetch } from "../src/http.js";
+
+const session = { token: () => undefined, relogin: async () => false };
+
+describe("Retry-After", () => {
+  it("reads delta-seconds and HTTP dates; ignores what is neither", () => {
+    const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    expect(retryAfterSeconds("7", now)).toBe(7);
+    expect(retryAfterSeconds("Thu, 26 Nov 2026 12:00:30 GMT", now)).toBe(30);
+    expect(retryAfterSeconds("Thu, 26 Nov 2026 11:00:00 GMT", now)).toBe(0);
+    expect(retryAfterSeconds("soon", now)).toBeUndefined();
+    expect(retryAfterSeconds(null, now)).toBeUndefined();
+  });
+
+  it("retries a 503 after the wait it names, sends the body again, and hands back a wait over the cap", async () => {
+    const bodies: string[] = [];
+    const answers = [new Response("{}", { status: 503, headers: { "retry-after": "2" } }), new Response('{"ok":true}', { status: 200 })];
+    const waits: number[] = [];
+    const f = sessionFetch(async (r) => (bodies.push(await (r as Request).text()), answers.shift()!), session, {}, async (ms) => void waits.push(ms));
+    const res = await f(new Request("http://x/snapshots", { method: "POST", body: '{"tokenId":1}' }));
+    expect(res.status).toBe(200);
+    expect(waits).toEqual([2_000]);
+    expect(bodies).toEqual(['{"tokenId":1}', '{"tokenId":1}']);
+
+    const long = sessionFetch(async () => new Response("{}", { status: 429, headers: { "retry-after": "3600" } }), session, { maxWaitMs: 60_000 }, async () => {
+      throw new Error("must not wait an hour");
+    });
+    expect((await long(new Request("http://x/pool/stats"))).status).toBe(429);
+  });
+});
