@@ -51,6 +51,8 @@ export interface Push<T> {
   topic: string;
   block: number | null;
   result: T;
+  /** True for the subscribe answer (the value now, also after a reconnect); false for a block's push. */
+  answer: boolean;
 }
 
 /** A JSON-RPC error answered to a call (subscribe refused: unknown topic, no token, over budget). */
@@ -212,7 +214,7 @@ export class LiveClient {
       return;
     }
     held.serverId = answer.subscription;
-    this.deliver(held, { topic: answer.topic, block: answer.block, result: answer.result });
+    this.deliver(held, { topic: answer.topic, block: answer.block, result: answer.result, answer: true });
     held.settle?.resolve();
     held.settle = undefined;
   }
@@ -256,7 +258,7 @@ export class LiveClient {
     const p = msg.params ?? {};
     const held = [...this.held].find((h) => h.serverId !== undefined && h.serverId === p.subscription);
     if (!held) return;
-    if (msg.method === "subscription") this.deliver(held, { topic: String(p.topic), block: (p.block as number | null) ?? null, result: p.result });
+    if (msg.method === "subscription") this.deliver(held, { topic: String(p.topic), block: (p.block as number | null) ?? null, result: p.result, answer: false });
     else if (msg.method === "unsubscribed") {
       held.ended = true;
       this.held.delete(held);

@@ -150,9 +150,10 @@ describe("client/ against the real app", () => {
         const pushes: Push<{ valueUsd: string; blockNumber: number }>[] = [];
         const sub = await ws.subscribe(`oracle.value:${KSM}`, (p) => pushes.push(p));
         expect(pushes[0]!.result).toEqual(await client.oracleValue(KSM));
+        expect(pushes[0]!.answer).toBe(true);
         const first = await commitBlock();
         await until("the push of the new block", () => pushes.some((p) => p.block === first.number), 5_000);
-        expect(pushes.find((p) => p.block === first.number)!.result).toMatchObject({ valueUsd: first.price, blockNumber: first.number });
+        expect(pushes.find((p) => p.block === first.number)).toMatchObject({ answer: false, result: { valueUsd: first.price, blockNumber: first.number } });
 
         relay.cut();
         await until("a reconnect", () => states.filter((s) => s === "open").length >= 2, 5_000);

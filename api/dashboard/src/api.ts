@@ -1,19 +1,18 @@
 /**
- * The API from the page: HTTP (get, post, CSV download) and the one /ws connection (JSON-RPC
- * subscribe). Requests are few (each counts against the per-IP limit): a page loads its answers
+ * The API from the page: HTTP (get, post, CSV download) and the one /ws connection (the typed
+ * client's LiveClient). Requests are few (each counts against the per-IP limit): a page loads its answers
  * once and refreshes them when a block announces a change.
  *
  * A page's answers can arrive after the reader has left it: each route has a number, and an answer
  * asked for under an older one is dropped (Stale) so it cannot draw into, or subscribe for, the
  * page shown now.
  */
+import { LiveClient, type Subscription, type Topic } from "../../../client/src/live.js";
 import { $ } from "./dom.js";
 
 export const session = {
   token: sessionStorage.getItem("tokenpool.token"),
   email: sessionStorage.getItem("tokenpool.email"),
-  /** Set on log in and out: the socket reconnects at once (its authentication changed). */
-  relogin: false,
 };
 
 /** Rows of a list a page reads at a time (transfers, trades). */
@@ -83,43 +82,35 @@ export async function poolsList(fresh = false): Promise<Body[]> {
   return lists.pools!;
 }
 
-// ---- /ws: one connection; a page registers the topics it follows for its lifetime.
+// ---- /ws: the typed client's LiveClient (client/), which reconnects, sends the token again and
+// resubscribes by itself; a page registers the topics it follows for its lifetime.
 type OnValue = (value: Body, block?: number) => void;
-interface Reply {
-  result?: Body;
-  error?: { message: string };
-}
-let ws: WebSocket | undefined;
-let nextId = 1;
-const handlers = new Map<string, { topic: string; onValue: OnValue }>();
-const pending = new Map<number, (m: Reply) => void>();
-const pageTopics = new Map<string, OnValue>();
+let live: LiveClient | undefined;
+const pageSubs = new Set<Subscription<unknown>>();
 const blockListeners = new Set<(block: Body) => void>();
 
-function call(method: string, params: unknown): Promise<Reply> {
-  if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve({ error: { message: "not connected" } });
-  const id = nextId++;
-  ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-  return new Promise((resolve) => pending.set(id, resolve));
-}
-/** Subscribes to `topic` for the page shown now (and again after a reconnect). */
+/**
+ * Subscribes to `topic` for the page shown now. `onValue` gets each block's push (the page has
+ * read the current value over HTTP already, so the subscribe answer is not passed on).
+ */
 export async function follow(topic: string, onValue: OnValue): Promise<void> {
   const seq = routeSeq;
-  pageTopics.set(topic, onValue);
-  const reply = await call("subscribe", { topic });
-  if (seq !== routeSeq && topic !== "blocks") {
-    if (reply.result) await call("unsubscribe", { subscription: reply.result.subscription });
+  let sub: Subscription<unknown>;
+  try {
+    sub = await live!.subscribe(topic as Topic, (p) => void (p.answer || onValue(p.result, p.block ?? undefined)));
+  } catch {
+    return; // refused (a topic over the budget, a token gone): the page keeps its HTTP answers
+  }
+  if (seq !== routeSeq) {
+    await sub.unsubscribe();
     throw new Stale();
   }
-  if (reply.result) handlers.set(reply.result.subscription, { topic, onValue });
+  pageSubs.add(sub);
 }
 export async function unfollowAll(): Promise<void> {
-  pageTopics.clear();
-  for (const [sub, h] of [...handlers]) {
-    if (h.topic === "blocks") continue;
-    handlers.delete(sub);
-    await call("unsubscribe", { subscription: sub });
-  }
+  const subs = [...pageSubs];
+  pageSubs.clear();
+  await Promise.all(subs.map((s) => s.unsubscribe()));
 }
 /** Calls `f` with each committed block's announcement until the returned function is called. */
 export function onBlock(f: (block: Body) => void): () => void {
@@ -148,40 +139,24 @@ export function onChange(f: () => void, ms = 4000): () => void {
 
 export function connect(): void {
   const status = $("#status");
-  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  ws.onopen = async () => {
-    status.textContent = "live";
-    status.className = "live";
-    handlers.clear();
-    if (session.token) await call("auth", { token: session.token });
-    await follow("blocks", (b) => {
-      $("#block").textContent = String(b.number);
-      for (const f of blockListeners) f(b);
-    });
-    try {
-      for (const [topic, f] of [...pageTopics]) if (topic !== "blocks") await follow(topic, f);
-    } catch (e) {
-      if (!(e instanceof Stale)) throw e;
-    }
-  };
-  ws.onmessage = (e) => {
-    const m = JSON.parse(e.data);
-    if (m.id !== undefined && pending.has(m.id)) {
-      pending.get(m.id)!(m);
-      pending.delete(m.id);
-      return;
-    }
-    if (m.method === "subscription") handlers.get(m.params.subscription)?.onValue(m.params.result, m.params.block);
-  };
-  ws.onclose = () => {
-    status.textContent = "reconnecting…";
-    status.className = "down";
-    setTimeout(connect, session.relogin ? 0 : 2000);
-    session.relogin = false;
-  };
+  live = new LiveClient({
+    url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
+    token: () => session.token ?? undefined,
+    backoff: { initialMs: 1_000, maxMs: 10_000 },
+    onState: (state) => {
+      status.textContent = state === "open" ? "live" : "reconnecting…";
+      status.className = state === "open" ? "live" : "down";
+    },
+  });
+  void live.subscribe("blocks", (p) => {
+    if (p.answer || !p.result) return;
+    $("#block").textContent = String(p.result.number);
+    for (const f of blockListeners) f(p.result);
+  });
 }
-/** Closes the socket so that it reconnects with the session's new token. */
+/** A new connection with the session's new token (log in or out): the page redraws and follows its topics again. */
 export function reconnect(): void {
-  session.relogin = true;
-  ws?.close();
+  pageSubs.clear();
+  live?.close();
+  connect();
 }

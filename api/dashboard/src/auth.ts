@@ -9,10 +9,11 @@ export function renderAuth(changed: () => void): void {
   form.innerHTML = session.token
     ? `<span class="meta">${esc(session.email ?? "signed in")}</span><button type="button" id="logout">Log out</button>`
     : `<input name="email" type="email" placeholder="email" required autocomplete="username"><input name="password" type="password" placeholder="password" required autocomplete="current-password"><button name="login">Log in</button><button type="button" id="register">Register</button><span class="meta" id="auth-error"></span>`;
+  // The new connection first (its token is the session's): the redrawn page follows its topics there.
   const done = () => {
+    reconnect();
     renderAuth(changed);
     changed();
-    reconnect();
   };
   $("#logout")?.addEventListener("click", () => {
     sessionStorage.clear();
