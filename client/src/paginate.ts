@@ -15,6 +15,8 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
     const page = await fetchPage(cursor);
     yield* page.items;
     if (page.nextCursor === null || page.items.length === 0) return;
+    // A cursor that does not move would loop for ever (a proxy caching the page, say).
+    if (page.nextCursor === cursor) throw new Error(`the API answered the same cursor twice (${cursor}); stopping`);
     cursor = page.nextCursor;
   }
 }

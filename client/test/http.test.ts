@@ -31,3 +31,21 @@ describe("Retry-After", () => {
     expect((await long(new Request("http://x/pool/stats"))).status).toBe(429);
   });
 });
+
+describe("paginate", () => {
+  it("stops on a null cursor, and refuses a cursor that does not move instead of looping", async () => {
+    const { paginate } = await import("../src/paginate.js");
+    const pages: Record<string, { items: number[]; nextCursor: string | null }> = { start: { items: [1, 2], nextCursor: "a" }, a: { items: [3], nextCursor: null } };
+    const seen: number[] = [];
+    for await (const x of paginate(async (c) => pages[c ?? "start"]!)) seen.push(x);
+    expect(seen).toEqual([1, 2, 3]);
+    const stuck = paginate(async () => ({ items: [1], nextCursor: "same" }));
+    const got: number[] = [];
+    await expect(
+      (async () => {
+        for await (const x of stuck) got.push(x);
+      })(),
+    ).rejects.toThrow(/same cursor twice/);
+    expect(got).toEqual([1, 1]);
+  });
+});
