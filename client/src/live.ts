@@ -14,7 +14,15 @@ export interface BlockSummary {
   number: number;
   hash: string;
   timestamp: number;
-  counts: { swaps: number; liquidityEvents: number; prices: number; reserves: number; holders: number; tokens: number };
+  counts: { swaps: number; liquidityEvents: number; prices: number; reserves: number; holders: number; tokens: number; transfers?: number };
+}
+
+/**
+ * What a topic pushes when its REST route would answer an error (a token whose price expired,
+ * one destroyed): the subscription goes on, and a later block may push a value again.
+ */
+export interface TopicError {
+  error: { code: string; message: string };
 }
 
 export type Topic =
@@ -27,24 +35,29 @@ export type Topic =
   | `pool.pair:${string}/${string}`
   | "blocks";
 
-/** What a topic pushes: its REST route's answer (null for `blocks` at subscribe, which names no block yet). */
-export type TopicResult<T extends string> = T extends `oracle.value:${string}`
-  ? S["OracleValue"]
-  : T extends `assets.metadata:${string}`
-    ? S["AssetMetadata"]
-    : T extends `assets.holders:${string}`
-      ? S["HolderPage"]
-      : T extends `accounts:${string}`
-        ? S["Portfolio"]
-        : T extends `transfers:${string}`
-          ? S["AccountTransferPage"]
-          : T extends "pool.stats"
-            ? S["PoolStats"]
-            : T extends `pool.pair:${string}`
-              ? S["PairStats"]
-              : T extends "blocks"
-                ? BlockSummary | null
-                : unknown;
+/**
+ * What a topic pushes: its REST route's answer, or that route's error (TopicError) — test with
+ * `"error" in result`. `blocks` pushes each block (null at subscribe, which names no block yet).
+ */
+export type TopicResult<T extends string> = T extends "blocks"
+  ? BlockSummary | null
+  :
+      | TopicError
+      | (T extends `oracle.value:${string}`
+          ? S["OracleValue"]
+          : T extends `assets.metadata:${string}`
+            ? S["AssetMetadata"]
+            : T extends `assets.holders:${string}`
+              ? S["HolderPage"]
+              : T extends `accounts:${string}`
+                ? S["Portfolio"]
+                : T extends `transfers:${string}`
+                  ? S["AccountTransferPage"]
+                  : T extends "pool.stats"
+                    ? S["PoolStats"]
+                    : T extends `pool.pair:${string}`
+                      ? S["PairStats"]
+                      : unknown);
 
 export interface Push<T> {
   /** The topic as the server named it (a pair's symbols resolved to ids). */
@@ -67,12 +80,17 @@ export class LiveError extends Error {
   }
 }
 
-/** The subset of the WHATWG WebSocket this client uses (the global one, or the `ws` package's). */
+/**
+ * The subset of the WHATWG WebSocket this client uses: the global one (browsers, Node 22+) or
+ * the `ws` package's, both assignable as they are. Listeners take `any`: each implementation has
+ * its own event classes, and only a message's `data` is read.
+ */
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: "open" | "close" | "error" | "message", listener: (event: { data?: unknown }) => void): void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addEventListener(type: "open" | "close" | "error" | "message", listener: (event: any) => void): void;
 }
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
@@ -168,7 +186,7 @@ export class LiveClient {
       this.options.onState?.("open");
       void this.resume();
     });
-    socket.addEventListener("message", (event) => {
+    socket.addEventListener("message", (event: { data: unknown }) => {
       if (socket === this.socket) this.receive(String(event.data));
     });
     // An error is followed by close: reconnecting is close's business.

@@ -10,15 +10,16 @@ import { startApiServer, type ApiServer } from "../../api/server.js";
 import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket, TEN, USDT } from "../../test/support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket, TEN, USDT, ZERO } from "../../test/support/fixtures.js";
 import { startRelay, type Relay } from "../../test/support/proxy.js";
 import { until } from "../../test/support/wait.js";
-import { TokenPool, TokenPoolError, type Push, type WebSocketConstructor } from "../src/index.js";
+import { TokenPool, TokenPoolError, type Push, type TopicResult } from "../src/index.js";
 
 const SECRET = "client-test-secret-client-test-secret-0123";
 const PASSWORD = "correct horse battery";
-// Node 20 has no global WebSocket; the client takes the `ws` package's (the same API).
-const live = { WebSocket: WebSocket as unknown as WebSocketConstructor, backoff: { initialMs: 50, maxMs: 200 } };
+// Node 20 has no global WebSocket; the client takes the `ws` package's as it is (no cast: its
+// type must fit the client's, which tsc checks here).
+const live = { WebSocket, backoff: { initialMs: 50, maxMs: 200 } };
 
 describe("client/ against the real app", () => {
   let handle: DbHandle;
@@ -147,7 +148,7 @@ describe("client/ against the real app", () => {
       const states: string[] = [];
       const ws = client.live({ onState: (s) => states.push(s) });
       try {
-        const pushes: Push<{ valueUsd: string; blockNumber: number }>[] = [];
+        const pushes: Push<TopicResult<`oracle.value:${number}`>>[] = [];
         const sub = await ws.subscribe(`oracle.value:${KSM}`, (p) => pushes.push(p));
         expect(pushes[0]!.result).toEqual(await client.oracleValue(KSM));
         expect(pushes[0]!.answer).toBe(true);
@@ -182,6 +183,10 @@ describe("client/ against the real app", () => {
       try {
         await expect(ws.subscribe("blocks", () => {}).then((s) => s.topic)).resolves.toBe("blocks");
         await expect(ws.subscribe(`oracle.value:${-1}`, () => {})).rejects.toMatchObject({ name: "LiveError", code: -32602 });
+        // A topic whose route answers an error is subscribed, its result that error (typed: TopicError).
+        const expired = await ws.subscribe(`oracle.value:${ZERO}`, () => {});
+        const value = expired.last!.result;
+        expect("error" in value && value.error.code).toBe("PRICE_UNAVAILABLE");
         let ended: string | undefined;
         const holders = await ws.subscribe(`assets.holders:${TEN}`, () => {}, (reason) => (ended = reason));
         expect(holders.last!.result).toMatchObject({ tokenId: TEN });
