@@ -1,6 +1,7 @@
-# TokenPool: one image for every role (api, indexer, worker, backfill, devnet); the command picks it.
-# Two stages: the build (TypeScript compiled to dist/ by `npm run build`), then the image, which
-# runs dist/ — no TypeScript loader (tsx is a development dependency), no compiler, no sources.
+# TokenPool: one image for every role (api, indexer, worker, backfill); the command picks it. The
+# devnet has a target of its own (devnet), which the default image (runtime) leaves out.
+# The build stage compiles the TypeScript to dist/ (`npm run build`); the images run dist/ — no
+# TypeScript loader (tsx is a development dependency), no compiler, no sources.
 # No HEALTHCHECK here: every role runs this image and only some serve HTTP; compose declares one per service.
 
 FROM node:24-bookworm-slim AS build
@@ -18,11 +19,15 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs --force && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim
+# The modules of the production image: the devnet (chopsticks, its SQLite and their ≈ 170
+# packages, 114 MB) left out — an API, indexer or worker replica never runs it.
+FROM build AS runtime-modules
+RUN npm uninstall --omit=dev --no-audit --no-fund @acala-network/chopsticks @substrate/connect-known-chains
+
+FROM node:24-bookworm-slim AS base
 WORKDIR /app
 ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 PORT=3000
 COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
 RUN mkdir -p /data && chown node:node /data
@@ -30,3 +35,13 @@ USER node
 EXPOSE 3000
 ENTRYPOINT ["node", "bin/tokenpool.mjs"]
 CMD ["start"]
+
+# `docker build --target devnet`: the same, with the local devnet (`tokenpool devnet`, and
+# `tokenpool start` without WS_URL); docker compose's devnet profile builds it.
+FROM base AS devnet
+COPY --from=build /app/node_modules ./node_modules
+
+# The default target (last): api, indexer, worker, backfill, status — against a node at WS_URL.
+# `tokenpool devnet` here says that the devnet is not installed and what to run instead.
+FROM base AS runtime
+COPY --from=runtime-modules /app/node_modules ./node_modules

@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { DEFAULT_GENESIS, ROCOCO_GENESIS } from "../../shared/config.js";
+import { ConfigError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 
 /** chopsticks' own pino levels (it has no "silent"). */
@@ -55,6 +56,20 @@ interface Chopsticks {
 const CHOPSTICKS_MODULE = "@acala-network/chopsticks";
 
 let loaded: Promise<Chopsticks> | undefined;
+
+/**
+ * The production image leaves the devnet out (chopsticks and its SQLite are ≈ 110 MB an API or
+ * indexer never runs): there, a command that needs it says what to do instead of a module error
+ * (a ConfigError: one line, no stack).
+ */
+export class DevnetNotInstalled extends ConfigError {
+  override name = "DevnetNotInstalled";
+  constructor() {
+    super(
+      `the local devnet is not installed here (${CHOPSTICKS_MODULE} is left out of the production image): set WS_URL to a node's WebSocket address (wss://…), or run the image's devnet target (docker build --target devnet; docker compose --profile devnet)`,
+    );
+  }
+}
 /** Devnets open in this process; the shared executor worker may only end with the last one. */
 let open = 0;
 
@@ -71,6 +86,11 @@ function loadChopsticks(logLevel: ChopsticksLogLevel): Promise<Chopsticks> {
     process.env.LOG_LEVEL = logLevel;
     try {
       return (await import(CHOPSTICKS_MODULE)) as Chopsticks;
+    } catch (err) {
+      loaded = undefined;
+      const code = (err as { code?: string }).code;
+      if ((code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && String((err as Error).message).includes(CHOPSTICKS_MODULE)) throw new DevnetNotInstalled();
+      throw err;
     } finally {
       if (previous === undefined) delete process.env.LOG_LEVEL;
       else process.env.LOG_LEVEL = previous;

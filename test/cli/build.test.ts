@@ -4,7 +4,7 @@
  * in an image's layout — dist/ and bin/ without the sources — the build.
  */
 import { execFile, spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +18,7 @@ const MINUTE = 60_000;
 describe("the build and what tokenpool runs", () => {
   let clone: { dir: string; remove: () => Promise<void> };
   let image: string | undefined;
+  let slim: string | undefined;
   const tokenpool = (cwd: string, ...args: string[]) => run(process.execPath, ["bin/tokenpool.mjs", ...args], { cwd, env: { ...process.env, LOG_LEVEL: "warn" } });
   /** Which code a run of `tokenpool --help` loaded: the build or the sources (the loader's note). */
   const ran = async (cwd: string) => {
@@ -32,6 +33,7 @@ describe("the build and what tokenpool runs", () => {
   afterAll(async () => {
     await clone?.remove();
     if (image) await rm(image, { recursive: true, force: true });
+    if (slim) await rm(slim, { recursive: true, force: true });
   });
 
   it("a fresh clone has no build: tokenpool runs the sources and says so; a build makes dist/ current, then tokenpool runs it", async () => {
@@ -151,5 +153,52 @@ describe("the build and what tokenpool runs", () => {
     expect(await ran(image)).toBe("");
     const { stdout } = await tokenpool(image, "--version");
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  }, MINUTE);
+
+  it("the production image's modules, without the devnet (chopsticks): the API serves, and `start` without WS_URL says what to do", async () => {
+    // The image runs `npm uninstall @acala-network/chopsticks @substrate/connect-known-chains`
+    // (Dockerfile); here the same modules are left out of a node_modules of links.
+    slim = await mkdtemp(path.join(tmpdir(), "tokenpool-slim-"));
+    for (const part of ["dist", "bin", "package.json"]) await cp(path.join(clone.dir, part), path.join(slim, part), { recursive: true });
+    const left = new Set(["@acala-network", "@substrate/connect-known-chains"]);
+    const modules = path.join(slim, "node_modules");
+    await mkdir(modules);
+    for (const entry of await readdir(path.resolve("node_modules"))) {
+      if (left.has(entry)) continue;
+      if (!entry.startsWith("@")) {
+        await symlink(path.resolve("node_modules", entry), path.join(modules, entry), "dir");
+        continue;
+      }
+      await mkdir(path.join(modules, entry));
+      for (const scoped of await readdir(path.resolve("node_modules", entry))) {
+        if (!left.has(`${entry}/${scoped}`)) await symlink(path.resolve("node_modules", entry, scoped), path.join(modules, entry, scoped), "dir");
+      }
+    }
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", DATA_DIR: path.join(slim, "data"), HOST: "127.0.0.1" };
+    delete env.WS_URL;
+    delete env.DATABASE_URL;
+
+    const started = await run(process.execPath, ["bin/tokenpool.mjs", "start"], { cwd: slim, env: { ...env, PORT: String(await freePort()) } }).then(
+      () => ({ code: 0, stderr: "" }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(started.code).not.toBe(0);
+    expect(started.stderr).toContain("the local devnet is not installed here");
+    expect(started.stderr).toContain("set WS_URL");
+    expect(started.stderr).not.toContain("ERR_MODULE_NOT_FOUND");
+
+    const port = await freePort();
+    const api = spawn(process.execPath, ["bin/tokenpool.mjs", "api"], { cwd: slim, env: { ...env, PORT: String(port) }, stdio: "ignore" });
+    try {
+      let health = 0;
+      for (let i = 0; i < 100 && health !== 200; i++) {
+        health = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0);
+        if (health !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(health).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200);
+    } finally {
+      api.kill("SIGTERM");
+    }
   }, MINUTE);
 });

@@ -35,6 +35,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   profiles?: string[];
   volumes?: unknown[];
+  build?: unknown;
 }
 
 describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neither `docker compose` nor `docker-compose` is installed)"}`, () => {
@@ -67,6 +68,9 @@ describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neithe
     expect(JSON.stringify(services.proxy!.ports)).toContain("3000");
     expect(services.proxy!.depends_on).toMatchObject({ api1: { condition: "service_healthy" }, api2: { condition: "service_healthy" } });
     expect(services.devnet!.profiles).toEqual(["devnet"]);
+    // The devnet runs the image's devnet target; the others the default one, which leaves it out.
+    expect(services.devnet!.build).toMatchObject({ target: "devnet" });
+    for (const name of ["api1", "api2", "indexer", "worker"]) expect((services[name]!.build as { target?: string } | undefined)?.target, name).toBeUndefined();
     // Metrics on their own port inside the network, published nowhere.
     for (const name of ["indexer", "api1", "api2"]) expect(services[name]!.environment).toMatchObject({ METRICS_PORT: "9100", METRICS_HOST: "0.0.0.0" });
   });
