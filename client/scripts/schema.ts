@@ -33,7 +33,19 @@ export async function appDocument(): Promise<unknown> {
   }
 }
 
+type Doc = { security?: unknown[]; paths: Record<string, Record<string, { security?: unknown[] }>> };
+
 export async function generateSchema(doc?: unknown): Promise<string> {
-  const ast = await openapiTS((doc ?? (await appDocument())) as never, { alphabetize: true });
-  return HEADER + astToString(ast);
+  const document = (doc ?? (await appDocument())) as Doc;
+  const ast = await openapiTS(document as never, { alphabetize: true });
+  // The operations that take no bearer token (`security: []`): the client sends none there, so a
+  // token that expired does not turn a public answer into a 401.
+  const methods = ["get", "post", "put", "patch", "delete"];
+  const open = Object.entries(document.paths)
+    .flatMap(([route, ops]) => Object.entries(ops).filter(([m, op]) => methods.includes(m) && Array.isArray(op.security) && op.security.length === 0).map(([m]) => `${m.toUpperCase()} ${route}`))
+    .sort();
+  return `${HEADER}${astToString(ast)}
+/** Operations that take no bearer token (their \`security\` is empty), as "METHOD /path/{param}". */
+export const PUBLIC_OPERATIONS: readonly string[] = ${JSON.stringify(open, null, 4)};
+`;
 }

@@ -4,6 +4,7 @@
  * and the URL; this is the part no library does for this API.
  */
 import { retryAfterSeconds } from "./errors.js";
+import { PUBLIC_OPERATIONS } from "./schema.js";
 
 export interface RetryOptions {
   /** Retries of one request after a 429 or 503 (default 3; 0: none). */
@@ -31,6 +32,15 @@ export const sleep: Sleep = (ms, signal) =>
 
 const AUTH_PATHS = /\/auth\/(login|register)$/;
 
+/** "GET /oracle/value/{id}" → a test of a request's method and path (under any base path). */
+const PUBLIC = PUBLIC_OPERATIONS.map((op) => {
+  const [method, route] = op.split(" ") as [string, string];
+  const pattern = route.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+  return { method, path: new RegExp(`${pattern}$`) };
+});
+/** Whether the API answers this request without a token: then none is sent (an expired one would be refused). */
+export const isPublic = (method: string, pathname: string): boolean => PUBLIC.some((p) => p.method === method && p.path.test(pathname));
+
 export function sessionFetch(base: typeof fetch, session: Session, retry: RetryOptions = {}, wait: Sleep = sleep): (request: Request) => Promise<Response> {
   const maxRetries = retry.maxRetries ?? 3;
   const maxWaitMs = retry.maxWaitMs ?? 60_000;
@@ -38,18 +48,21 @@ export function sessionFetch(base: typeof fetch, session: Session, retry: RetryO
   return async (request) => {
     // The body can be read once: each attempt sends a copy.
     const original = request.clone();
-    const auth = AUTH_PATHS.test(new URL(request.url).pathname);
+    const { pathname } = new URL(request.url);
+    const auth = AUTH_PATHS.test(pathname);
+    const open = isPublic(request.method, pathname);
     const send = () => {
       const r = original.clone();
-      // Not on register/login: they take no token (and one that is refused must not block the re-login).
-      const token = auth ? undefined : session.token();
+      // Only where a token is asked for: register/login take none (a refused one must not block
+      // the re-login), and the API refuses a public request that carries an expired one.
+      const token = auth || open ? undefined : session.token();
       if (token && !r.headers.has("authorization")) r.headers.set("authorization", `Bearer ${token}`);
       return base(r);
     };
     let res = await send();
     let relogged = false;
     for (let attempt = 0; ; attempt++) {
-      if (res.status === 401 && !relogged && !auth && (await session.relogin())) {
+      if (res.status === 401 && !relogged && !auth && !open && (await session.relogin())) {
         relogged = true;
         res = await send();
         continue;

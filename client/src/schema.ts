@@ -3930,3 +3930,18 @@ export interface operations {
         };
     };
 }
+
+/** Operations that take no bearer token (their `security` is empty), as "METHOD /path/{param}". */
+export const PUBLIC_OPERATIONS: readonly string[] = [
+    "GET /assets",
+    "GET /health",
+    "GET /oracle/history/{id}",
+    "GET /oracle/value/{id}",
+    "GET /pool/stats",
+    "GET /pool/stats/{tokenA}/{tokenB}",
+    "GET /pools",
+    "GET /pools/{tokenA}/{tokenB}/ohlcv",
+    "GET /pools/{tokenA}/{tokenB}/swaps",
+    "POST /auth/login",
+    "POST /auth/register"
+];

@@ -74,6 +74,12 @@ describe("client/ against the real app", () => {
     expect(await client.assetMetadata(999).catch((e: unknown) => e)).toMatchObject({ status: 404, code: "TOKEN_NOT_FOUND" });
     expect(await client.holders(TEN, { limit: 0 }).catch((e: unknown) => e)).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
     expect(await new TokenPool({ baseUrl: "http://127.0.0.1:1" }).health().catch((e: unknown) => e)).toMatchObject({ status: 0, code: "SERVICE_UNAVAILABLE" });
+
+    // A token that expired (here: forged) is sent only where one is asked for: public answers go on.
+    const stale = new TokenPool({ baseUrl: base, token: "expired.or.forged" });
+    expect((await stale.oracleValue(KSM)).tokenId).toBe(KSM);
+    expect((await stale.pairStats("KSM", "USDt")).tokenA.symbol).toBe("KSM");
+    expect(await stale.assetMetadata(USDT).catch((e: unknown) => e)).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
   });
 
   it("with credentials, logs in again when its token is refused (expired), once for a burst of requests", async () => {

@@ -1,7 +1,7 @@
 /** Retry-After as the client reads it: seconds or an HTTP date, waited out up to a cap. */
 import { describe, expect, it } from "vitest";
 import { retryAfterSeconds } from "../src/errors.js";
-import { sessionFetch } from "../src/http.js";
+import { isPublic, sessionFetch } from "../src/http.js";
 
 const session = { token: () => undefined, relogin: async () => false };
 
@@ -48,4 +48,13 @@ describe("paginate", () => {
     ).rejects.toThrow(/same cursor twice/);
     expect(got).toEqual([1, 1]);
   });
+});
+
+it("knows the public operations from the document: no token is sent there", () => {
+  expect(isPublic("GET", "/pool/stats/KSM/USDt")).toBe(true);
+  expect(isPublic("GET", "/api/v1/oracle/value/0")).toBe(true); // under a base path
+  expect(isPublic("GET", "/assets/metadata/1984")).toBe(false);
+  expect(isPublic("GET", "/accounts/HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F")).toBe(false);
+  expect(isPublic("POST", "/snapshots")).toBe(false);
+  expect(isPublic("POST", "/pool/stats")).toBe(false);
 });

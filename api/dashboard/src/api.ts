@@ -7,7 +7,7 @@
  * asked for under an older one is dropped (Stale) so it cannot draw into, or subscribe for, the
  * page shown now.
  */
-import { LiveClient, type Subscription, type Topic } from "../../../client/src/live.js";
+import { LiveClient, TokenPool, TokenPoolError, type Subscription, type Topic } from "../../../client/src/index.js";
 import { $ } from "./dom.js";
 
 export const session = {
@@ -27,36 +27,39 @@ window.addEventListener("unhandledrejection", (e) => {
   if (e.reason instanceof Stale) e.preventDefault();
 });
 
-export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly code?: string) {
-    super(message);
-  }
-}
+/** An answer other than 2xx, as the typed client throws it: the API's code, message and status. */
+export { TokenPoolError as ApiError } from "../../../client/src/index.js";
 const bearer = (): Record<string, string> => (session.token ? { authorization: `Bearer ${session.token}` } : {});
 
-async function answer<T>(res: Response, seq: number): Promise<T> {
-  const body = await res.json().catch(() => ({}));
-  if (seq !== routeSeq) throw new Stale();
-  if (!res.ok) throw new ApiError(body.error?.message ?? `HTTP ${res.status}`, res.status, body.error?.code);
-  return body as T;
-}
-// The answers' shapes are the API's (docs/api.md, /openapi.json); the pages read them as such.
+// The answers' shapes are the API's (client/src/schema.ts); the pages read them as such.
 export type Body = any;
 
-export async function get<T = Body>(path: string, auth = false): Promise<T> {
+/**
+ * The typed client (client/) the pages ask through: requests checked against the API's document
+ * at build time. One Retry-After wait of at most 5 s: a page does better to say "too many
+ * requests" than to hang for a minute. Made anew when the session's token changes.
+ */
+const make = () => new TokenPool({ baseUrl: location.origin, token: session.token ?? undefined, retry: { maxRetries: 1, maxWaitMs: 5_000 } });
+export let api = make();
+
+/** An answer for the page shown now: one that arrives after the reader left it is Stale. */
+export async function fresh<T>(answer: Promise<T>): Promise<Body> {
   const seq = routeSeq;
-  return answer<T>(await fetch(path, { headers: auth ? bearer() : {} }), seq);
-}
-export async function post<T = Body>(path: string, body: unknown): Promise<T> {
-  const seq = routeSeq;
-  return answer<T>(await fetch(path, { method: "POST", headers: { "content-type": "application/json", ...bearer() }, body: JSON.stringify(body) }), seq);
+  try {
+    const out = await answer;
+    if (seq !== routeSeq) throw new Stale();
+    return out;
+  } catch (err) {
+    if (seq !== routeSeq) throw new Stale();
+    throw err;
+  }
 }
 /** Saves a CSV the API streams (with the bearer token a plain link cannot carry) as `name`. */
 export async function download(path: string, name: string): Promise<void> {
   const res = await fetch(path, { headers: { accept: "text/csv", ...bearer() } });
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
-    throw new ApiError(body.error?.message ?? `HTTP ${res.status}`, res.status);
+    throw new TokenPoolError(res.status, body.error?.code ?? "INTERNAL_ERROR", body.error?.message ?? `HTTP ${res.status}`);
   }
   const url = URL.createObjectURL(await res.blob());
   const a = Object.assign(document.createElement("a"), { href: url, download: name });
@@ -68,17 +71,17 @@ export async function download(path: string, name: string): Promise<void> {
 
 // The token and pool lists, read once and again when a page asks for fresh ones.
 const lists: { assets?: Body[]; pools?: Body[]; head?: number } = {};
-export async function tokensList(fresh = false): Promise<Body[]> {
-  if (fresh || !lists.assets) {
-    const body = await get("/assets?sort=marketCap&limit=500");
+export async function tokensList(reload = false): Promise<Body[]> {
+  if (reload || !lists.assets) {
+    const body = await fresh(api.assets({ sort: "marketCap", limit: 500 }));
     lists.assets = body.assets;
     lists.head = body.blockNumber;
   }
   return lists.assets!;
 }
 export const listedHead = (): number | undefined => lists.head;
-export async function poolsList(fresh = false): Promise<Body[]> {
-  if (fresh || !lists.pools) lists.pools = (await get("/pools?limit=500")).pools;
+export async function poolsList(reload = false): Promise<Body[]> {
+  if (reload || !lists.pools) lists.pools = (await fresh(api.pools({ limit: 500 }))).pools;
   return lists.pools!;
 }
 
@@ -156,6 +159,7 @@ export function connect(): void {
 }
 /** A new connection with the session's new token (log in or out): the page redraws and follows its topics again. */
 export function reconnect(): void {
+  api = make();
   pageSubs.clear();
   live?.close();
   connect();

@@ -2,7 +2,7 @@
  * An account (#/account/ADDRESS, logged in): its portfolio and LP positions, now (live over /ws) or
  * as of a block; its transfers (live) and trades, each paged back with "Older".
  */
-import { ACTIVITY_ROWS, follow, get, onChange, session, Stale, tokensList, type Body } from "../api.js";
+import { ACTIVITY_ROWS, api, follow, fresh, onChange, session, Stale, tokensList, type Body } from "../api.js";
 import { $, onLeave, page } from "../dom.js";
 import { accountLink, badge, esc, facts, held, loginNote, note, num, percent, poolLink, sym, time, tokenLink, units } from "../format.js";
 
@@ -19,7 +19,7 @@ function renderPortfolio(p: Body): void {
 }
 
 /** Transfers in and out: the newest (pushed live), then the older pages read by the keyset cursor. */
-function activity(path: string, tokens: Map<number, Body>) {
+function activity(address: string, tokens: Map<number, Body>) {
   const seen = new Set<string>();
   const older: { transfers: Body[]; cursor: string | null } = { transfers: [], cursor: null };
   let latest: Body;
@@ -46,7 +46,7 @@ function activity(path: string, tokens: Map<number, Body>) {
     $("#activity tbody").innerHTML = rows.join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>';
   };
   const more = async () => {
-    const next = await get(`${path}/transfers?limit=${ACTIVITY_ROWS}&cursor=${encodeURIComponent(older.cursor!)}`, true);
+    const next = await fresh(api.accountTransfers(address, { limit: ACTIVITY_ROWS, cursor: older.cursor! }));
     older.transfers.push(...next.transfers);
     older.cursor = next.nextCursor;
     render(latest);
@@ -55,7 +55,7 @@ function activity(path: string, tokens: Map<number, Body>) {
 }
 
 /** Trades, one row per pool a swap crossed (GET /accounts/{address}/swaps), paged the same way. */
-function trades(path: string, tokens: Map<number, Body>) {
+function trades(address: string, tokens: Map<number, Body>) {
   const state: { rows: Body[]; cursor: string | null } = { rows: [], cursor: null };
   const key = (x: Body) => `${x.blockNumber}/${x.eventIndex}/${x.hop}`;
   const side = (id: number, amount: string) => {
@@ -69,7 +69,7 @@ function trades(path: string, tokens: Map<number, Body>) {
     $("#trades-more").hidden = state.cursor === null;
   };
   return async (more: boolean) => {
-    const next = await get(`${path}/swaps?limit=${ACTIVITY_ROWS}${more ? `&cursor=${encodeURIComponent(state.cursor!)}` : ""}`, true);
+    const next = await fresh(api.accountSwaps(address, { limit: ACTIVITY_ROWS, cursor: more ? state.cursor! : undefined }));
     if (more || state.rows.length <= ACTIVITY_ROWS) {
       state.rows = more ? [...state.rows, ...next.trades] : next.trades; // not paged on: the newest page
       state.cursor = next.nextCursor;
@@ -87,9 +87,8 @@ export async function accountPage(address: string): Promise<void> {
     <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="activity-more" hidden>Older transfers</button></p></section>
     <section class="wide"><h2>Trades</h2><table id="account-trades"><thead><tr><th>Time</th><th>Pool</th><th>Sold</th><th>Bought</th><th>Value (USD)</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="trades-more" hidden>Older trades</button></p></section>`;
   if (!session.token) return void ($("#account").innerHTML = loginNote("an account's portfolio"));
-  const path = `/accounts/${encodeURIComponent(address)}`;
   try {
-    renderPortfolio(await get(path, true));
+    renderPortfolio(await fresh(api.account(address)));
   } catch (e) {
     if (e instanceof Stale) throw e;
     return void ($("#account").innerHTML = `<p class="empty">${esc((e as Error).message)}</p>`);
@@ -100,16 +99,16 @@ export async function accountPage(address: string): Promise<void> {
     e.preventDefault();
     asOf = $<HTMLInputElement>("#account-asof-block").value.trim();
     try {
-      renderPortfolio(await get(`${path}${asOf ? `?at=${encodeURIComponent(asOf)}` : ""}`, true));
+      renderPortfolio(await fresh(api.account(address, asOf ? { at: asOf } : {})));
     } catch (err) {
       if (!(err instanceof Stale)) $("#account").innerHTML = note((err as Error).message, "account-asof-error");
     }
   });
   const tokens = new Map((await tokensList()).map((t) => [t.tokenId as number, t]));
-  const transfers = activity(path, tokens);
-  transfers.render(await get(`${path}/transfers?limit=${ACTIVITY_ROWS}`, true));
+  const transfers = activity(address, tokens);
+  transfers.render(await fresh(api.accountTransfers(address, { limit: ACTIVITY_ROWS })));
   $("#activity-more").addEventListener("click", () => void transfers.more());
-  const readTrades = trades(path, tokens);
+  const readTrades = trades(address, tokens);
   await readTrades(false);
   $("#trades-more").addEventListener("click", () => readTrades(true).catch(() => {}));
   onLeave(onChange(() => readTrades(false).catch(() => {}), 6000));

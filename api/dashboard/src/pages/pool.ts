@@ -1,5 +1,5 @@
 /** A pool (#/pool/A/B): its figures (live over /ws), candles of A in B with volume, and its trades as they happen. */
-import { follow, get, onBlock, type Body } from "../api.js";
+import { api, follow, fresh, onBlock, type Body } from "../api.js";
 import { candleChart } from "../charts.js";
 import { $, onLeave, page } from "../dom.js";
 import { accountLink, esc, facts, num, percent, sym, tokenLink, time, units } from "../format.js";
@@ -8,7 +8,7 @@ import { candleItems, chartTools, type Interval } from "./candles.js";
 export async function poolPage(a: string, b: string): Promise<void> {
   let stats: Body;
   try {
-    stats = await get(`/pool/stats/${a}/${b}`);
+    stats = await fresh(api.pairStats(a, b));
   } catch (e) {
     page.innerHTML = `<section class="wide"><p class="empty">${esc((e as Error).message)}</p></section>`;
     return;
@@ -38,13 +38,13 @@ export async function poolPage(a: string, b: string): Promise<void> {
   let interval: Interval = "1m";
   const chart = candleChart($("#pool-chart"));
   const drawCandles = async (reset: boolean) => {
-    const body = await get(`/pools/${A.tokenId}/${B.tokenId}/ohlcv?interval=${interval}`);
+    const body = await fresh(api.ohlcv(A.tokenId, B.tokenId, { interval }));
     chart.set(candleItems(body.candles, false), reset);
   };
   $("#pool-chart-title").append(chartTools(interval, chart, (i) => ((interval = i), void drawCandles(true))));
   const seen = new Set<string>();
   const drawTrades = async () => {
-    const body = await get(`/pools/${A.tokenId}/${B.tokenId}/swaps?limit=25`);
+    const body = await fresh(api.poolSwaps(A.tokenId, B.tokenId, { limit: 25 }));
     const first = seen.size === 0;
     const rows = body.trades.map((x: Body) => {
       const key = `${x.blockNumber}-${x.eventIndex}-${x.hop}`;

@@ -2,7 +2,7 @@
  * A token (#/token/ID): its figures, USD candles from its deepest pool, supply and holders over
  * time, top holders and newest transfers (logged in), the token as of a block, every holder as CSV.
  */
-import { ACTIVITY_ROWS, download, follow, get, onChange, poolsList, post, session, Stale, tokensList, type Body } from "../api.js";
+import { ACTIVITY_ROWS, api, download, follow, fresh, onChange, poolsList, session, Stale, tokensList, type Body } from "../api.js";
 import { candleChart, lineChart } from "../charts.js";
 import { $, onLeave, page } from "../dom.js";
 import { accountLink, badge, esc, facts, loginNote, note, num, percent, poolLink, sym, time, units } from "../format.js";
@@ -35,11 +35,11 @@ async function snapshotCsv(id: number): Promise<void> {
   if (!session.token) return void (out.innerHTML = loginNote("holder snapshots"));
   try {
     const block = $<HTMLInputElement>("#asof-block").value.trim();
-    let snap = await post("/snapshots", block ? { tokenId: id, block: Number(block) } : { tokenId: id });
+    let snap = await fresh(api.createSnapshot(block ? { tokenId: id, block: Number(block) } : { tokenId: id }));
     while (snap.state === "queued" || snap.state === "running") {
       out.textContent = `snapshot ${snap.id} at block ${snap.blockNumber}: ${snap.state}, ${percent(snap.progress.fraction, 0)}`;
       await new Promise((r) => setTimeout(r, 1000));
-      snap = await get(`/snapshots/${snap.id}`, true);
+      snap = await fresh(api.snapshot(snap.id));
     }
     if (snap.state !== "done") throw new Error(snap.error ?? `snapshot ${snap.state}`);
     out.textContent = `snapshot ${snap.id}: ${snap.holders} holders at block ${snap.blockNumber}`;
@@ -54,7 +54,7 @@ async function asOf(id: number): Promise<void> {
   const out = $("#asof");
   if (!session.token) return void (out.innerHTML = loginNote("the token as of a block"));
   try {
-    const m = await get(`/assets/metadata/${id}?at=${encodeURIComponent($<HTMLInputElement>("#asof-block").value.trim())}`, true);
+    const m = await fresh(api.assetMetadata(id, { at: $<HTMLInputElement>("#asof-block").value.trim() }));
     out.innerHTML = facts([["Block", m.asOf.blockNumber, "asof-number"], ["Time", time(m.asOf.timestamp)], ["Total supply", units(m.totalSupply, m.decimals), "asof-supply"], ["Treasury (USD)", num(m.treasuryValue, 2)], ["Status", esc(m.status)], ["Read at block", m.blockNumber]]);
   } catch (err) {
     if (!(err instanceof Stale)) out.innerHTML = note((err as Error).message, "asof-error");
@@ -64,7 +64,7 @@ async function asOf(id: number): Promise<void> {
 export async function tokenPage(id: number): Promise<void> {
   const tokens = await tokensList(true);
   // Beyond the 500 largest by market cap, the token is asked for by its id.
-  const t = tokens.find((x) => x.tokenId === id) ?? (await get(`/assets?tokenId=${id}`).catch(() => ({ assets: [] }))).assets[0];
+  const t = tokens.find((x) => x.tokenId === id) ?? (await fresh(api.assets({ tokenId: id })).catch(() => ({ assets: [] }))).assets[0];
   if (!t) return void (page.innerHTML = `<section class="wide"><p class="empty">Token ${id} is not indexed.</p></section>`);
   const pair = await chartPool(id);
   await layout(t, pair);
@@ -72,14 +72,14 @@ export async function tokenPage(id: number): Promise<void> {
   const price = candleChart($("#token-chart"));
   const drawPrice = async (reset: boolean) => {
     if (!pair) return price.set([], true);
-    const body = await get(`/pools/${pair[0].tokenId}/${pair[1].tokenId}/ohlcv?interval=${interval}`);
+    const body = await fresh(api.ohlcv(pair[0].tokenId, pair[1].tokenId, { interval }));
     price.set(candleItems(body.candles, true), reset);
   };
   $("#token-chart-title").append(chartTools(interval, price, (i) => ((interval = i), void drawPrice(true))));
   // The token's newest transfers (GET /assets/{id}/transfers), read again when a block changes something.
   const drawTransfers = async () => {
     if (!session.token) return void ($("#token-transfers").innerHTML = loginNote("the token's transfers"));
-    const body = await get(`/assets/${id}/transfers?limit=${ACTIVITY_ROWS}`, true);
+    const body = await fresh(api.assetTransfers(id, { limit: ACTIVITY_ROWS }));
     const rows = body.transfers.map((x: Body) => `<tr data-transfer="${x.blockNumber}/${x.eventIndex}"><td>${time(x.timestamp)}</td><td>${esc(x.kind)}</td><td>${units(x.amount, t.decimals)}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(x.from)}</td><td>${accountLink(x.to)}</td><td>${x.blockNumber}</td></tr>`);
     $("#token-transfers").innerHTML = `<table id="transfers"><thead><tr><th>Time</th><th>Kind</th><th>Amount</th><th>Value (USD)</th><th>From</th><th>To</th><th>Block</th></tr></thead><tbody>${rows.join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>'}</tbody></table>`;
   };
@@ -90,7 +90,7 @@ export async function tokenPage(id: number): Promise<void> {
       $("#top-holders").innerHTML = loginNote("the top holders");
       return;
     }
-    const [history, holders] = await Promise.all([get(`/assets/${id}/history?interval=${interval}`, true), get(`/assets/holders/${id}?limit=10`, true)]);
+    const [history, holders] = await Promise.all([fresh(api.assetHistory(id, { interval })), fresh(api.holders(id, { limit: 10 }))]);
     const points = history.points.filter((p: Body) => p.supply !== null);
     holdersChart.set(points.map((p: Body) => ({ time: p.timestamp, value: p.holders, tip: `${time(p.timestamp)}<br>supply ${units(p.supply, t.decimals)}<br>${p.holders} holders` })));
     $("#top-holders").innerHTML = `<table><thead><tr><th>#</th><th>Account</th><th>Balance</th><th>Share</th></tr></thead><tbody>${holders.holders.map((h: Body) => `<tr><td>${h.rank}</td><td>${accountLink(h.address)}</td><td>${units(h.balance, t.decimals)}</td><td>${percent(h.share)}</td></tr>`).join("")}</tbody></table>`;
