@@ -108,7 +108,8 @@ const KEEP_ALIVE_SECONDS = 10;
  * in a row. postgres.js counts failures across the whole pool and waits up to 20 s (3^n / 100): a
  * 2 s PostgreSQL restart had the indexer's and the API's queries wait 18–19 s for a reconnect
  * (measured with 6 workers on a pool of 10). Here the wait doubles from 50 ms up to 2 s, jittered:
- * at most 5 attempts a second from a pool of 10 against a server that is down.
+ * 5–10 attempts a second from a pool of 10 against a server that is down (refused connections
+ * cost the server little; many replicas against one still in recovery is where a higher cap pays).
  */
 export const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** failures, 2) * (0.5 + Math.random() / 2);
 

@@ -140,6 +140,7 @@ export class Follower {
         const fields = { err: err instanceof Error ? err.message : err, retryMs: retry, block: this.status.block, failures };
         if (failures >= STUCK_AFTER) log.error(fields, "indexer: stuck — the blocks after the checkpoint failed again; retrying");
         else log.warn(fields, "indexer: connection lost or failed; resuming from the checkpoint");
+        this.heartbeat.stage = `reconnecting in ${retry} ms after: ${fields.err instanceof Error ? fields.err.message : String(fields.err)}`;
         await this.sleep(retry);
         retry = Math.min(retry * 2, MAX_RETRY_MS);
       } finally {

@@ -35,41 +35,45 @@ export interface TokenPoolOptions {
 export class TokenPool {
   /** The openapi-fetch client every method uses: typed paths, parameters and answers. */
   readonly raw: Client<paths>;
-  private bearer: string | undefined;
-  private loggingIn: Promise<boolean> | undefined;
+  // #private: JSON.stringify or a debugger's printout of the client shows neither the token nor
+  // the password.
+  #bearer: string | undefined;
+  #loggingIn: Promise<boolean> | undefined;
+  readonly #options: TokenPoolOptions;
 
-  constructor(private readonly options: TokenPoolOptions) {
-    this.bearer = options.token;
+  constructor(options: TokenPoolOptions) {
+    this.#options = options;
+    this.#bearer = options.token;
     const base = options.fetch ?? globalThis.fetch;
-    const session = { token: () => this.bearer, relogin: () => this.relogin() };
+    const session = { token: () => this.#bearer, relogin: () => this.relogin() };
     this.raw = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), fetch: sessionFetch(base, session, options.retry, options.sleep) });
   }
 
   /** The bearer token in use, if any. */
   get token(): string | undefined {
-    return this.bearer;
+    return this.#bearer;
   }
 
   async register(body: Schemas["RegisterRequest"]): Promise<Ok<"/auth/register", "post">> {
     const out = await this.unwrap(this.raw.POST("/auth/register", { body }));
-    this.bearer = out.data.token;
+    this.#bearer = out.data.token;
     return out;
   }
 
   async login(email: string, password: string): Promise<Ok<"/auth/login", "post">> {
     const out = await this.unwrap(this.raw.POST("/auth/login", { body: { email, password } }));
-    this.bearer = out.data.token;
+    this.#bearer = out.data.token;
     return out;
   }
 
   /** One login at a time, however many requests were refused together. */
   private relogin(): Promise<boolean> {
-    const c = this.options.credentials;
+    const c = this.#options.credentials;
     if (!c) return Promise.resolve(false);
-    this.loggingIn ??= this.login(c.email, c.password)
+    this.#loggingIn ??= this.login(c.email, c.password)
       .then(() => true)
-      .finally(() => (this.loggingIn = undefined));
-    return this.loggingIn;
+      .finally(() => (this.#loggingIn = undefined));
+    return this.#loggingIn;
   }
 
   health() {
@@ -177,10 +181,10 @@ export class TokenPool {
    * bearer token (sent as `auth` on each connection). Call close() when done.
    */
   live(options: Omit<LiveOptions, "url" | "token"> = {}): LiveClient {
-    const url = new URL(this.options.baseUrl);
+    const url = new URL(this.#options.baseUrl);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     url.pathname = `${url.pathname.replace(/\/+$/, "")}/ws`;
-    return new LiveClient({ ...this.options.live, ...options, url: url.toString(), token: () => this.bearer });
+    return new LiveClient({ ...this.#options.live, ...options, url: url.toString(), token: () => this.#bearer });
   }
 
   /** A route's 2xx answer, or its error thrown (openapi-fetch reads the body either way). */

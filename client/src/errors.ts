@@ -36,6 +36,8 @@ export async function errorOf(res: Response): Promise<TokenPoolError> {
 export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  // Only the IMF-fixdate form ("Thu, 26 Nov 2026 12:00:30 GMT"): Date.parse reads "1.5" or "-5" as dates.
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

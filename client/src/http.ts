@@ -51,23 +51,32 @@ export function sessionFetch(base: typeof fetch, session: Session, retry: RetryO
     const { pathname } = new URL(request.url);
     const auth = AUTH_PATHS.test(pathname);
     const open = isPublic(request.method, pathname);
+    let sent: string | undefined;
     const send = () => {
       const r = original.clone();
       // Only where a token is asked for: register/login take none (a refused one must not block
       // the re-login), and the API refuses a public request that carries an expired one.
-      const token = auth || open ? undefined : session.token();
-      if (token && !r.headers.has("authorization")) r.headers.set("authorization", `Bearer ${token}`);
+      sent = auth || open ? undefined : session.token();
+      if (sent && !r.headers.has("authorization")) r.headers.set("authorization", `Bearer ${sent}`);
       return base(r);
     };
+    // A POST is retried only after a 429 (refused before any work); a 503 may come from a
+    // deadline while the work went on (a register that commits after its 503).
+    const retriable = (status: number) => status === 429 || (status === 503 && (request.method === "GET" || request.method === "HEAD"));
     let res = await send();
     let relogged = false;
     for (let attempt = 0; ; attempt++) {
-      if (res.status === 401 && !relogged && !auth && !open && (await session.relogin())) {
+      if (res.status === 401 && !relogged && !auth && !open) {
         relogged = true;
-        res = await send();
-        continue;
+        // Another request logged in again meanwhile: its token, not another login.
+        if (session.token() !== sent || (await session.relogin())) {
+          await res.body?.cancel();
+          res = await send();
+          continue;
+        }
+        return res;
       }
-      if ((res.status === 429 || res.status === 503) && attempt < maxRetries) {
+      if (retriable(res.status) && attempt < maxRetries) {
         const after = retryAfterSeconds(res.headers.get("retry-after"));
         const ms = after === undefined ? fallbackMs * 2 ** attempt : after * 1000;
         if (ms > maxWaitMs) return res;

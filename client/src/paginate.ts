@@ -11,12 +11,14 @@ export interface Page<T> {
  */
 export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
   let cursor: string | undefined;
+  const seen = new Set<string>();
   for (;;) {
     const page = await fetchPage(cursor);
     yield* page.items;
-    if (page.nextCursor === null || page.items.length === 0) return;
-    // A cursor that does not move would loop for ever (a proxy caching the page, say).
-    if (page.nextCursor === cursor) throw new Error(`the API answered the same cursor twice (${cursor}); stopping`);
+    if (page.nextCursor == null || page.items.length === 0) return;
+    // A cursor seen before would loop for ever (a proxy caching a page, say).
+    if (seen.has(page.nextCursor)) throw new Error(`the API answered a cursor it had answered before (${page.nextCursor}); stopping`);
+    seen.add(page.nextCursor);
     cursor = page.nextCursor;
   }
 }

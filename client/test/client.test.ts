@@ -10,7 +10,7 @@ import { startApiServer, type ApiServer } from "../../api/server.js";
 import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket, TEN, USDT, ZERO } from "../../test/support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, LONELY, seedMarket, TEN, USDT, ZERO } from "../../test/support/fixtures.js";
 import { startRelay, type Relay } from "../../test/support/proxy.js";
 import { until } from "../../test/support/wait.js";
 import { TokenPool, TokenPoolError, type Push, type TopicResult } from "../src/index.js";
@@ -180,6 +180,31 @@ describe("client/ against the real app", () => {
       }
     });
 
+    it("resubscribes 11 topics after a drop, a few at a time (the server takes 8 requests in flight): none is lost", async () => {
+      const client = new TokenPool({ baseUrl: relay.url, live });
+      await client.register({ email: "many@example.com", password: PASSWORD });
+      const opened: string[] = [];
+      const ws = client.live({ onState: (s) => opened.push(s) });
+      try {
+        const topics = [
+          ...[KSM, USDT, TEN, ZERO, LONELY].map((id) => `oracle.value:${id}` as const),
+          ...[KSM, USDT, TEN].map((id) => `assets.metadata:${id}` as const),
+          "pool.stats" as const,
+          "pool.pair:KSM/USDt" as const,
+          "blocks" as const,
+        ];
+        const answers = new Map<string, number>();
+        const ended: string[] = [];
+        await Promise.all(topics.map((t) => ws.subscribe(t, (p) => p.answer && answers.set(t, (answers.get(t) ?? 0) + 1), (reason) => ended.push(`${t}: ${reason}`))));
+        expect([...answers.values()].every((n) => n === 1)).toBe(true);
+        relay.cut();
+        await until("every topic answered again on the new connection", () => topics.every((t) => answers.get(t) === 2), 10_000);
+        expect(ended).toEqual([]);
+      } finally {
+        ws.close();
+      }
+    });
+
     it("refuses a bad topic with the server's error, and ends a protected topic when the token expires (the unsubscribed notification)", async () => {
       const reg = await new TokenPool({ baseUrl: base }).register({ email: "live@example.com", password: PASSWORD });
       const userId = (JSON.parse(Buffer.from(reg.data.token.split(".")[1]!, "base64url").toString()) as { sub: string }).sub;
@@ -202,5 +227,35 @@ describe("client/ against the real app", () => {
         ws.close();
       }
     });
+  });
+
+  it("a server message that is not JSON-RPC (null, a number) or a callback that throws ends nothing", async () => {
+    const { WebSocketServer } = await import("ws");
+    const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    wss.on("connection", (socket) => {
+      socket.on("message", (data) => {
+        const msg = JSON.parse(String(data)) as { id: number; params: { topic: string } };
+        socket.send("null");
+        socket.send("42");
+        socket.send(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { subscription: "s1", topic: msg.params.topic, block: 1, result: { n: 1 } } }));
+        socket.send(JSON.stringify({ jsonrpc: "2.0", method: "subscription", params: { subscription: "s1", topic: msg.params.topic, block: 2, result: { n: 2 } } }));
+      });
+    });
+    await new Promise((r) => wss.once("listening", r));
+    const errors: unknown[] = [];
+    const ws = new TokenPool({ baseUrl: `http://127.0.0.1:${(wss.address() as { port: number }).port}`, live }).live({ onError: (e) => errors.push(e) });
+    try {
+      const blocks: (number | null)[] = [];
+      await ws.subscribe("pool.stats", (p) => {
+        blocks.push(p.block);
+        throw new Error("a caller's bug");
+      });
+      await until("the push after the garbage", () => blocks.length === 2, 5_000);
+      expect(blocks).toEqual([1, 2]);
+      expect(errors).toHaveLength(2);
+    } finally {
+      ws.close();
+      wss.close();
+    }
   });
 });

@@ -12,18 +12,29 @@ describe("Retry-After", () => {
     expect(retryAfterSeconds("Thu, 26 Nov 2026 12:00:30 GMT", now)).toBe(30);
     expect(retryAfterSeconds("Thu, 26 Nov 2026 11:00:00 GMT", now)).toBe(0);
     expect(retryAfterSeconds("soon", now)).toBeUndefined();
+    // Not an HTTP date, though Date.parse reads them as some past date (a retry at once).
+    for (const odd of ["1.5", "-5", "5, 10"]) expect(retryAfterSeconds(odd, now)).toBeUndefined();
     expect(retryAfterSeconds(null, now)).toBeUndefined();
   });
 
-  it("retries a 503 after the wait it names, sends the body again, and hands back a wait over the cap", async () => {
+  it("retries a GET's 503 and a POST's 429 after the wait named (the body sent again), never a POST's 503, and hands back a wait over the cap", async () => {
     const bodies: string[] = [];
-    const answers = [new Response("{}", { status: 503, headers: { "retry-after": "2" } }), new Response('{"ok":true}', { status: 200 })];
+    let answers = [new Response("{}", { status: 503, headers: { "retry-after": "2" } }), new Response('{"ok":true}', { status: 200 })];
     const waits: number[] = [];
     const f = sessionFetch(async (r) => (bodies.push(await (r as Request).text()), answers.shift()!), session, {}, async (ms) => void waits.push(ms));
-    const res = await f(new Request("http://x/snapshots", { method: "POST", body: '{"tokenId":1}' }));
-    expect(res.status).toBe(200);
+    expect((await f(new Request("http://x/pool/stats"))).status).toBe(200);
     expect(waits).toEqual([2_000]);
+
+    answers = [new Response("{}", { status: 429, headers: { "retry-after": "1" } }), new Response('{"ok":true}', { status: 200 })];
+    bodies.length = 0;
+    expect((await f(new Request("http://x/snapshots", { method: "POST", body: '{"tokenId":1}' }))).status).toBe(200);
     expect(bodies).toEqual(['{"tokenId":1}', '{"tokenId":1}']);
+
+    // A 503 may be a deadline while the work went on (a register that commits after it): not sent twice.
+    answers = [new Response("{}", { status: 503, headers: { "retry-after": "1" } }), new Response('{"ok":true}', { status: 200 })];
+    bodies.length = 0;
+    expect((await f(new Request("http://x/auth/register", { method: "POST", body: "{}" }))).status).toBe(503);
+    expect(bodies).toHaveLength(1);
 
     const long = sessionFetch(async () => new Response("{}", { status: 429, headers: { "retry-after": "3600" } }), session, { maxWaitMs: 60_000 }, async () => {
       throw new Error("must not wait an hour");
@@ -45,7 +56,7 @@ describe("paginate", () => {
       (async () => {
         for await (const x of stuck) got.push(x);
       })(),
-    ).rejects.toThrow(/same cursor twice/);
+    ).rejects.toThrow(/cursor it had answered before/);
     expect(got).toEqual([1, 1]);
   });
 });
@@ -57,4 +68,44 @@ it("knows the public operations from the document: no token is sent there", () =
   expect(isPublic("GET", "/accounts/HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F")).toBe(false);
   expect(isPublic("POST", "/snapshots")).toBe(false);
   expect(isPublic("POST", "/pool/stats")).toBe(false);
+});
+
+it("a 401 logs in again once; a request whose token was replaced meanwhile is only resent with the new one", async () => {
+  let token = "old";
+  let logins = 0;
+  const session = {
+    token: () => token,
+    relogin: async () => {
+      logins++;
+      await new Promise((r) => setTimeout(r, 20));
+      token = `new${logins}`;
+      return true;
+    },
+  };
+  const base = async (r: Request) => new Response("{}", { status: r.headers.get("authorization") === `Bearer ${token}` && token !== "old" ? 200 : 401 });
+  const f = sessionFetch(base as typeof fetch, session);
+  const first = await f(new Request("http://x/assets/metadata/1"));
+  expect(first.status).toBe(200);
+  // Sent with an old token, answered 401 after another request's re-login replaced it: resent
+  // with the new one, no second login.
+  token = "old";
+  let calls = 0;
+  const late = sessionFetch(
+    (async (r: Request) => {
+      calls++;
+      if (calls === 1) token = "new1"; // another request's re-login lands meanwhile
+      return new Response("{}", { status: r.headers.get("authorization") === "Bearer new1" ? 200 : 401 });
+    }) as typeof fetch,
+    session,
+  );
+  expect((await late(new Request("http://x/assets/metadata/1"))).status).toBe(200);
+  expect(calls).toBe(2);
+  expect(logins).toBe(1);
+});
+
+it("neither the token nor the password shows in the client's JSON", async () => {
+  const { TokenPool } = await import("../src/index.js");
+  const api = new TokenPool({ baseUrl: "http://x", token: "secret-token", credentials: { email: "a@b.c", password: "secret-password" } });
+  expect(JSON.stringify(api)).not.toMatch(/secret-(token|password)/);
+  expect(api.token).toBe("secret-token");
 });

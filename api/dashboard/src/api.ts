@@ -56,6 +56,8 @@ export async function fresh<T>(answer: Promise<T>): Promise<Body> {
 }
 /** Saves a CSV the API streams (with the bearer token a plain link cannot carry) as `name`. */
 export async function download(path: string, name: string): Promise<void> {
+  // Same origin only: the bearer token goes with it (a link from an answer must not carry it elsewhere).
+  if (!path.startsWith("/") || path.startsWith("//")) throw new Error(`refusing to download ${path}: not a path of this API`);
   const res = await fetch(path, { headers: { accept: "text/csv", ...bearer() } });
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
