@@ -7,10 +7,11 @@ import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { createDb, type DbHandle } from "../../db/index.js";
+import { commitPriceBlock } from "../../test/support/blocks.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, LONELY, seedMarket, TEN, USDT, ZERO } from "../../test/support/fixtures.js";
+import { HEAD_BLOCK, KSM, LONELY, seedMarket, TEN, USDT, ZERO } from "../../test/support/fixtures.js";
 import { startRelay, type Relay } from "../../test/support/proxy.js";
 import { until } from "../../test/support/wait.js";
 import { TokenPool, TokenPoolError, type Push, type TopicResult } from "../src/index.js";
@@ -30,14 +31,7 @@ describe("client/ against the real app", () => {
   /** Commits the next block with a new KSM price (the /ws pushes follow it). */
   async function commitBlock(): Promise<{ number: number; price: string }> {
     const number = ++block;
-    const price = `${10 + (number - HEAD_BLOCK)}`;
-    await handle.db.transaction(async (tx) => {
-      const t = tx as unknown as typeof handle.db;
-      const b = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + (number - HEAD_BLOCK) * 12 };
-      await insertBlocks(t, [b]);
-      await insertPrices(t, [{ tokenId: KSM, blockNumber: number, priceUsd: price }]);
-      await announceBlocks(t, [{ ...b, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
-    });
+    const price = await commitPriceBlock(handle.db, number);
     return { number, price };
   }
 

@@ -16,10 +16,11 @@ import { randomBytes } from "node:crypto";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { createDb, type DbHandle } from "../../db/index.js";
+import { commitPriceBlock } from "../support/blocks.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket } from "../support/fixtures.js";
+import { HEAD_BLOCK, KSM, seedMarket } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, type Client } from "../support/ws.js";
 
@@ -52,14 +53,7 @@ describe("/ws per-block work budget", () => {
   async function commitBlock(): Promise<{ number: number; price: string; at: number }> {
     block += 1;
     const number = block;
-    const price = `${10 + (number - HEAD_BLOCK)}`;
-    await handle.db.transaction(async (tx) => {
-      const t = tx as unknown as typeof handle.db;
-      const b = { number, hash: `0x${number.toString(16).padStart(64, "0")}`, timestamp: HEAD_TIME + (number - HEAD_BLOCK) * 12 };
-      await insertBlocks(t, [b]);
-      await insertPrices(t, [{ tokenId: KSM, blockNumber: number, priceUsd: price }]);
-      await announceBlocks(t, [{ ...b, counts: { swaps: 0, liquidityEvents: 0, prices: 1, reserves: 0, holders: 0, tokens: 0 } }]);
-    });
+    const price = await commitPriceBlock(handle.db, number);
     return { number, price, at: performance.now() };
   }
 
