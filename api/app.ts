@@ -73,10 +73,11 @@ export interface AppDeps {
   /** Current holder-list CSV downloads at once (in all, per client) and their deadline (each holds a connection). */
   currentCsv?: { total: number; perClient: number; maxMs: number };
   /** Unfinished snapshots at once (in all, per user) and CSV downloads at once (in all, per client). */
-  snapshotLimits?: { queued: number; perUser: number; csvStreams: number; csvPerClient: number };
+  snapshotLimits?: { queued: number; perUser: number; csvStreams: number; csvPerClient: number; csvMaxMs?: number };
 }
 
-export const SNAPSHOT_LIMITS = { queued: 20, perUser: 3, csvStreams: 8, csvPerClient: 2 };
+/** Snapshot jobs queued or running (in all, per user); CSV downloads at once (in all, per client), each cut after csvMaxMs (10 min: 600,000 rows take about a second). */
+export const SNAPSHOT_LIMITS = { queued: 20, perUser: 3, csvStreams: 8, csvPerClient: 2, csvMaxMs: 600_000 };
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -146,7 +147,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", transferRoutes(reads));
   app.route("/", balanceRoutes(reads));
   const snapshotLimits = deps.snapshotLimits ?? SNAPSHOT_LIMITS;
-  app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: snapshotLimits, csv: new CsvStreams({ total: snapshotLimits.csvStreams, perClient: snapshotLimits.csvPerClient }), trustProxy: deps.trustProxy }));
+  app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: snapshotLimits, csv: new CsvStreams({ total: snapshotLimits.csvStreams, perClient: snapshotLimits.csvPerClient }), csvMaxMs: snapshotLimits.csvMaxMs ?? SNAPSHOT_LIMITS.csvMaxMs, trustProxy: deps.trustProxy }));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

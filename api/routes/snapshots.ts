@@ -144,6 +144,8 @@ export interface SnapshotDeps {
   runner: SnapshotRunner | undefined;
   /** Unfinished snapshots at once: in all, and per user. */
   limits: { queued: number; perUser: number };
+  /** How long one CSV download may take before it is cut (SNAPSHOT_LIMITS.csvMaxMs). */
+  csvMaxMs: number;
   csv: CsvStreams;
   trustProxy: number;
 }
@@ -171,7 +173,7 @@ export function snapshotRoutes(deps: SnapshotDeps) {
         })
         .finally(release);
     }
-    return snapshotCsv(deps.db, id, release).then(
+    return snapshotCsv(deps.db, id, release, deps.csvMaxMs).then(
       (csv) => c.body(csv.body, 200, csvHeaders(id, csv.tokenId, csv.blockNumber)),
       (err: unknown) => {
         release();

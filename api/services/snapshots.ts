@@ -98,9 +98,6 @@ export async function snapshotHolderPage(db: Database, id: number, q: { page?: n
   };
 }
 
-/** How long one snapshot CSV download may take (10 min: 600,000 rows take about a second). */
-const CSV_MAX_MS = 600_000;
-
 /** Rows per query of a CSV stream: one batch is held at a time, whatever the client's speed (1,500: four streams peak ≈ 20 MB lower than with 10,000, at half the speed of one; docs/performance.md). */
 const CSV_BATCH = 1_500;
 
@@ -109,7 +106,7 @@ const CSV_BATCH = 1_500;
  * snapshot never changes, so no transaction is held open) as the client reads. `release` is
  * called once when the stream ends, fails or is cancelled.
  */
-export async function snapshotCsv(db: Database, id: number, release: () => void, maxMs = CSV_MAX_MS): Promise<{ body: ReadableStream<Uint8Array>; tokenId: number; blockNumber: number }> {
+export async function snapshotCsv(db: Database, id: number, release: () => void, maxMs: number): Promise<{ body: ReadableStream<Uint8Array>; tokenId: number; blockNumber: number }> {
   const { tokenId, blockNumber } = await finished(db, id);
   // A client that reads just fast enough to pass the write deadline still gives its place back.
   const deadline = setTimeout(() => {

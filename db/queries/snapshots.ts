@@ -49,16 +49,28 @@ export async function unfinishedCounts(db: Database, user: string): Promise<{ al
   return { all: Number(row?.all ?? 0), mine: Number(row?.mine ?? 0) };
 }
 
+/**
+ * A job's statements are not requests: the API's statement timeout (API_STATEMENT_TIMEOUT_MS,
+ * 5 s) cancelled the ranking of a 2M-holder snapshot. Each is bounded by its batch, or by the
+ * snapshot's size; this bounds a hung one.
+ */
+const JOB_TIMEOUT = sql`set local statement_timeout = '15min'`;
+
 /** Marks a snapshot running and counts the accounts its walk will read (progress's denominator). */
 export async function startSnapshot(db: Database, id: number): Promise<Snapshot> {
-  const [row] = rowsOf<{ id: string | number }>(
-    await db.execute(sql`
+  // Counting a 2M-holder token's accounts is a job's statement too (see JOB_TIMEOUT).
+  const [row] = await db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    await t.execute(JOB_TIMEOUT);
+    return rowsOf<{ id: string | number }>(
+      await t.execute(sql`
       update holder_snapshots s set state = 'running',
         accounts_estimate = coalesce(s.accounts_estimate, (
           select count(distinct account) from balance_history h
           where h.lp = false and h.token_id = s.token_id and h.block_number <= s.block_number))
       where s.id = ${id} and s.state in ('queued', 'running') returning s.id`),
-  );
+    );
+  });
   if (!row) throw new Error(`snapshot ${id} is not queued or running`);
   return (await getSnapshot(db, id))!;
 }
@@ -98,13 +110,6 @@ export async function snapshotStep(db: Database, id: number, batch: number): Pro
     return Number(moved!.n);
   });
 }
-
-/**
- * A job's statements are not requests: the API's statement timeout (API_STATEMENT_TIMEOUT_MS,
- * 5 s) cancelled the ranking of a 2M-holder snapshot. Each is bounded by its batch, or by the
- * snapshot's size; this bounds a hung one.
- */
-const JOB_TIMEOUT = sql`set local statement_timeout = '15min'`;
 
 /**
  * Ranks a walked snapshot's balances (balance descending, then address) and marks it done.

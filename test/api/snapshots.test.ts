@@ -5,66 +5,17 @@
  * and CSV alike — equals the balances this test wrote at that block; a job stopped between
  * batches resumes to the same list; what cannot be answered is refused, and queues are bounded.
  */
-import { encodeAddress } from "@polkadot/util-crypto";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { acceptsCsv } from "../../api/middleware/cache.js";
-import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, requestSnapshot, rowsOf, setTask, snapshotTaken, type Database } from "../../db/index.js";
+import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, requestSnapshot, rowsOf, setTask } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { createLogger } from "../../shared/logger.js";
 import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
-import { USDT } from "../support/fixtures.js";
+import { ACCOUNTS, ranked, time, TOKEN, truth, writeSnapshotStore } from "../support/snapshot-store.js";
 import { until } from "../support/wait.js";
-
-const TOKEN = USDT;
-const time = (n: number) => 1_700_000_000 + n * 12;
-const ACCOUNTS = Array.from({ length: 300 }, (_, i) => encodeAddress(new Uint8Array(32).fill(i % 251).map((b, j) => (j === 0 ? i >> 8 : j === 1 ? i & 255 : b)), 2));
-
-/** A small deterministic generator (the test must not depend on the run). */
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => ((x = (x * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
-}
-
-/** Balance of each account of TOKEN at each block, as written: what every snapshot must equal. */
-const truth = new Map<number, Map<string, string>>();
-
-async function write(db: Database) {
-  const random = rng(7);
-  let now = new Map<string, string>();
-  const token = (n: number) => ({ id: TOKEN, name: "Tether", symbol: "USDt", decimals: 6, supply: "1000000000", owner: null, blockNumber: n });
-  const batches = [[100], [101, 102, 103], [104], [105, 106, 107, 108], [109, 110, 111]];
-  for (const blocks of batches) {
-    const batch = new Batch();
-    for (const n of blocks) {
-      if (n === 100) batch.token(token(n));
-      now = new Map(now);
-      // Block 100 reads everyone (the first snapshot); later blocks move a few dozen accounts.
-      const moved = n === 100 ? ACCOUNTS : ACCOUNTS.filter(() => random() < 0.15);
-      for (const account of moved) {
-        const r = random();
-        // Ties on purpose (a handful of distinct amounts): rank order falls back to the address.
-        const balance = r < 0.2 ? "0" : r < 0.4 ? "5000" : r < 0.5 ? "340282366920938463463374607431768211455" : String(Math.floor(random() * 1e9));
-        now.set(account, balance);
-        batch.holder({ tokenId: TOKEN, account, balance, blockNumber: n, free: null, reserved: null, frozen: null, transferable: null, status: null });
-      }
-      batch.blocks.push({ number: n, hash: `0x${n.toString(16)}`, timestamp: time(n) });
-      truth.set(n, now);
-    }
-    const last = blocks[blocks.length - 1]!;
-    await batch.commit(db, { blockNumber: last, blockHash: `0x${last.toString(16)}`, chainFinalized: last });
-    if (blocks[0] === 100) await snapshotTaken(db, "holders", 100);
-  }
-}
-
-/** The ranked list a snapshot at `n` must give: non-zero balances, largest first, then by address. */
-function ranked(n: number): string[] {
-  const rows = [...truth.get(n)!].filter(([, b]) => b !== "0");
-  rows.sort(([a, x], [b, y]) => (BigInt(x) === BigInt(y) ? (a < b ? -1 : a > b ? 1 : 0) : BigInt(x) > BigInt(y) ? -1 : 1));
-  return rows.map(([account, balance], i) => `${i + 1},${account},${balance}`);
-}
 
 describeDb("holder snapshots", (ctx) => {
   let t: TestApp;
@@ -74,7 +25,7 @@ describeDb("holder snapshots", (ctx) => {
   beforeEach(async () => {
     truth.clear();
     await setTask(ctx.db, CHAIN_TASK, { ss58: 2, genesisHash: "0x" + "00".repeat(32), specName: "statemine" });
-    await write(ctx.db);
+    await writeSnapshotStore(ctx.db);
     // Batches of 37 accounts: each snapshot takes several steps.
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37 });
     t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 } });
