@@ -141,13 +141,19 @@ export async function tokenOf(get: (p: string, init?: RequestInit) => Promise<Re
   return { authorization: `Bearer ${((await res.json()) as { data: { token: string } }).data.token}` };
 }
 
-/** The median of `n` timed calls of `f`, in ms (two decimals). */
-export async function median(n: number, f: () => Promise<unknown>): Promise<number> {
+/** The median and spread of `n` timed calls of `f`, in ms (two decimals). */
+export async function timings(n: number, f: () => Promise<unknown>): Promise<Spread> {
   const t: number[] = [];
   for (let i = 0; i < n; i++) {
     const started = performance.now();
     await f();
     t.push(performance.now() - started);
   }
-  return Number(spread(t).median.toFixed(2));
+  const s = spread(t);
+  return { median: Number(s.median.toFixed(2)), min: Number(s.min.toFixed(2)), max: Number(s.max.toFixed(2)) };
+}
+
+/** The median of `n` timed calls of `f`, in ms (two decimals). */
+export async function median(n: number, f: () => Promise<unknown>): Promise<number> {
+  return (await timings(n, f)).median;
 }
