@@ -50,7 +50,10 @@ export async function devKeyring(holderCount: number, ss58Format: number): Promi
  */
 export async function fund(api: ApiPromise, addresses: readonly string[], planck: bigint): Promise<void> {
   if (addresses.length === 0) return;
-  const [infos, issuance] = await Promise.all([api.query.system.account.multi([...addresses]), api.query.balances.totalIssuance()]);
+  // One read per account: after a dev_setStorage, chopsticks answered state_queryStorageAt (what
+  // .multi sends) from the head block as it was before, while single reads saw the new values —
+  // a second call then counted every account's funding into TotalIssuance again.
+  const [infos, issuance] = await Promise.all([Promise.all(addresses.map((a) => api.query.system.account(a))), api.query.balances.totalIssuance()]);
   let delta = 0n;
   const entries = addresses.map((address, i) => {
     const info = infos[i]!.toPrimitive() as { providers: number; data: Record<string, unknown> };

@@ -6,7 +6,8 @@
  */
 import { readdir, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { createDb, getCheckpoint, getTask, schema } from "../../db/index.js";
+import { sql } from "drizzle-orm";
+import { createDb, getCheckpoint, getTask, rowsOf, schema } from "../../db/index.js";
 import { freshClone, spawnStart, type PoolStats } from "../support/start.js";
 
 const MINUTE = 60_000;
@@ -89,6 +90,14 @@ describe("npm start on a fresh machine", () => {
         expect(blocks.at(-1)).toEqual({ number: checkpoint.blockNumber, hash: checkpoint.blockHash });
         const tokens = await handle.db.select().from(schema.tokens);
         expect(tokens.map((t) => t.id)).toContain(1984);
+        // What the committed blocks wrote is whole: each token's holder rows add up to its supply
+        // (the pallets' own invariant: an asset's supply, and the native total issuance, is the
+        // sum of the accounts' balances, free and reserved for the native token), and each kept
+        // holder count is the number of rows.
+        const held = rowsOf<{ token_id: number; n: number; total: string }>(await handle.db.execute(sql`select token_id, count(*)::int as n, sum(balance)::text as total from holders group by token_id`));
+        for (const t of tokens) expect(held.find((h) => h.token_id === t.id)?.total ?? "0", `token ${t.id}'s holders against its supply`).toBe(t.supply);
+        const counts = await handle.db.select().from(schema.holderCounts);
+        for (const h of held) expect(counts.find((c) => c.tokenId === h.token_id)?.holders, `token ${h.token_id}'s holder count`).toBe(h.n);
       } finally {
         await handle.close();
       }
