@@ -154,6 +154,11 @@ describe.skipIf(pg.skip)(`database outage (Postgres)${pg.skip ? ` (skipped: ${pg
       // Cancelled by the statement timeout, long before the API's own read deadline (≈ 7 s).
       expect(ms).toBeGreaterThanOrEqual(300);
       expect(ms).toBeLessThan(3_000);
+      // Postgres itself cancelled the read (57014): no session still waits for the lock, which is
+      // still held. A read abandoned by the API's side (its socket watchdog at 300 ms + 2 s, or
+      // its request deadline) would leave its backend waiting in pg_locks until the release.
+      expect(await target.db.execute(sql`select count(*)::int as n from pg_locks where relation = 'tokens'::regclass and not granted`)).toMatchObject([{ n: 0 }]);
+      expect(log.records().filter((r) => r.msg === "store unavailable" && r.path === `/assets/metadata/${USDT}`).at(-1)?.err?.code).toBe("57014");
       release();
       await holding;
       // The same read once the lock is gone: the connection and the process are fine.
