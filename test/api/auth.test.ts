@@ -3,6 +3,7 @@ import { SignJWT } from "jose";
 import { expect, it } from "vitest";
 import { describeDb } from "../support/db.js";
 import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
+import { HASH_CONCURRENCY, HASH_QUEUE, HASH_WAIT_MS } from "../../api/auth/password.js";
 import { authHeader, buildApp, expectError, TEST_SECRET } from "../support/app.js";
 import { TEN, seedMarket } from "../support/fixtures.js";
 
@@ -224,23 +225,45 @@ describeDb("login limits", (ctx) => {
     await seedMarket(ctx.db);
     const t = buildApp(ctx.db, { rateLimit: { store: new (await import("../../api/rate-limit/memory-store.js")).MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
     const auth = await authHeader(t, "storm@example.com");
-    // 60 logins from 60 clients at once: two hash at a time, 32 wait, the rest are refused at once.
-    const storm = Array.from({ length: 60 }, (_, i) => login(t, "storm@example.com", "wrong password", `198.18.0.${i + 1}`));
-    // Meanwhile a bearer-token read (a token never seen by this app: a full HMAC check), on an
-    // app whose route already ran once (its first run's start-up cost is not the storm's).
+    // A bearer-token read during the storm (a token never seen by this app: a full HMAC check),
+    // on an app whose route already ran once (its first run's start-up cost is not the storm's),
+    // warmed before the storm: its registration hashes a password, which in the storm would wait.
     const fresh = buildApp(ctx.db, { clock: t.clock });
     expect((await fresh.get(`/assets/metadata/${TEN}`, await authHeader(fresh, "warm@example.com"))).status).toBe(200);
+    // 60 logins from 60 clients at once: two hash at a time, 32 wait, the rest are refused at once.
+    expect(HASH_CONCURRENCY + HASH_QUEUE).toBeLessThan(60);
+    const stormStart = performance.now();
+    let full!: () => void;
+    const refusing = new Promise<void>((r) => (full = r));
+    const storm = Array.from({ length: 60 }, (_, i) =>
+      login(t, "storm@example.com", "wrong password", `198.18.0.${i + 1}`).then((r) => {
+        if (r.status === 503) full();
+        return { r, ms: performance.now() - stormStart };
+      }),
+    );
+    // The read once the storm fills the queue (its first refusal), or after it if none comes.
+    await Promise.race([refusing, Promise.all(storm)]);
     const started = performance.now();
     const read = await fresh.get(`/assets/metadata/${TEN}`, auth);
     const readMs = performance.now() - started;
-    const answers = await Promise.all(storm);
+    const readEnd = performance.now() - stormStart;
+    const timed = await Promise.all(storm);
+    const answers = timed.map((x) => x.r);
     // The read is answered, and right: a 500 or 503 here would be the storm starving it.
     expect(read.status).toBe(200);
     expect(((await read.json()) as { tokenId: number; symbol: string })).toMatchObject({ tokenId: TEN, symbol: "TEN" });
     expect(readMs).toBeLessThan(1_000);
+    // …and it was answered during the storm: hashes were still being finished after it.
+    expect(timed.filter((x) => x.r.status === 401 && x.ms > readEnd).length).toBeGreaterThan(0);
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
     expect(statuses.every((s) => s === 401 || s === 503)).toBe(true);
+    // The queue has a bound: those beyond it are refused at once, before any waiter's
+    // HASH_WAIT_MS can run out (a queue without a bound refuses only by that timeout). Each hash
+    // finished meanwhile lets one more wait instead.
+    const atOnce = timed.filter((x) => x.r.status === 503 && x.ms < HASH_WAIT_MS);
+    const finished = timed.filter((x) => x.r.status === 401 && x.ms < Math.max(...atOnce.map((y) => y.ms))).length;
+    expect(atOnce.length).toBeGreaterThanOrEqual(60 - HASH_CONCURRENCY - HASH_QUEUE - finished);
     const busy = answers.find((r) => r.status === 503)!;
     expect(busy.headers.get("retry-after")).toBe("1");
     await expectError(busy, 503, "SERVICE_UNAVAILABLE");
