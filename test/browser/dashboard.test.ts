@@ -203,6 +203,21 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     }
     expect(compared.api.tokens.length).toBeGreaterThan(0);
     expect(compared.page).toEqual(compared.api);
+    // What each row shows is its balance in whole tokens: the integer part exactly (grouped by
+    // thousands), then the leading digits of the fraction (at least four, less trailing zeros).
+    const decimals = new Map<string, number>(((await (await fetch(`${base}/accounts/${addresses[chosen]}`, { headers: auth })).json()) as any).tokens.map((x: any) => [String(x.tokenId), x.decimals]));
+    const cells = await page.locator("#portfolio tbody tr[data-token-id]").evaluateAll((rows) =>
+      rows.map((r) => ({ id: r.getAttribute("data-token-id")!, balance: r.getAttribute("data-balance")!, text: r.children[1]!.firstChild?.textContent ?? "" })),
+    );
+    const wrong = cells.filter(({ id, balance, text }) => {
+      const d = decimals.get(id)!;
+      const exact = balance.padStart(d + 1, "0");
+      const [int = "", frac = ""] = text.split(".");
+      const exactFrac = exact.slice(exact.length - d);
+      return !/^\d{1,3}(,\d{3})*$/.test(int) || int.replaceAll(",", "") !== String(BigInt(exact.slice(0, exact.length - d))) || !exactFrac.startsWith(frac) || !frac.startsWith(exactFrac.slice(0, 4).replace(/0+$/, ""));
+    });
+    expect(cells.length).toBe(compared.api.tokens.length);
+    expect(wrong, "balances shown that are not the row's balance in whole tokens").toEqual([]);
     // Its activity: the API's newest transfers, in its order, one row each.
     await page.waitForSelector("#activity-live:has-text('live')");
     const activity: any = await (await fetch(`${base}/accounts/${addresses[chosen]}/transfers?limit=25`, { headers: auth })).json();
