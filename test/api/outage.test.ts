@@ -157,7 +157,8 @@ describe.skipIf(pg.skip)(`database outage (Postgres)${pg.skip ? ` (skipped: ${pg
       // Postgres itself cancelled the read (57014): no session still waits for the lock, which is
       // still held. A read abandoned by the API's side (its socket watchdog at 300 ms + 2 s, or
       // its request deadline) would leave its backend waiting in pg_locks until the release.
-      expect(await target.db.execute(sql`select count(*)::int as n from pg_locks where relation = 'tokens'::regclass and not granted`)).toMatchObject([{ n: 0 }]);
+      const waiting = await target.db.execute(sql`select a.application_name, a.state, left(a.query, 200) as query from pg_locks l join pg_stat_activity a using (pid) where l.database = (select oid from pg_database where datname = current_database()) and l.relation = 'tokens'::regclass and not l.granted`);
+      expect(waiting, JSON.stringify(waiting)).toEqual([]);
       expect(log.records().filter((r) => r.msg === "store unavailable" && r.path === `/assets/metadata/${USDT}`).at(-1)?.err?.code).toBe("57014");
       release();
       await holding;
