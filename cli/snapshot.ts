@@ -23,6 +23,8 @@ export interface SnapshotCommand {
 const BATCH = 10_000;
 
 export async function snapshotCommand(db: Database, cmd: SnapshotCommand, signal: AbortSignal, stderr: NodeJS.WriteStream = process.stderr): Promise<{ id: number; holders: number; block: number } | undefined> {
+  // In the command's words (resolveAsOf's refusal names the API's query parameters).
+  if (cmd.at !== undefined && cmd.atTime !== undefined) throw new Error("give --at (a block) or --at-time (Unix seconds), not both");
   const block = await resolveAsOf(db, { at: cmd.at, atTime: cmd.atTime }, "holders", { kept: true });
   if (!(await tokenAt(db, cmd.token, block.number))) throw new Error(`token ${cmd.token} did not exist at block ${block.number}`);
   const { snapshot } = await requestSnapshot(db, cmd.token, block.number, null);

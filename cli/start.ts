@@ -41,7 +41,8 @@ async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): P
     const market = await seedMarket(api);
     if (stopping) return;
     logger.info({ wsUrl: devnet.wsUrl, block: market.block, assets: market.assetIds.length, pools: market.pools.length, holders: market.holders.length }, "devnet: seeded; trading live");
-    trading = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs });
+    // A refused trade (a slippage bound, a stale nonce) is skipped and the next one goes on: a JSON warning, not a line of its own on stderr.
+    trading = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs, onError: (err) => logger.warn({ err }, "devnet: a live trade failed; skipped, trading goes on") });
   };
   const startMarket = () => {
     seed().catch((err) => {

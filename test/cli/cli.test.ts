@@ -141,6 +141,7 @@ describe("tokenpool CLI", () => {
         [["--token", "424242"], /did not exist at block/],
         [["--token", String(TEN), "--at", "1"], /before the store's balance history, which starts at block/],
         [["--token", String(TEN), "--at", String(HEAD_BLOCK + 1)], /is not indexed yet/],
+        [["--token", String(TEN), "--at", "5", "--at-time", "1795000000"], /give --at \(a block\) or --at-time \(Unix seconds\), not both/],
       ] as const) {
         const r = await tokenpool(["snapshot", "--data-dir", store, ...args, "--out", path.join(store, "x.csv")]);
         expect(r.code).toBe(1);
