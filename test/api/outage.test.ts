@@ -154,10 +154,12 @@ describe.skipIf(pg.skip)(`database outage (Postgres)${pg.skip ? ` (skipped: ${pg
       // Cancelled by the statement timeout, long before the API's own read deadline (≈ 7 s).
       expect(ms).toBeGreaterThanOrEqual(300);
       expect(ms).toBeLessThan(3_000);
-      // Postgres itself cancelled the read (57014): no session still waits for the lock, which is
-      // still held. A read abandoned by the API's side (its socket watchdog at 300 ms + 2 s, or
-      // its request deadline) would leave its backend waiting in pg_locks until the release.
-      const waiting = await target.db.execute(sql`select a.application_name, a.state, left(a.query, 200) as query from pg_locks l join pg_stat_activity a using (pid) where l.database = (select oid from pg_database where datname = current_database()) and l.relation = 'tokens'::regclass and not l.granted`);
+      // Postgres itself cancelled the read (57014): no session has waited for the lock, which is
+      // still held, longer than the 300 ms timeout allows. A read abandoned by the API's side (its
+      // socket watchdog at 300 ms + 2 s, or its request deadline) would leave its backend waiting
+      // in pg_locks until the release. (A background read of this API — the symbol list — may have
+      // started waiting just now: Postgres cancels it at its own 300 ms.)
+      const waiting = await target.db.execute(sql`select a.application_name, a.state, left(a.query, 200) as query, (now() - a.query_start)::text as waited from pg_locks l join pg_stat_activity a using (pid) where l.database = (select oid from pg_database where datname = current_database()) and l.relation = 'tokens'::regclass and not l.granted and a.query_start < now() - interval '1 second'`);
       expect(waiting, JSON.stringify(waiting)).toEqual([]);
       expect(log.records().filter((r) => r.msg === "store unavailable" && r.path === `/assets/metadata/${USDT}`).at(-1)?.err?.code).toBe("57014");
       release();
