@@ -8,6 +8,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { acceptsCsv } from "../../api/middleware/cache.js";
+import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, requestSnapshot, rowsOf, setTask } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { createLogger } from "../../shared/logger.js";
@@ -28,7 +29,9 @@ describeDb("holder snapshots", (ctx) => {
     await writeSnapshotStore(ctx.db);
     // Batches of 37 accounts: each snapshot takes several steps.
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37 });
-    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 } });
+    // The per-IP request limit is not under test here (rate-limit.test.ts): the first test alone
+    // makes ~80 requests plus one status poll per 25 ms, which on a slow machine passed 100/min.
+    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 }, rateLimit: { store: new MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
     auth = await authHeader(t);
   });
   afterEach(async () => {
