@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
+import type { Row } from "./settings.js";
 
 export const CONNECTIONS = 64;
 
@@ -156,4 +157,24 @@ export async function timings(n: number, f: () => Promise<unknown>): Promise<Spr
 /** The median of `n` timed calls of `f`, in ms (two decimals). */
 export async function median(n: number, f: () => Promise<unknown>): Promise<number> {
   return (await timings(n, f)).median;
+}
+
+/**
+ * The machine's speed this run, as a row: one core's time per iteration of a plain JavaScript
+ * loop, and the store's round trip (`select 1`, median of 200). These shared machines have varied
+ * threefold and more between days, mostly in system calls and loopback round trips (0.4–0.7 ms
+ * a `select 1` on a slow day) while the loop stayed ≈ 1.1 ns: each part's figures carry both.
+ */
+export async function machineSpeed(ping: () => Promise<unknown>): Promise<Row> {
+  const loop = (n: number): number => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += i;
+    return sum;
+  };
+  loop(1_000_000); // optimised before it is timed
+  const start = process.hrtime.bigint();
+  loop(100_000_000);
+  const ns = Number(process.hrtime.bigint() - start) / 100_000_000;
+  const trip = await timings(200, ping);
+  return { what: "machine speed: a plain JS loop, ns per iteration; the store's round trip (select 1), ms", figure: `${ns.toFixed(1)} ns; ${range(trip, " ms")}` };
 }
