@@ -203,7 +203,7 @@ describeDb("holder snapshots", (ctx) => {
   it("keeps the newest SNAPSHOTS_KEEP finished snapshots: an older one is deleted, rows and all, when a new one finishes", async () => {
     await runner.close();
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 50, keep: 2 });
-    const t2 = buildApp(ctx.db, { snapshots: runner });
+    const t2 = buildApp(ctx.db, { snapshots: runner, rateLimit: { store: new MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
     const ids: number[] = [];
     for (const n of [100, 101, 102]) {
       ids.push(((await (await t2.post("/snapshots", { tokenId: TOKEN, block: n }, auth)).json()) as { id: number }).id);

@@ -66,7 +66,9 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await fundMarketAccounts(api, { holders: 5 });
     handle = await createDb({ dataDir: "memory://" });
     await handle.migrate();
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef", ORACLE_MIN_LIQUIDITY_USD: "1" });
+    // The page's own requests, its /ws messages and the test's reads come from one IP: ~90 in a
+    // walk, near the default 100 a minute; the limit is tested elsewhere (rate-limit.test.ts).
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "100000", ORACLE_MIN_LIQUIDITY_USD: "1" });
     const market = await seedMarket(api, { holders: 5 });
     follower = startIndexer(config, createLogger("silent"), handle, devnet.wsUrl);
     await until("the follower to reach the seeded market", () => (follower.status.block ?? 0) >= market.block);
@@ -312,7 +314,7 @@ describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (
     tokens.push({ id: TINY, name: "Tiny Unpriced", symbol: "TINY", decimals: 6, supply: "5", owner: null, kind: "asset", assetId: TINY, blockNumber: HEAD_BLOCK });
     for (let i = 0; i < tokens.length; i += 200) await upsertTokens(handle.db, tokens.slice(i, i + 200));
     await insertPrices(handle.db, tokens.slice(0, extra).map((t) => ({ tokenId: t.id, blockNumber: HEAD_BLOCK, priceUsd: "2" })));
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef" }), createLogger("silent"), { shared: handle });
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "100000" }), createLogger("silent"), { shared: handle });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, LONG);
 

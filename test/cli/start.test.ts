@@ -65,7 +65,8 @@ describe("npm start on a fresh machine", () => {
   }, 6 * MINUTE);
 
   it("a SIGTERM while the market is being seeded exits 0 and keeps every committed block", async () => {
-    const service = await spawnStart();
+    // Polled every 500 ms: past 100 a minute if seeding is slow (a 429 would delay seeing block 3).
+    const service = await spawnStart({ RATE_LIMIT_MAX: "100000" });
     try {
       // The scenario seeds until about block 11; block 3 is in the middle of its holder mints.
       const seen = await service.poll("the indexer at block 3", async () => {
