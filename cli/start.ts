@@ -7,7 +7,7 @@
 import { startApiServer } from "../api/server.js";
 import { createDb, type DbHandle } from "../db/index.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
-import { fundMarketAccounts, seedMarket, startLiveSwaps, type LiveSwaps } from "../indexer/devnet/scenario.js";
+import { fundMarketAccounts, seedMarket, startLiveSwaps, warnOnTradeFailure, type LiveSwaps } from "../indexer/devnet/scenario.js";
 import { exitOnFatal, startSingleWriter } from "../indexer/service.js";
 import { IndexerMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ApiPromise, WsProvider } from "@polkadot/api";
@@ -41,8 +41,7 @@ async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): P
     const market = await seedMarket(api);
     if (stopping) return;
     logger.info({ wsUrl: devnet.wsUrl, block: market.block, assets: market.assetIds.length, pools: market.pools.length, holders: market.holders.length }, "devnet: seeded; trading live");
-    // A refused trade (a slippage bound, a stale nonce) is skipped and the next one goes on: a JSON warning, not a line of its own on stderr.
-    trading = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs, onError: (err) => logger.warn({ err }, "devnet: a live trade failed; skipped, trading goes on") });
+    trading = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs, onError: warnOnTradeFailure(logger) });
   };
   const startMarket = () => {
     seed().catch((err) => {

@@ -10,7 +10,7 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { Config } from "../../shared/config.js";
 import type { Logger } from "../../shared/logger.js";
 import { startDevnet } from "./chopsticks.js";
-import { seedMarket, startLiveSwaps } from "./scenario.js";
+import { seedMarket, startLiveSwaps, warnOnTradeFailure } from "./scenario.js";
 
 /** Starts the devnet, seeds it, prints its URL and keeps the market moving; resolves to its stop. */
 export async function runDevnet(config: Config, logger: Logger): Promise<() => Promise<void>> {
@@ -23,7 +23,7 @@ export async function runDevnet(config: Config, logger: Logger): Promise<() => P
   logger.info({ ms: Date.now() - started, block: market.block, holders: market.holders.length }, "market seeded");
   const chain = api.runtimeChain.toString();
   process.stdout.write(`devnet: ${devnet.wsUrl} (${chain}, ${market.assetIds.length} assets, ${market.pools.length} pools)\n`);
-  const swaps = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs, onError: (err) => logger.warn({ err }, "devnet: a live trade failed; skipped, trading goes on") });
+  const swaps = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs, onError: warnOnTradeFailure(logger) });
   return async () => {
     await swaps.stop();
     await api.disconnect();

@@ -9,6 +9,7 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
+import type { Logger } from "../../shared/logger.js";
 import type { SubmittableExtrinsic } from "@polkadot/api-base/types";
 import { DEV_NAMES, devKeyring, fund, type DevKeyring } from "./accounts.js";
 import {
@@ -254,6 +255,14 @@ const MAX_FAILURES_IN_A_ROW = 5;
  * Keeps the seeded market moving — Bob swaps small amounts, now and then he transfers — so an
  * indexer following the devnet sees new blocks, prices and balances. Needs seedMarket first.
  */
+/**
+ * What `npm start` and `tokenpool devnet` do with a refused live trade (a slippage bound, a stale
+ * nonce): a JSON warning in the service's log — the trade is skipped and the next one goes on.
+ */
+export function warnOnTradeFailure(logger: Logger): (err: unknown) => void {
+  return (err) => logger.warn({ err }, "devnet: a live trade failed; skipped, trading goes on");
+}
+
 export function startLiveSwaps(api: ApiPromise, opts: LiveSwapsOptions): LiveSwaps {
   const onError = opts.onError ?? ((err: unknown) => process.stderr.write(`devnet: live swap failed: ${err instanceof Error ? err.message : String(err)}\n`));
   let stopped = false;

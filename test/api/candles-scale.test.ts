@@ -10,8 +10,7 @@ import { expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { addCandleVolumes, addPoolCandles, addTokenCandles } from "../../db/index.js";
 import { BLOCK_SECONDS, generate, HEAD_TIME, KSM, SMALL_SWAPS, USDT } from "../../bench/synthetic.js";
-import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
-import { buildApp } from "../support/app.js";
+import { buildApp, noRequestLimit } from "../support/app.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../support/candles.js";
 import { describeDb } from "../support/db.js";
 
@@ -90,7 +89,7 @@ describeDb("candles against a brute-force scan of the raw rows", (ctx) => {
     }
 
     // fast-check's shrinking after a failure would pass 100 requests: the limit must not hide it.
-    const t = buildApp(db, { rateLimit: { store: new MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
+    const t = buildApp(db, { rateLimit: noRequestLimit() });
     const ksm = { id: KSM, decimals: 12 };
     const usdt = { id: USDT, decimals: 6 };
     const names = Object.keys(INTERVAL_SECONDS) as (keyof typeof INTERVAL_SECONDS)[];

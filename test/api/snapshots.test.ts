@@ -8,12 +8,11 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { acceptsCsv } from "../../api/middleware/cache.js";
-import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, requestSnapshot, rowsOf, setTask } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { createLogger } from "../../shared/logger.js";
 import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
-import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
+import { authHeader, buildApp, expectError, noRequestLimit, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ACCOUNTS, ranked, time, TOKEN, truth, writeSnapshotStore } from "../support/snapshot-store.js";
 import { until } from "../support/wait.js";
@@ -31,7 +30,7 @@ describeDb("holder snapshots", (ctx) => {
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37 });
     // The per-IP request limit is not under test here (rate-limit.test.ts): the first test alone
     // makes ~80 requests plus one status poll per 25 ms, which on a slow machine passed 100/min.
-    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 }, rateLimit: { store: new MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
+    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 }, rateLimit: noRequestLimit() });
     auth = await authHeader(t);
   });
   afterEach(async () => {
@@ -203,7 +202,7 @@ describeDb("holder snapshots", (ctx) => {
   it("keeps the newest SNAPSHOTS_KEEP finished snapshots: an older one is deleted, rows and all, when a new one finishes", async () => {
     await runner.close();
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 50, keep: 2 });
-    const t2 = buildApp(ctx.db, { snapshots: runner, rateLimit: { store: new MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 } });
+    const t2 = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit() });
     const ids: number[] = [];
     for (const n of [100, 101, 102]) {
       ids.push(((await (await t2.post("/snapshots", { tokenId: TOKEN, block: n }, auth)).json()) as { id: number }).id);

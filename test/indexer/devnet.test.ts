@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { ASSETS, FOREIGN_ASSETS, FOREIGN_POOLS, NATIVE_LOCATION, POOLS, assetLocation, foreignHoldings, holderMints } from "../../indexer/devnet/plan.js";
-import { seedMarket, startLiveSwaps } from "../../indexer/devnet/scenario.js";
+import { seedMarket, startLiveSwaps, warnOnTradeFailure } from "../../indexer/devnet/scenario.js";
+import { captureLog } from "../support/log.js";
 import { createSubmitter, ExtrinsicError } from "../../indexer/devnet/submitter.js";
 import { loadConfig } from "../../shared/config.js";
 
@@ -109,6 +110,11 @@ describe(`devnet market scenario`, () => {
     const sent = createSubmitter(api, dev.Dave).send(batch, "create taken id");
     await expect(sent).rejects.toThrow(ExtrinsicError);
     await expect(sent).rejects.toThrow(/assets\.InUse/);
+    // What npm start and tokenpool devnet log for such a refused live trade: one JSON warning
+    // naming the chain's error, in the service's log (not a plain line on stderr).
+    const log = captureLog();
+    warnOnTradeFailure(log.logger)(await sent.catch((err: unknown) => err));
+    expect(log.records().map((r) => [r.level, r.msg, r.err?.type, /assets\.InUse/.test(r.err?.message)])).toEqual([[40, "devnet: a live trade failed; skipped, trading goes on", "ExtrinsicError", true]]);
   }, LONG);
 
   it("live swaps keep producing blocks until stopped", async () => {

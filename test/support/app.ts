@@ -26,6 +26,13 @@ export interface TestApp {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
+/**
+ * A per-IP request limit out of the way, for suites that make many requests (or poll) from one
+ * IP and test something else: buildApp's clock never moves, so its 100 a minute is 100 for life.
+ * The limit itself is tested in rate-limit.test.ts and the abuse suites.
+ */
+export const noRequestLimit = (): AppDeps["rateLimit"] => ({ store: new MemoryRateLimitStore(), max: 100_000, windowMs: 60_000 });
+
 export function buildApp(db: Database, overrides: Partial<AppDeps> & { clock?: FakeClock } = {}): TestApp {
   const clock = overrides.clock ?? new FakeClock();
   const app = createApp({
