@@ -11,7 +11,7 @@
  * ≈ 2 µs of a cached answer's 17 µs, which never reads the store (api/fast-path.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Database } from "../db/index.js";
+import { readOnlySnapshot, type Database } from "../db/index.js";
 import { AppError } from "../shared/errors.js";
 
 export interface Snapshots {
@@ -48,12 +48,10 @@ export function snapshots(store: Database): Snapshots {
     run(fn, signal) {
       if (current.getStore()) return fn();
       running += 1;
-      return store
-        .transaction((tx) => current.run({ tx: tx as unknown as Database, signal }, fn), { isolationLevel: "repeatable read", accessMode: "read only" })
-        .finally(() => {
-          // No read in progress: no context to keep, so no hooks to pay for (run() enables it again).
-          if (--running === 0) current.disable();
-        });
+      return readOnlySnapshot(store, (tx) => current.run({ tx, signal }, fn)).finally(() => {
+        // No read in progress: no context to keep, so no hooks to pay for (run() enables it again).
+        if (--running === 0) current.disable();
+      });
     },
   };
 }

@@ -3,8 +3,7 @@
  * read from balance history (db/schema/history.ts), exact from the store's history floor to its
  * newest block, refused outside it — never guessed.
  */
-import { sql } from "drizzle-orm";
-import { balanceAt, getTask, getToken, historyFloor, latestBlock, poolsAt, poolsByLpToken, rowsOf, tokenAt, type Database, type HistoryKind } from "../../db/index.js";
+import { asOfBounds, balanceAt, getToken, poolsAt, poolsByLpToken, tokenAt, type AsOfBounds, type Database, type HistoryKind } from "../../db/index.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { resolveAddress } from "./accounts.js";
@@ -26,8 +25,9 @@ export interface AsOf {
 export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[], opts: { kept?: boolean } = {}): Promise<{ number: number; timestamp: number }> {
   if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid ${q.field ?? "query"}: give "${q.field === "body" ? "block" : "at"}" (a block) or "atTime" (Unix seconds), not both.`);
   const kinds = typeof kind === "string" ? [kind] : kind;
-  const [reread, head, ...floors] = await Promise.all([getTask<{ block: number }>(db, "reread"), latestBlock(db), ...kinds.map((k) => historyFloor(db, k))]);
-  const resolved = await pick(db, q, head, floors);
+  const bounds = await asOfBounds(db, kinds, q, "reread"); // indexer/reread.ts's task
+  const resolved = pick(q, bounds);
+  const reread = bounds.task as { block: number } | undefined;
   // State that changed without events (a runtime upgrade, destroyed accounts) is being read again
   // at that block (indexer/reread.ts): until it is, answers from it on could still change. So an
   // answer as of such a block, or one that is kept (a snapshot), waits; "now" answers as the
@@ -38,8 +38,7 @@ export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | His
   return resolved;
 }
 
-async function pick(db: Database, q: AsOf, head: { number: number; timestamp: number } | undefined, floors: Array<number | undefined>): Promise<{ number: number; timestamp: number }> {
-  const floor = floors.some((f) => f === undefined) ? undefined : Math.max(...(floors as number[]));
+function pick(q: AsOf, { head, floor, asked: row }: AsOfBounds): { number: number; timestamp: number } {
   if (!head || floor === undefined) throw new AppError("BLOCK_BEFORE_HISTORY", "The store has no balance history yet: it starts with the indexer's first complete snapshot, which has not finished.");
   const refuseBefore = (what: string) =>
     new AppError(
@@ -49,17 +48,13 @@ async function pick(db: Database, q: AsOf, head: { number: number; timestamp: nu
   if (q.at !== undefined) {
     if (q.at > head.number) throw new AppError("BLOCK_NOT_INDEXED", `Block ${q.at} is not indexed yet: the store's newest block is ${head.number}.`);
     if (q.at < floor) throw refuseBefore(`Block ${q.at}`);
-    const [row] = rowsOf<{ timestamp: string | number }>(await db.execute(sql`select timestamp from blocks where number = ${q.at}`));
     if (!row) throw refuseBefore(`Block ${q.at}`);
-    return { number: q.at, timestamp: Number(row.timestamp) };
+    return row;
   }
   if (q.atTime !== undefined) {
     if (q.atTime > head.timestamp) throw new AppError("BLOCK_NOT_INDEXED", `Time ${q.atTime} is after the store's newest block (${head.number}, at ${head.timestamp}): a later block could still be the last one at or before it.`);
-    const [row] = rowsOf<{ number: string | number; timestamp: string | number }>(
-      await db.execute(sql`select number, timestamp from blocks where timestamp <= ${q.atTime} order by timestamp desc, number desc limit 1`),
-    );
-    if (!row || Number(row.number) < floor) throw refuseBefore(`Time ${q.atTime}${row ? ` (block ${row.number})` : ""}`);
-    return { number: Number(row.number), timestamp: Number(row.timestamp) };
+    if (!row || row.number < floor) throw refuseBefore(`Time ${q.atTime}${row ? ` (block ${row.number})` : ""}`);
+    return row;
   }
   return { number: head.number, timestamp: head.timestamp };
 }

@@ -100,12 +100,31 @@ export async function resolveTokenRef(db: Database, ref: string, param: string, 
   return matches[0] as Token;
 }
 
+/** A token reference that is an id (resolveTokenRef answers that id's token, or refuses). */
+const numericRef = (ref: string): number | undefined => (/^\d+$/.test(ref) ? parseTokenId(ref) : undefined);
+
 /**
  * One pair, oriented as asked: now, or as of a block (`at`, `atTime`) — the pool as read at or
  * before it (pool history: reserves, LP supply, fee), the tokens and prices as of it, and the 24 h
  * window ending at it. A pair whose pool did not exist yet at the block is POOL_NOT_FOUND.
  */
 export async function pairStats(db: Database, refA: string, refB: string, q: AsOf = {}) {
+  // The pool, and as of a block its row and the tokens then, for two token ids at a block number.
+  const lookups = (idA: number, idB: number, at: number | undefined) =>
+    Promise.all([
+      findPool(db, idA, idB),
+      // Either orientation: the pool's own is known from `findPool`.
+      at !== undefined ? poolsAt(db, [{ token0Id: idA, token1Id: idB }, { token0Id: idB, token1Id: idA }], at) : Promise.resolve([]),
+      at !== undefined ? tokensAtIds(db, [idA, idB], at) : Promise.resolve([]),
+      // Now, the 24 h window ends at the newest block.
+      at !== undefined ? Promise.resolve(undefined) : window(db),
+    ]);
+  // Asked by ids (and by block number, or now), these are known before the block and the tokens
+  // are checked, so they are read with them: one round trip instead of two. Unused when either
+  // check refuses.
+  const ids = [numericRef(refA), numericRef(refB)];
+  const early = ids[0] !== undefined && ids[1] !== undefined && ids[0] !== ids[1] && q.atTime === undefined ? lookups(ids[0], ids[1], q.at) : undefined;
+  early?.catch(() => {});
   // The block and the two tokens are looked up at once (the block's refusal, if any, comes first).
   const asOf = q.at !== undefined || q.atTime !== undefined ? resolveAsOf(db, q, ["holders", "lp"]) : Promise.resolve(undefined);
   const refs = Promise.all([resolveTokenRef(db, refA, "tokenA", asOf), resolveTokenRef(db, refB, "tokenB", asOf)]);
@@ -115,13 +134,7 @@ export async function pairStats(db: Database, refA: string, refB: string, q: AsO
   const [currentA, currentB] = await refs;
   if (currentA.id === currentB.id) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "tokenB": the two tokens of a pair must differ.`);
   const named = `${currentA.symbol || currentA.id}/${currentB.symbol || currentB.id}`;
-  // As of a block: the pool's row then (either orientation) and the tokens then, with the pool.
-  const sides = [{ token0Id: currentA.id, token1Id: currentB.id }, { token0Id: currentB.id, token1Id: currentA.id }];
-  const [found, states, tokensThen] = await Promise.all([
-    findPool(db, currentA.id, currentB.id),
-    block ? poolsAt(db, sides, block.number) : Promise.resolve([]),
-    block ? tokensAtIds(db, [currentA.id, currentB.id], block.number) : Promise.resolve([]),
-  ]);
+  const [found, states, tokensThen, now] = await (early ?? lookups(currentA.id, currentB.id, block?.number));
   if (!found) throw new AppError("POOL_NOT_FOUND", `No pool exists for ${named}.`);
   let pool: Pool = found;
   let a: TokenFields = currentA;
@@ -143,7 +156,7 @@ export async function pairStats(db: Database, refA: string, refB: string, q: AsO
   const flipped = pool.token0Id !== a.id;
   const reserveA = BigInt(flipped ? pool.reserve1 : pool.reserve0);
   const reserveB = BigInt(flipped ? pool.reserve0 : pool.reserve1);
-  const w = block ? { head: block, range: { from: block.timestamp - DAY, to: block.timestamp } } : await window(db);
+  const w = block ? { head: block, range: { from: block.timestamp - DAY, to: block.timestamp } } : now;
   const [prices, totals, then] = await Promise.all([
     block ? pricesAt(db, [a.id, b.id], block.number) : latestPrices(db, [a.id, b.id]),
     w ? swapTotals(db, w.range, pool) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),

@@ -68,6 +68,49 @@ export async function historyFloor(db: Database, kind: HistoryKind): Promise<num
   return rows[0] === undefined ? undefined : Number(rows[0].block_number);
 }
 
+/** What an answer as of a block is checked against (asOfBounds). */
+export interface AsOfBounds {
+  head: { number: number; timestamp: number } | undefined;
+  /** The floor of the kinds asked (the latest of them); undefined when any has none yet. */
+  floor: number | undefined;
+  /** The block named (by number, or the last at or before a time); undefined when none or not asked. */
+  asked: { number: number; timestamp: number } | undefined;
+  /** The state of the indexer task `task` (e.g. a reread in progress), as stored. */
+  task: unknown;
+}
+
+/**
+ * In one statement (one round trip, where reading them apart took five): the newest block, the
+ * history floors of `kinds`, the block `at` names or the last at or before `atTime`, and the
+ * state of the indexer task `task`.
+ */
+export async function asOfBounds(db: Database, kinds: HistoryKind[], q: { at?: number | undefined; atTime?: number | undefined }, task: string): Promise<AsOfBounds> {
+  const asked =
+    q.at !== undefined
+      ? sql`select number, timestamp from blocks where number = ${q.at}::bigint`
+      : q.atTime !== undefined
+        ? sql`select number, timestamp from blocks where timestamp <= ${q.atTime}::bigint order by timestamp desc, number desc limit 1`
+        : sql`select null::bigint as number, null::bigint as timestamp where false`;
+  const [row] = rowsOf<{ head_number: string | number | null; head_timestamp: string | number | null; floors: string | number; floor: string | number | null; asked_number: string | number | null; asked_timestamp: string | number | null; task: string | null }>(
+    await db.execute(sql`
+      select h.number as head_number, h.timestamp as head_timestamp, a.number as asked_number, a.timestamp as asked_timestamp,
+        (select count(*) from history_floors where kind = any(${pgArray(kinds)}::text[])) as floors,
+        (select max(block_number) from history_floors where kind = any(${pgArray(kinds)}::text[])) as floor,
+        (select state::text from indexer_tasks where name = ${task}) as task
+      from (select 1) one
+      left join lateral (select number, timestamp from blocks order by number desc limit 1) h on true
+      left join lateral (${asked}) a on true`),
+  );
+  const num = (v: string | number | null | undefined) => (v === null || v === undefined ? undefined : Number(v));
+  const pair = (n: string | number | null | undefined, t: string | number | null | undefined) => (n === null || n === undefined ? undefined : { number: Number(n), timestamp: Number(t) });
+  return {
+    head: pair(row?.head_number, row?.head_timestamp),
+    floor: Number(row?.floors ?? 0) === new Set(kinds).size ? num(row?.floor) : undefined,
+    asked: pair(row?.asked_number, row?.asked_timestamp),
+    task: row?.task === null || row?.task === undefined ? undefined : (JSON.parse(row.task) as unknown),
+  };
+}
+
 /**
  * The balance of (token, account) as of `block`: the newest row at or before it, with the block
  * it was read at; undefined when history has no row (the account held none since the floor).

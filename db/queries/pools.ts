@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { poolReserves, pools } from "../schema/index.js";
 import { addPoolCandles } from "./candles.js";
@@ -57,22 +57,27 @@ export async function insertPoolReserves(db: Database, given: NewPoolReserves[])
  * pool younger than that, its first recorded reserves.
  */
 export async function reservesAt(db: Database, pool: Pick<Pool, "token0Id" | "token1Id">, timestamp: number): Promise<PoolReserves | undefined> {
-  const same = and(eq(poolReserves.token0Id, pool.token0Id), eq(poolReserves.token1Id, pool.token1Id));
-  const [before] = await db
-    .select()
-    .from(poolReserves)
-    .where(and(same, lte(poolReserves.timestamp, timestamp)))
-    .orderBy(desc(poolReserves.timestamp), desc(poolReserves.blockNumber))
-    .limit(1);
-  if (before) return before;
-  const [first] = await db
-    .select()
-    .from(poolReserves)
-    .where(and(same, gte(poolReserves.timestamp, timestamp)))
-    .orderBy(asc(poolReserves.timestamp), asc(poolReserves.blockNumber))
-    .limit(1);
-  return first;
+  // Both reads in one statement (one round trip): the second only answers when the first has no row.
+  const pick = (cmp: string, order: string, rank: number) =>
+    sql`(select ${RESERVE_COLUMNS}, ${sql.raw(String(rank))} as rank from pool_reserves
+      where token0_id = ${pool.token0Id}::bigint and token1_id = ${pool.token1Id}::bigint and timestamp ${sql.raw(cmp)} ${timestamp}::bigint
+      order by timestamp ${sql.raw(order)}, block_number ${sql.raw(order)} limit 1)`;
+  const [row] = rowsOf<ReservesRow>(await db.execute(sql`${pick("<=", "desc", 0)} union all ${pick(">=", "asc", 1)} order by rank limit 1`));
+  return row && toReserves(row);
 }
+
+const RESERVE_COLUMNS = sql.raw("token0_id, token1_id, block_number, timestamp, reserve0::text as reserve0, reserve1::text as reserve1, lp_supply::text as lp_supply, lp_fee_ppm");
+type ReservesRow = { token0_id: string | number; token1_id: string | number; block_number: string | number; timestamp: string | number; reserve0: string; reserve1: string; lp_supply: string | null; lp_fee_ppm: number | null };
+const toReserves = (r: ReservesRow): PoolReserves => ({
+  token0Id: Number(r.token0_id),
+  token1Id: Number(r.token1_id),
+  blockNumber: Number(r.block_number),
+  timestamp: Number(r.timestamp),
+  reserve0: r.reserve0,
+  reserve1: r.reserve1,
+  lpSupply: r.lp_supply,
+  lpFeePpm: r.lp_fee_ppm === null ? null : Number(r.lp_fee_ppm),
+});
 
 /**
  * Each of `given` as of `block`: its newest pool_reserves row at or before it (reserves, and LP
@@ -81,25 +86,16 @@ export async function reservesAt(db: Database, pool: Pick<Pool, "token0Id" | "to
  */
 export async function poolsAt(db: Database, given: Array<Pick<Pool, "token0Id" | "token1Id">>, block: number): Promise<PoolReserves[]> {
   if (given.length === 0) return [];
-  const rows = rowsOf<{ token0_id: string | number; token1_id: string | number; block_number: string | number; timestamp: string | number; reserve0: string; reserve1: string; lp_supply: string | null; lp_fee_ppm: number | null }>(
+  const rows = rowsOf<ReservesRow>(
     await db.execute(sql`
       select r.* from unnest(${idArray(given.map((p) => p.token0Id))}::bigint[], ${idArray(given.map((p) => p.token1Id))}::bigint[]) as g(t0, t1)
       cross join lateral (
-        select token0_id, token1_id, block_number, timestamp, reserve0::text as reserve0, reserve1::text as reserve1, lp_supply::text as lp_supply, lp_fee_ppm
+        select ${RESERVE_COLUMNS}
         from pool_reserves where token0_id = g.t0 and token1_id = g.t1 and block_number <= ${block}::bigint
         order by block_number desc limit 1
       ) r`),
   );
-  return rows.map((r) => ({
-    token0Id: Number(r.token0_id),
-    token1Id: Number(r.token1_id),
-    blockNumber: Number(r.block_number),
-    timestamp: Number(r.timestamp),
-    reserve0: r.reserve0,
-    reserve1: r.reserve1,
-    lpSupply: r.lp_supply,
-    lpFeePpm: r.lp_fee_ppm === null ? null : Number(r.lp_fee_ppm),
-  }));
+  return rows.map(toReserves);
 }
 
 /** The first block from which a pool's LP supply is on record (rows from before migration 0016 have none). */

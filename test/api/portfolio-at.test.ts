@@ -161,6 +161,12 @@ describeDb("a portfolio and a pair as of a block", (ctx) => {
     const now = await get(`/pool/stats/KSM/USDt`);
     expect(now).not.toHaveProperty("asOf");
     expect(now).toMatchObject({ price: "15", blockNumber: 105 });
+    // Asked by ids, the pool is read beside the block and the tokens (api/services/pools.ts):
+    // the same answers as asked by symbols, which are resolved first.
+    for (const q of ["?at=100", "?at=101", "?at=104", "?at=105", `?atTime=${time(103)}`, ""]) {
+      expect(await get(`/pool/stats/${KSM}/${USDT}${q}`), q).toEqual(await get(`/pool/stats/KSM/USDt${q}`));
+      expect(await get(`/pool/stats/${USDT}/${KSM}${q}`), q).toEqual(await get(`/pool/stats/USDt/KSM${q}`));
+    }
   });
 
   it("a backfill's upgrade block reads a pool twice at one block: one row, the last read (review)", async () => {
@@ -178,6 +184,11 @@ describeDb("a portfolio and a pair as of a block", (ctx) => {
     expect(await expectError(await err(`/pool/stats/KSM/${TEN}?at=101`), 404, "POOL_NOT_FOUND")).toContain("at block 101");
     expect(await get(`/pool/stats/KSM/${TEN}?at=102`)).toMatchObject({ tokenB: { tokenId: TEN, reserve: "1000" }, lpSupply: "10" });
     expect(await expectError(await err(`/pool/stats/KSM/${TEN}?at=103`), 404, "TOKEN_NOT_FOUND")).toContain("did not exist at block 103");
+    // The same refusals asked by ids (the pool read beside the checks, not after them).
+    expect(await expectError(await err(`/pool/stats/${KSM}/${TEN}?at=101`), 404, "POOL_NOT_FOUND")).toContain("at block 101");
+    expect(await expectError(await err(`/pool/stats/${KSM}/${TEN}?at=103`), 404, "TOKEN_NOT_FOUND")).toContain("did not exist at block 103");
+    expect(await expectError(await err(`/pool/stats/${KSM}/${TEN}?at=99`), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 100");
+    await expectError(await err(`/pool/stats/${KSM}/${KSM}?at=100`), 400, "VALIDATION_ERROR");
     for (const path of [`/accounts/${ALICE}?at=99`, `/pool/stats/KSM/USDt?at=99`]) expect(await expectError(await err(path), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 100");
     for (const path of [`/accounts/${ALICE}?at=106`, `/pool/stats/KSM/USDt?atTime=${time(105) + 1}`]) await expectError(await err(path), 404, "BLOCK_NOT_INDEXED");
     for (const q of ["at=x", "at=01", "at=100&atTime=1700000000"]) {
