@@ -73,17 +73,24 @@ async function pastLatencies(big: DbHandle): Promise<Record<string, number>> {
   const app = inProcessApp(big);
   const auth = await tokenOf((p, init) => Promise.resolve(app.request(p, init)));
   const out: Record<string, number> = {};
+  const first: Record<string, number> = {};
   for (const [label, p, needsAuth] of PAST_ROUTES) {
+    // The route's first 25 answers in this process, timed apart: they include compiling its code
+    // (measured: a pair as of a block 7.6–8.6 ms over its first 50 answers, 5.5–6.3 ms from the
+    // hundredth on, the same store). A running API has done that; the p50 is taken after.
+    const cold = await timings(25, () => get(p, needsAuth ? auth : {}));
     const ms = await timings(25, () => get(p, needsAuth ? auth : {}));
     // The same route's current answer, timed alongside: what "as of" costs on top, whatever the
     // machine's speed that day.
     const now = await timings(25, () => get(p.replace(/\?at=\d+$/, ""), needsAuth ? auth : {}));
     out[label] = ms.median;
+    first[label] = cold.median;
     // Issue 26's target names metadata and a pair; a portfolio as of a block is shown beside them.
     const targeted = !label.startsWith("/accounts");
-    rows.push({ what: `uncached ${label} p50 (ms); the current answer's`, figure: `${range(ms)}; now ${range(now)}`, ...(targeted ? { target: "≤ 10 ms", met: ms.median <= 10 } : {}) });
+    rows.push({ what: `uncached ${label} p50 (ms); the current answer's; the route's first 25 answers in the process`, figure: `${range(ms)}; now ${range(now)}; first ${range(cold)}`, ...(targeted ? { target: "≤ 10 ms", met: ms.median <= 10 } : {}) });
   }
   results.pastLatencyMs = out;
+  results.pastLatencyFirstMs = first;
   return out;
 }
 
