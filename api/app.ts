@@ -82,6 +82,19 @@ export const SNAPSHOT_LIMITS = { queued: 20, perUser: 3, csvStreams: 8, csvPerCl
 export const MAX_BODY_BYTES = 16 * 1024;
 
 
+/** The current holder list as CSV: the one read that is streamed (api/services/holders-csv.ts). */
+const CSV_DOWNLOAD = /^\/assets\/holders\/[^/]+$/;
+
+/**
+ * Whether a request's reads run in one snapshot (and under its deadline's signal): every GET of
+ * indexed data, except the holder list asked as CSV, which holds its own transaction for the
+ * length of the download. Any other route asked with `Accept: text/csv` answers JSON, so its
+ * reads are in a snapshot like any other.
+ */
+export function readsInSnapshot(method: string, path: string, accept: string | undefined): boolean {
+  return method === "GET" && CACHEABLE.test(path) && !(CSV_DOWNLOAD.test(path) && wantsCsv(accept));
+}
+
 /** Builds the whole REST API; listening is main.ts's business. */
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
@@ -129,8 +142,7 @@ export function createApp(deps: AppDeps) {
   // connection would wait for this one.)
   const snapshot = snapshots(deps.readDb ?? deps.db);
   if (deps.readBudget) app.use(readBudget(new ReadBudget(deps.readBudget), deps.trustProxy));
-  // (A holder list as CSV holds its own transaction, for the length of the download.)
-  app.use((c, next) => (c.req.method === "GET" && CACHEABLE.test(c.req.path) && !wantsCsv(rawHeader(c, "accept")) ? snapshot.run(next, deadlineOf(c)) : next()));
+  app.use((c, next) => (readsInSnapshot(c.req.method, c.req.path, rawHeader(c, "accept")) ? snapshot.run(next, deadlineOf(c)) : next()));
   app.use("/auth/*", requireJsonBody());
   app.use("/snapshots", requireJsonBody());
 

@@ -169,6 +169,23 @@ describeDb("a portfolio and a pair as of a block", (ctx) => {
     }
   });
 
+  it("an answer needing balance and LP history is refused before the later of their floors, and without either", async () => {
+    const err = (path: string) => t.get(path, auth);
+    // LP history from 102 only: holders-only answers start at 100, those with LP positions at 102.
+    await ctx.db.execute(sql`update history_floors set block_number = 102 where kind = 'lp'`);
+    for (const path of [`/accounts/${ALICE}?at=101`, `/pool/stats/${KSM}/${USDT}?at=101`, `/pool/stats/KSM/USDt?at=101`])
+      expect(await expectError(await err(path), 404, "BLOCK_BEFORE_HISTORY"), path).toContain("starts at block 102");
+    expect(await get(`/accounts/${ALICE}/balances/${USDT}?at=101`)).toMatchObject({ asOf: { blockNumber: 101 } });
+    expect(await get(`/assets/metadata/${USDT}?at=101`)).toMatchObject({ asOf: { blockNumber: 101 } });
+    expect(await get(`/accounts/${ALICE}?at=102`)).toMatchObject({ asOf: { blockNumber: 102 } });
+    // No LP history at all: those answers have no floor to start from; the holders-only ones still answer.
+    await ctx.db.execute(sql`delete from history_floors where kind = 'lp'`);
+    for (const path of [`/accounts/${ALICE}?at=103`, `/pool/stats/${KSM}/${USDT}?at=103`])
+      expect(await expectError(await err(path), 404, "BLOCK_BEFORE_HISTORY"), path).toContain("no balance history yet");
+    expect(await get(`/accounts/${ALICE}/balances/${USDT}?at=103`)).toMatchObject({ asOf: { blockNumber: 103 } });
+    expect(await get(`/assets/metadata/${USDT}?at=103`)).toMatchObject({ asOf: { blockNumber: 103 } });
+  });
+
   it("a backfill's upgrade block reads a pool twice at one block: one row, the last read (review)", async () => {
     const batch = new Batch();
     const row = (r0: bigint) => ({ token0Id: KSM, token1Id: USDT, blockNumber: 50, timestamp: time(50), reserve0: r0.toString(), reserve1: "1", lpSupply: "7", lpFeePpm: 3_000 });

@@ -31,18 +31,27 @@ const pg = dbTargets.find((t) => t.name === "postgres")!;
 describe.skipIf(pg.skip)(`a read's snapshot on Postgres, statement by statement${pg.skip ? ` (skipped: ${pg.skip})` : ""}`, () => {
   it("is begun in one statement, and its queries run on the transaction's connection", async () => {
     const store = await pg.open();
-    const sent: string[] = [];
-    const client = postgres(store.url!, { max: 2, onnotice: () => {}, debug: (_connection, query) => void sent.push(query.trim()) });
+    const sent: Array<{ connection: number; query: string }> = [];
+    const client = postgres(store.url!, { max: 2, onnotice: () => {}, debug: (connection, query) => void sent.push({ connection, query: query.trim() }) });
     try {
       const db = drizzle({ client, schema, casing: "snake_case" }) as unknown as Database;
-      const [answer] = await readOnlySnapshot(db, async (tx) => {
-        // Two queries at once inside it: both in the same transaction (the same backend).
-        const [a, b] = await Promise.all([tx.execute(sql`select pg_backend_pid() as pid, txid_current_if_assigned() as x`), tx.execute(sql`select pg_backend_pid() as pid`)]);
-        return [rowsOf<{ pid: number }>(a)[0]!.pid === rowsOf<{ pid: number }>(b)[0]!.pid];
+      // A pool connection busy elsewhere meanwhile: the snapshot's queries must not go to the pool.
+      const elsewhere = client`select pg_sleep(0.2)`;
+      const seen = await readOnlySnapshot(db, async (tx) => {
+        const both = await Promise.all([settings(tx), settings(tx), settings(tx)]);
+        return both.map((r) => rowsOf(r)[0]);
       });
-      expect(answer).toBe(true);
+      await elsewhere;
+      expect(seen).toEqual(Array(3).fill({ isolation: "repeatable read", read_only: "on" }));
       // (postgres.js reads the server's array types first, on a new connection.)
-      expect(sent.filter((q) => /^(begin|set|commit)\b/i.test(q))).toEqual(["begin isolation level repeatable read read only", "commit"]);
+      const framing = sent.filter((q) => /^(begin|set|commit)\b/i.test(q.query));
+      expect(framing.map((q) => q.query)).toEqual(["begin isolation level repeatable read read only", "commit"]);
+      // Every query between begin and commit went on the begin's connection.
+      const from = sent.indexOf(framing[0]!);
+      const to = sent.indexOf(framing[1]!);
+      const inside = sent.slice(from, to + 1).filter((q) => q.query.startsWith("select current_setting"));
+      expect(inside).toHaveLength(3);
+      expect(new Set(inside.map((q) => q.connection))).toEqual(new Set([framing[0]!.connection]));
     } finally {
       await client.end();
       await store.drop();
