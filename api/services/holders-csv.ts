@@ -11,7 +11,7 @@
  * is read without any transaction.
  */
 import { sql } from "drizzle-orm";
-import { getToken, latestBlock, rowsOf, type Database } from "../../db/index.js";
+import { getToken, latestBlock, readOnlySnapshot, rowsOf, type Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 
@@ -36,19 +36,14 @@ export async function currentHoldersCsv(store: Database, tokenId: number, releas
   let finish!: (err?: unknown) => void;
   const finished = new Promise<void>((res, rej) => (finish = (err) => (err === undefined ? res() : rej(err))));
   finished.catch(() => {});
-  const tx = store
-    .transaction(
-      async (t) => {
-        const db = t as unknown as Database;
-        const [token, head] = await Promise.all([getToken(db, tokenId), latestBlock(db)]);
-        if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${tokenId} was not found.`);
-        await db.execute(sql`declare holders_csv no scroll cursor for
+  const tx = readOnlySnapshot(store, async (db) => {
+    const [token, head] = await Promise.all([getToken(db, tokenId), latestBlock(db)]);
+    if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${tokenId} was not found.`);
+    await db.execute(sql`declare holders_csv no scroll cursor for
           select h.account, h.balance::text as amount from holders h where h.token_id = ${tokenId} and h.balance > 0 order by h.balance desc, h.account`);
-        opened({ tx: db, block: head?.number ?? 0 });
-        await finished;
-      },
-      { isolationLevel: "repeatable read", accessMode: "read only" },
-    )
+    opened({ tx: db, block: head?.number ?? 0 });
+    await finished;
+  })
     .catch((err: unknown) => failed(err))
     .finally(release);
   void tx;

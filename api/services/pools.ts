@@ -74,6 +74,9 @@ export async function aggregatePoolStats(db: Database) {
 /** Token ids an AMBIGUOUS_TOKEN message names at most (a symbol may be shared by thousands of assets). */
 const AMBIGUOUS_NAMED = 10;
 
+/** A token reference that is an id (resolveTokenRef answers that id's token, or refuses). */
+const numericRef = (ref: string): number | undefined => (/^\d+$/.test(ref) ? parseTokenId(ref) : undefined);
+
 /**
  * A pair path segment: a numeric token id, or a symbol (case-insensitive) that must name one token
  * (of the tokens now). With `block`, an id also names a token destroyed since that existed then.
@@ -99,9 +102,6 @@ export async function resolveTokenRef(db: Database, ref: string, param: string, 
   }
   return matches[0] as Token;
 }
-
-/** A token reference that is an id (resolveTokenRef answers that id's token, or refuses). */
-const numericRef = (ref: string): number | undefined => (/^\d+$/.test(ref) ? parseTokenId(ref) : undefined);
 
 /**
  * One pair, oriented as asked: now, or as of a block (`at`, `atTime`) — the pool as read at or
