@@ -18,6 +18,7 @@ import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ResponseCache } from "./middleware/cache.js";
 import { blockSwitch } from "./block-switch.js";
 import { createFastPath } from "./fast-path.js";
+import { keepTickShape } from "./tick-shape.js";
 import { snapshots } from "./snapshot.js";
 import { readBudgetFor } from "./middleware/read-budget.js";
 import { LiveHub, type HubLimits } from "./live/hub.js";
@@ -220,6 +221,8 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const http = { headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, ...options.http };
   const listener = requestListener(app.fetch, config.host, logger, shutdown);
   const fast = cache && createFastPath({ cache, tokens, rateLimit, trustProxy: config.trustProxy, logger, metrics }, listener);
+  // A quiet spell must not leave every later answer slower (api/tick-shape.ts).
+  keepTickShape();
   const server = createServer({ ...http, requireHostHeader: false });
   const budget = connectionBudget(server, { ...CONNECTION_LIMITS, ...options.connections }, { trustProxy: config.trustProxy, metrics, logger });
   // TRUST_PROXY_FROM: X-Forwarded-For from any other peer is dropped before anything reads it.

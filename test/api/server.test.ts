@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
+import { keptTickShape } from "../../api/tick-shape.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { resolveJwtSecret } from "../../shared/secret.js";
@@ -37,6 +38,10 @@ describe("the API server on a fresh DATA_DIR", () => {
     const stats = await fetch(`${base}/pool/stats`);
     expect(await stats.json()).toMatchObject({ totalPools: 0, totalValueLocked: "0", volume24h: "0", fees24h: "0" });
     expect((await fetch(`${base}/health`)).status).toBe(200);
+  });
+
+  it("keeps a process.nextTick entry alive, so an idle spell cannot slow later answers (api/tick-shape.ts)", () => {
+    expect(Object.keys(keptTickShape() ?? {})).toEqual(["callback", "args"]);
   });
 
   it("generates a JWT secret once, keeps it in DATA_DIR (0600), and reuses it", async () => {

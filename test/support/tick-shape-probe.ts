@@ -1,0 +1,28 @@
+/**
+ * Run by test/api/tick-shape.test.ts in a child with `--expose-gc --allow-natives-syntax`: keeps
+ * a TickObject (api/tick-shape.ts), lets full GCs run with no other TickObject alive, as on an
+ * idle server, then prints what the kept object is and whether a new TickObject has its map.
+ */
+import { executionAsyncResource } from "node:async_hooks";
+import { keepTickShape, keptTickShape } from "../../api/tick-shape.js";
+
+const gc = (globalThis as { gc?: () => void }).gc!;
+// V8's own check (natives syntax), compiled at run time: TypeScript has no syntax for it.
+const sameMap = new Function("a", "b", "return %HaveSameMap(a, b)") as (a: object, b: object) => boolean;
+const nextTickObject = () => new Promise<object>((resolve) => process.nextTick(() => resolve(executionAsyncResource())));
+
+keepTickShape();
+keepTickShape(); // idempotent: one kept object
+await nextTickObject();
+const kept = keptTickShape();
+await new Promise((r) => setTimeout(r, 10));
+for (let i = 0; i < 4; i++) gc();
+const after = await nextTickObject();
+process.stdout.write(
+  JSON.stringify({
+    keys: kept ? Object.keys(kept) : null,
+    symbols: kept ? Object.getOwnPropertySymbols(kept).map(String) : null,
+    sameMap: kept ? sameMap(kept, after) : null,
+    stillKept: keptTickShape() === kept,
+  }),
+);
