@@ -182,7 +182,15 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
   const ceilings: ChildProcess[] = [];
   try {
     const auth = await tokenOf((p, init) => fetch(`${base}${p}`, init));
-    const bodies = await Promise.all(ROUTES.map(async ([, p, needsAuth]) => (await fetch(`${base}${p}`, { headers: needsAuth ? auth : {} })).text()));
+    // One at a time, each a 200: read side by side, they met the read budget (4 uncached reads
+    // per client) and bare Hono was measured answering a 149-byte refusal for a 19 kB route.
+    const bodies: string[] = [];
+    for (const [label, p, needsAuth] of ROUTES) {
+      const res = await fetch(`${base}${p}`, { headers: needsAuth ? auth : {} });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`bench: ${label} answered ${res.status}: ${body.slice(0, 200)}`);
+      bodies.push(body);
+    }
     const bodyFile = path.join(tmpdir(), `tokenpool-bench-bodies-${process.pid}.json`);
     writeFileSync(bodyFile, JSON.stringify(bodies));
     const ceiling: Record<string, string> = {};

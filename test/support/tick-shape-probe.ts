@@ -11,11 +11,13 @@ const gc = (globalThis as { gc?: () => void }).gc!;
 const sameMap = new Function("a", "b", "return %HaveSameMap(a, b)") as (a: object, b: object) => boolean;
 const nextTickObject = () => new Promise<object>((resolve) => process.nextTick(() => resolve(executionAsyncResource())));
 
-keepTickShape();
-keepTickShape(); // idempotent: one kept object
+keepTickShape(50);
+keepTickShape(50); // idempotent: one timer
 await nextTickObject();
+const first = keptTickShape();
+// Renewed: a newer TickObject replaces the first within a few periods.
+await new Promise((r) => setTimeout(r, 200));
 const kept = keptTickShape();
-await new Promise((r) => setTimeout(r, 10));
 for (let i = 0; i < 4; i++) gc();
 const after = await nextTickObject();
 process.stdout.write(
@@ -23,6 +25,6 @@ process.stdout.write(
     keys: kept ? Object.keys(kept) : null,
     symbols: kept ? Object.getOwnPropertySymbols(kept).map(String) : null,
     sameMap: kept ? sameMap(kept, after) : null,
-    stillKept: keptTickShape() === kept,
+    renewed: first !== undefined && kept !== first,
   }),
 );
