@@ -18,7 +18,7 @@ import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ResponseCache } from "./middleware/cache.js";
 import { blockSwitch } from "./block-switch.js";
 import { createFastPath } from "./fast-path.js";
-import { keepTickShape } from "./tick-shape.js";
+import { keepTickShape, stopTickShape } from "./tick-shape.js";
 import { snapshots } from "./snapshot.js";
 import { readBudgetFor } from "./middleware/read-budget.js";
 import { LiveHub, type HubLimits } from "./live/hub.js";
@@ -286,6 +286,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       shutdown.closing = true;
       await Promise.all([live.close(), closeHttp(server, sockets, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, logger)]);
       await snapshotRunner.close();
+      stopTickShape();
       await store.close();
       await replica?.close();
       if (own) await handle.close();

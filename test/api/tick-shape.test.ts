@@ -14,11 +14,13 @@ const run = promisify(execFile);
 describe("the kept TickObject", () => {
   it("is a nextTick entry, renewed, whose map outlives full GCs", async () => {
     const { stdout } = await run(process.execPath, ["--expose-gc", "--allow-natives-syntax", "--import", "tsx", "test/support/tick-shape-probe.ts"], { timeout: 30_000 });
-    const probe = JSON.parse(stdout) as { keys: string[]; symbols: string[]; sameMap: boolean; renewed: boolean };
+    const probe = JSON.parse(stdout) as { keys: string[]; symbols: string[]; sameMap: boolean; renewed: boolean; afterOneStop: boolean; afterBothStops: boolean };
     expect(probe.keys).toEqual(["callback", "args"]);
     // Node 24 adds its async context frame.
     expect(probe.symbols.slice(0, 2)).toEqual(["Symbol(async_id_symbol)", "Symbol(trigger_async_id_symbol)"]);
     expect(probe.sameMap).toBe(true);
     expect(probe.renewed).toBe(true);
+    expect(probe.afterOneStop).toBe(true);
+    expect(probe.afterBothStops).toBe(true);
   }, 40_000);
 });
