@@ -13,6 +13,7 @@ import { bearerAuth, requiresToken } from "./middleware/auth.js";
 import { requireJsonBody } from "./middleware/json-body.js";
 import { methodNotAllowed } from "./middleware/method-not-allowed.js";
 import { rateLimit } from "./middleware/rate-limit.js";
+import { staticBudget, type StaticLimits } from "./middleware/static-budget.js";
 import { requestLog } from "./middleware/request-log.js";
 import { deadline, deadlineOf } from "./middleware/deadline.js";
 import { ReadBudget, readBudget, type ReadBudgetOptions } from "./middleware/read-budget.js";
@@ -74,12 +75,17 @@ export interface AppDeps {
   currentCsv?: { total: number; perClient: number; maxMs: number };
   /** Unfinished snapshots at once (in all, per user) and CSV downloads at once (in all, per client). */
   snapshotLimits?: { queued: number; perUser: number; csvStreams: number; csvPerClient: number; csvMaxMs?: number };
+  /** The budget of the dashboard's and docs' files (api/middleware/static-budget.ts); default STATIC_LIMITS. */
+  staticLimits?: StaticLimits;
 }
 
 /** Snapshot jobs queued or running (in all, per user); CSV downloads at once (in all, per client), each cut after csvMaxMs (10 min: 600,000 rows take about a second). */
 export const SNAPSHOT_LIMITS = { queued: 20, perUser: 3, csvStreams: 8, csvPerClient: 2, csvMaxMs: 600_000 };
 
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The service's own files, outside the REST limit (api/middleware/static-budget.ts). */
+export const STATIC_PATHS = ["/openapi.json", "/docs", ...DOCS_ASSET_PATHS, ...DASHBOARD_PATHS];
 
 
 /** The current holder list as CSV: the one read that is streamed (api/services/holders-csv.ts). */
@@ -124,7 +130,10 @@ export function createApp(deps: AppDeps) {
   }
   app.use(clientOnly(requestLog(deps.logger, now)));
   if (deps.requestTimeoutMs) app.use(clientOnly(deadline(deps.requestTimeoutMs, deps.logger)));
-  app.use(clientOnly(rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger })));
+  // The service's own files have a budget of their own instead of the REST limit (DESIGN.md).
+  const restLimit = rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger });
+  const files = staticBudget({ paths: STATIC_PATHS, limits: deps.staticLimits, trustProxy: deps.trustProxy, now });
+  app.use(clientOnly((c, next) => (files.covers(c.req.path) ? files.middleware(c, next) : restLimit(c, next))));
   app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/docs", "/openapi.json", "/ws", ...DASHBOARD_PATHS, ...DOCS_ASSET_PATHS]));
   const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
   // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
@@ -165,7 +174,7 @@ export function createApp(deps: AppDeps) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   // The document is the same for the life of the process: built once, at its first request
   // (generating it costs 10–15 ms of CPU, which a client could otherwise buy 100 times a minute).
-  let openapi: { body: string; etag: string } | undefined;
+  let openapi: { body: string; etag: string; bytes: number } | undefined;
   app.get("/openapi.json", (c) => {
     if (!openapi) {
       const doc = app.getOpenAPI31Document({
@@ -189,10 +198,11 @@ export function createApp(deps: AppDeps) {
       });
       attachExamples(doc);
       const body = JSON.stringify(doc);
-      openapi = { body, etag: etagOf(body) };
+      openapi = { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
     }
     const headers = { "Content-Type": "application/json", ETag: openapi.etag };
     if (ifNoneMatches(rawHeader(c, "if-none-match"), openapi.etag)) return c.body(null, 304, headers);
+    c.set("staticBytes", openapi.bytes);
     return c.body(openapi.body, 200, headers);
   });
   docsRoutes(app);

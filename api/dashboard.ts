@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Hono } from "hono";
 import { bundleDashboard } from "./dashboard-bundle.js";
 import { etagOf, ifNoneMatches } from "./middleware/cache.js";
+import type { AppEnv } from "./env.js";
 import { PAGE_HEADERS } from "./page-headers.js";
 
 const FILES: Record<string, [file: string, type: string]> = {
@@ -30,7 +31,7 @@ interface Served {
   headers: Record<string, string>;
 }
 
-export function dashboardRoutes(app: Hono<any>): void {
+export function dashboardRoutes(app: Hono<AppEnv>): void {
   for (const [route, [file, type]] of Object.entries(FILES)) {
     const serve = (bytes: Uint8Array): Served => {
       const etag = etagOf(bytes);
@@ -46,7 +47,9 @@ export function dashboardRoutes(app: Hono<any>): void {
         throw e;
       });
       const { bytes, etag, headers } = await served;
-      return ifNoneMatches(c.req.header("if-none-match"), etag) ? c.body(null, 304, headers) : c.body(bytes, 200, headers);
+      if (ifNoneMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+      c.set("staticBytes", bytes.byteLength);
+      return c.body(bytes, 200, headers);
     });
   }
 }

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Hono } from "hono";
+import type { AppEnv } from "./env.js";
 import { etagOf, ifNoneMatches } from "./middleware/cache.js";
 
 const DIST = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -40,16 +41,24 @@ const PAGE = `<!doctype html>
   <script src="/docs/assets/init.js"></script>
 </body>
 </html>`;
+const PAGE_BYTES = Buffer.byteLength(PAGE);
+const INIT_BYTES = Buffer.byteLength(INIT);
 
 /**
  * The bundle is 1.7 MB: each file is read once, on first request, and every answer sends that
  * same buffer (never a copy per request: with a slow reader per connection, copies added up).
  */
-export function docsRoutes(app: Hono<any>): void {
+export function docsRoutes(app: Hono<AppEnv>): void {
   const files = new Map<string, Promise<{ bytes: Buffer; etag: string }>>();
-  app.get("/docs", (c) => c.html(PAGE, 200, DOCS_PAGE_HEADERS));
+  app.get("/docs", (c) => {
+    c.set("staticBytes", PAGE_BYTES);
+    return c.html(PAGE, 200, DOCS_PAGE_HEADERS);
+  });
   // The page's own script is a file too: the policy runs no inline script.
-  app.get("/docs/assets/init.js", (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
+  app.get("/docs/assets/init.js", (c) => {
+    c.set("staticBytes", INIT_BYTES);
+    return c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" });
+  });
   for (const [name, type] of Object.entries(ASSETS)) {
     app.get(`/docs/assets/${name}`, async (c) => {
       let file = files.get(name);
@@ -61,6 +70,7 @@ export function docsRoutes(app: Hono<any>): void {
       const { bytes, etag } = await file;
       const headers = { "Content-Type": type, "Cache-Control": "public, max-age=86400", ETag: etag };
       if (ifNoneMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+      c.set("staticBytes", bytes.byteLength);
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers);
     });
   }

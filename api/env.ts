@@ -9,6 +9,8 @@ export interface AppEnv {
     rateLimitHeaders?: string[];
     /** The response cache answered with its whole header block (api/middleware/cache.ts answer()): nothing is added to it. */
     answered?: boolean;
+    /** Bytes of the body a static file's answer sends (api/middleware/static-budget.ts charges them). */
+    staticBytes?: number;
   };
 }
 
