@@ -9,14 +9,15 @@
  * accounts it has all at once, never with one of them alone.
  *
  * The server's budget (HubLimits.maxCost) keeps a share (`newcomerShare`) for subscribes whose
- * payers hold nothing yet. A subscribe that does not fit may end subscriptions of the heaviest payer (held ÷
- * budget) that is strictly heavier than the subscriber would be with it — its newest first, and
- * only those whose topic nobody else holds (ending a shared one frees nothing) — until it fits;
- * when that room cannot be made, nothing is ended and the subscribe is refused. This is max-min
- * fairness: a light client takes room from the heaviest, and never the other way round, so
- * equals do not push each other out. A price that rises with its answer is charged to every
- * holder of the topic, and a budget it passes is brought back the same way. Each decision is
- * made synchronously, before the subscribe's first await.
+ * payers hold nothing yet. A subscribe that does not fit may end the topics whose every
+ * subscriber is strictly heavier (its heaviest payer's held ÷ budget) than the subscriber would
+ * be with it — the heaviest first, the newest among equals, each taken from all its subscribers
+ * (ending one of several frees nothing) — until it fits; when that room cannot be made, nothing
+ * is ended and the subscribe is refused. This is max-min fairness: a light client takes room
+ * from the heaviest, and never the other way round, so equals do not push each other out. A
+ * price that rises with its answer is charged to every holder of the topic, and a budget it
+ * passes is brought back the same way. Each decision is made synchronously, before the
+ * subscribe's first await.
  */
 import type { LiveHub, TopicBilling } from "./hub.js";
 
@@ -63,8 +64,8 @@ export interface Refusal {
 }
 
 export const REASONS = {
-  lighter: "the server's topic budget is full and this client holds the most of it: a lighter client's subscription took its place",
-  overServer: "a topic's price rose with its answer and took the server past its topic budget; this client holds the most of it",
+  lighter: "the server's topic budget is full and this topic's subscribers hold the most of it: a lighter client's subscription took its place",
+  overServer: "a topic's price rose with its answer and took the server past its topic budget; this topic's subscribers hold the most of it",
   overOwn: (kind: PayerKind, cap: number) => `a topic's price rose with its answer and took this ${kind === "prefix" ? "IPv6 /48" : kind}'s subscriptions past their budget of ${cap} queries a block`,
 };
 
@@ -189,30 +190,43 @@ export class TopicLedger implements TopicBilling {
   }
 
   /**
-   * The subscriptions to end to free `short` of the server's budget: each time the newest
-   * unshared one of the heaviest payer, while that payer is heavier than `floor`. Undefined when
-   * they cannot free enough (unless `partial`: then as much as they can).
+   * The subscriptions to end to free `short` of the server's budget: each time every
+   * subscription to the topic whose lightest subscriber is the heaviest (its heaviest payer's
+   * held ÷ budget; among equals the newest topic), while that subscriber is heavier than
+   * `floor`. A topic any lighter client holds is never taken, and one the heavy hold from several
+   * connections or identities is taken from all of them (ending one of its holders would free
+   * nothing). Undefined when that cannot free enough (unless `partial`: then as much as it can).
    */
   private plan(short: number, floor: number, partial: boolean): Holding[] | undefined {
+    // Most subscribes that do not fit come from clients as heavy as the heaviest: answered at once.
+    let top = 0;
+    for (const p of this.payers.values()) top = Math.max(top, load(p));
+    if (top <= floor) return partial ? [] : undefined;
     const held = new Map<Payer, number>();
-    const chosen = new Set<Holding>();
-    const unshared = (h: Holding) => h.end !== undefined && !chosen.has(h) && this.hub.priceOf(h.topic!) > 0 && this.hub.sharedBy(h.topic!) === 1;
+    const weight = (h: Holding) => h.payers.reduce((w, p) => Math.max(w, load(p, held.get(p) ?? p.held)), 0);
+    const chosen: Holding[] = [];
+    const taken = new Set<string>();
     let freed = 0;
     while (freed < short) {
-      let victim: Holding | undefined;
-      let heaviest = floor;
-      for (const p of this.payers.values()) {
-        const l = load(p, held.get(p) ?? p.held);
-        if (l <= heaviest) continue;
-        const newest = this.newest(p, unshared);
-        if (newest) [victim, heaviest] = [newest, l];
+      let victim: { topic: string; holdings: Set<Holding>; lightest: number; newest: number } | undefined;
+      for (const [topic, holdings] of this.byTopic) {
+        // Every subscriber of it is a holding here (one just added to the hub is not yet: skipped).
+        if (taken.has(topic) || this.hub.priceOf(topic) === 0 || this.hub.sharedBy(topic) !== holdings.size) continue;
+        let lightest = Infinity;
+        let newest = -1;
+        for (const h of holdings) [lightest, newest] = [Math.min(lightest, weight(h)), Math.max(newest, h.seq)];
+        if (lightest <= floor) continue;
+        if (!victim || lightest > victim.lightest || (lightest === victim.lightest && newest > victim.newest)) victim = { topic, holdings, lightest, newest };
       }
-      if (!victim) return partial ? [...chosen] : undefined;
-      chosen.add(victim);
-      freed += this.hub.priceOf(victim.topic!);
-      for (const p of victim.payers) held.set(p, (held.get(p) ?? p.held) - victim.cost);
+      if (!victim) return partial ? chosen : undefined;
+      taken.add(victim.topic);
+      freed += this.hub.priceOf(victim.topic);
+      for (const h of victim.holdings) {
+        chosen.push(h);
+        for (const p of h.payers) held.set(p, (held.get(p) ?? p.held) - h.cost);
+      }
     }
-    return [...chosen];
+    return chosen;
   }
 
   private newest(p: Payer, wanted: (h: Holding) => boolean): Holding | undefined {

@@ -141,16 +141,41 @@ describe("/ws budgets per user, address and /48", () => {
     for (const n of [8, 9]) expect((await (await client(`192.0.2.${n}`, await register(`192.0.2.${n}`))).call("subscribe", { topic: `accounts:${whales[n]}` })).result).toBeDefined();
     expect(server!.hub.totalCost).toBe(60);
     expect(heavy.flatMap(unsubscribedOf)).toEqual([]);
-    // A third is lighter than the heaviest (12 each): the newest topic of the first of them goes.
+    // A third is lighter than the heaviest (12 each): the newest of their topics goes.
     const third = await client("192.0.2.10", await register("192.0.2.10"));
     expect((await third.call("subscribe", { topic: `accounts:${whales[10]}` })).result).toBeDefined();
-    expect(heavy.flatMap(unsubscribedOf)).toEqual([{ subscription: "s2", topic: `accounts:${whales[1]}`, reason: expect.stringContaining("lighter client") }]);
+    expect(heavy.flatMap(unsubscribedOf)).toEqual([{ subscription: "s2", topic: `accounts:${whales[7]}`, reason: expect.stringContaining("a lighter client's subscription took its place") }]);
+    expect(unsubscribedOf(heavy[3]!)).toHaveLength(1);
     // The one that lost it would be back at 12, as heavy as the heaviest: equals do not push each other out.
-    expect((await heavy[0]!.call("subscribe", { topic: `accounts:${whales[1]}` })).error).toMatchObject({ data: { budget: "server" } });
+    expect((await heavy[3]!.call("subscribe", { topic: `accounts:${whales[7]}` })).error).toMatchObject({ data: { budget: "server" } });
     expect(server!.hub.totalCost).toBe(60);
     expect(server!.hub.evicted).toBe(1);
     // Counted for operators.
     expect(await server!.metrics.registry.getSingleMetricAsString("tokenpool_ws_subscriptions_evicted_total")).toMatch(/^tokenpool_ws_subscriptions_evicted_total 1$/m);
+  });
+
+  it("a topic the heavy hold from several connections is no shelter: it is taken from all of them", async () => {
+    await start({ hub: { maxCost: 40 } }); // others may fill 32 of it
+    // Two heavy clients hold each of their topics from two connections: every topic is shared.
+    const heavy: Client[][] = [];
+    for (const [i, ip] of ["198.51.100.41", "198.51.100.42"].entries()) {
+      const token = await register(ip);
+      const pair = [await client(ip, token), await client(ip, token)];
+      heavy.push(pair);
+      for (const n of [0, 1]) for (const c of pair) expect((await c.call("subscribe", { topic: `accounts:${whales[2 * i + n]}` })).result).toBeDefined();
+    }
+    expect(server!.hub.totalCost).toBe(24);
+    for (const n of [4, 5]) expect((await (await client(`192.0.2.4${n}`, await register(`192.0.2.4${n}`))).call("subscribe", { topic: `accounts:${whales[n]}` })).result).toBeDefined();
+    expect(server!.hub.totalCost).toBe(36);
+    const late = await client("192.0.2.46", await register("192.0.2.46"));
+    expect((await late.call("subscribe", { topic: `accounts:${whales[6]}` })).result).toBeDefined();
+    // The newest of the heaviest topics (24 of 120 each, against the late client's 6) went from both its subscribers.
+    expect(heavy[1]!.flatMap(unsubscribedOf)).toEqual([
+      { subscription: "s2", topic: `accounts:${whales[3]}`, reason: expect.stringContaining("lighter client") },
+      { subscription: "s2", topic: `accounts:${whales[3]}`, reason: expect.stringContaining("lighter client") },
+    ]);
+    expect(heavy[0]!.flatMap(unsubscribedOf)).toEqual([]);
+    expect(server!.hub.totalCost).toBe(36);
   });
 
   it("many users on one address share the address's budget", async () => {
