@@ -99,7 +99,7 @@ describe("/ws budgets per user, address and /48", () => {
     for (const topic of [`accounts:${ALICE}`, `transfers:${ALICE}`, `assets.holders:${TEN}`]) {
       expect((await newcomer.call("subscribe", { topic })).result, topic).toMatchObject({ topic });
     }
-  }, 120_000);
+  }, 240_000);
 
   it("the same 55 addresses with a user each, the server's budget at what they hold (1,000): the newcomer still gets in, and the heaviest make room for it", async () => {
     await start({ hub: { maxCost: 1_000 } });
@@ -127,7 +127,7 @@ describe("/ws budgets per user, address and /48", () => {
     await Promise.all(attackers.map((c) => subscribeMany(c, 2)));
     expect(unsubscribedOf(newcomer)).toEqual([]);
     expect(server!.hub.totalCost).toBeLessThanOrEqual(1_000);
-  }, 120_000);
+  }, 240_000);
 
   it("a share of the server's budget stays free for clients holding nothing yet; past it, the heaviest give way to the lightest, never equals to each other", async () => {
     await start({ hub: { maxCost: 60 } }); // others may fill 48 of it
