@@ -24,7 +24,7 @@ export const rpcDuration = new Histogram({
 export interface ApiMetricSources {
   cache: { hits: number; misses: number; fastHits: number } | undefined;
   live: { connections(): number };
-  hub: { topicCount: number; totalCost: number; skipped: number; refused: { client: number; server: number } };
+  hub: { topicCount: number; totalCost: number; skipped: number; refused: { client: number; server: number }; evicted: number };
 }
 
 /** The API's metrics; `observe` is called once per answered request. */
@@ -112,8 +112,17 @@ export class ApiMetrics {
       },
     });
     new Counter({
+      name: "tokenpool_ws_subscriptions_evicted_total",
+      help: "Subscriptions the server ended to make room: for a lighter client, or after a topic's price rose past a budget",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(self.sources?.hub.evicted ?? 0);
+      },
+    });
+    new Counter({
       name: "tokenpool_ws_subscribes_refused_total",
-      help: "Subscribes refused for a budget: the client's (per address) or the server's (in all)",
+      help: "Subscribes refused for a budget: the client's (its address, IPv6 /48 or user) or the server's (in all)",
       labelNames: ["budget"] as const,
       registers: [this.registry],
       collect() {

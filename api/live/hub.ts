@@ -6,17 +6,20 @@
  * topic itself gets every announcement at once.
  *
  * The per-block work is bounded: the topics held cost at most `maxCost` (in queries, topicCost),
- * reserved before the first await of a subscribe; a round computes `concurrency` topics at once,
- * cheapest first (and, among equals, the one computed longest ago), so a client's many costly
- * topics are computed after everyone's cheap ones instead of before them; a round stops starting
- * computations past `deadlineMs`, or when a newer block is announced (the next round computes
- * every topic again, for the newer block). Topics left out are counted (`skipped`).
+ * reserved before the first await of a subscribe, and each is re-priced from its answer whenever
+ * that changes (topicPrice); who pays, and who gives way when the budget is short, is the
+ * ledger's (api/live/ledger.ts). A round computes `concurrency` topics at once: those of the
+ * lightest clients first (the ledger's priority), then the cheapest (and, among equals, the one
+ * computed longest ago), so the clients holding the most wait for everyone else instead of the
+ * other way round; a round stops starting computations past `deadlineMs`, or when a newer block
+ * is announced (the next round computes every topic again, for the newer block). Topics left out
+ * are counted (`skipped`).
  */
 import type { BlockAnnouncement, Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 import type { ResponseCache } from "../middleware/cache.js";
-import type { Topic } from "./topics.js";
+import { topicPrice, type Topic } from "./topics.js";
 
 export interface Peer {
   /** Queues one JSON-RPC message; the transport drops peers that cannot keep up. */
@@ -25,7 +28,7 @@ export interface Peer {
 
 interface Entry {
   topic: Topic;
-  /** What computing it costs at every block (topicCost). */
+  /** What computing it costs at every block: its price from its latest answer (topicPrice). */
   cost: number;
   /** Subscribers and their subscription id. */
   peers: Map<Peer, string>;
@@ -42,9 +45,22 @@ export interface HubLimits {
   concurrency: number;
   /** A round starts no computation after this long (ms). */
   deadlineMs: number;
+  /**
+   * The share of maxCost only a client holding nothing yet may take (api/live/ledger.ts): however
+   * full the others keep the budget, a newcomer's first topic fits. A fifth: 1,200 of 6,000.
+   */
+  newcomerShare: number;
 }
 
-export const HUB_LIMITS: HubLimits = { maxCost: 6_000, concurrency: 4, deadlineMs: 4_000 };
+export const HUB_LIMITS: HubLimits = { maxCost: 6_000, concurrency: 4, deadlineMs: 4_000, newcomerShare: 0.2 };
+
+/** Who pays for the topics held (api/live/ledger.ts), as the hub asks it. */
+export interface TopicBilling {
+  /** A held topic's price changed (its answer did): called synchronously, after the hub's own total. */
+  repriced(topic: string, cost: number): void;
+  /** The order a round computes topics in, lowest first: how heavy the lightest client holding it is. */
+  priority(topic: string): number;
+}
 
 export interface Notification {
   jsonrpc: "2.0";
@@ -70,8 +86,12 @@ export class LiveHub {
   readonly limits: HubLimits;
   /** Topic computations a round left out (deadline, or a newer block). */
   skipped = 0;
-  /** Subscribes refused for a budget: the client's (maxTopicCostPerIp) or the server's (maxCost). */
+  /** Subscribes refused for a budget: the client's (its address, /48 or user) or the server's (maxCost). */
   readonly refused = { client: 0, server: 0 };
+  /** Subscriptions ended to make room: for a lighter client, or after a price rose past a budget. */
+  evicted = 0;
+  /** Set by the ledger that charges the topics held. */
+  billing: TopicBilling | undefined;
 
   constructor(
     private readonly db: Database,
@@ -106,13 +126,23 @@ export class LiveHub {
     return this.entries.has(name);
   }
 
+  /** A held topic's price now (0 when it is not held). */
+  priceOf(name: string): number {
+    return this.entries.get(name)?.cost ?? 0;
+  }
+
+  /** How many subscriptions share a topic (ending one of several frees no work). */
+  sharedBy(name: string): number {
+    return this.entries.get(name)?.peers.size ?? 0;
+  }
+
   /**
    * Reserves `cost` of the total budget for a subscribe about to resolve and compute its topic
-   * (synchronously, before its first await); false when the budget cannot take it. subscribe()
-   * gives the reservation back, as does release() on a path that never reaches it.
+   * (synchronously, before its first await); false when the budget, up to `limit`, cannot take it.
+   * subscribe() gives the reservation back, as does release() on a path that never reaches it.
    */
-  reserve(cost: number): boolean {
-    if (this.cost + this.reserved + cost > this.limits.maxCost) return false;
+  reserve(cost: number, limit = this.limits.maxCost): boolean {
+    if (this.cost + this.reserved + cost > limit) return false;
     this.reserved += cost;
     return true;
   }
@@ -134,9 +164,10 @@ export class LiveHub {
    * Adds a subscription and answers with the topic's current value. A value that cannot be
    * computed now (unknown token, no such pool) throws, and nothing is subscribed — except a token
    * without a current price (PRICE_UNAVAILABLE): a later block may price it, so it is subscribed
-   * and answered with the error as a push would carry it.
+   * and answered with the error as a push would carry it. A topic new to the hub is priced from
+   * this first answer (topicPrice); one held already keeps its price.
    */
-  async subscribe(peer: Peer, topic: Topic, subscription: string, stillWanted: () => boolean = () => true, reserved = 0, cost = reserved): Promise<{ added: boolean; value: unknown }> {
+  async subscribe(peer: Peer, topic: Topic, subscription: string, stillWanted: () => boolean = () => true, reserved = 0): Promise<{ added: boolean; value: unknown }> {
     let json: string | undefined;
     try {
       json = topic.compute ? await this.json({ ...topic, compute: topic.compute }) : undefined;
@@ -152,14 +183,24 @@ export class LiveHub {
     // connection closed) while its value was computed is never added, so it cannot overwrite or
     // remove a later subscription of the same peer to the same topic.
     if (!stillWanted()) return { added: false, value: undefined };
+    const value: unknown = json === undefined ? null : JSON.parse(json);
     let entry = this.entries.get(topic.name);
     if (!entry) {
+      const cost = topicPrice(topic, value);
       entry = { topic, cost, peers: new Map(), last: json, computed: this.rounds };
       this.entries.set(topic.name, entry);
       this.cost += cost;
     }
     entry.peers.set(peer, subscription);
-    return { added: true, value: json === undefined ? null : JSON.parse(json) };
+    return { added: true, value };
+  }
+
+  /** A new answer, a new price: the hub's total first, then the ledger (which may end subscriptions). */
+  private reprice(entry: Entry, cost: number): void {
+    if (cost === entry.cost || this.entries.get(entry.topic.name) !== entry) return;
+    this.cost += cost - entry.cost;
+    entry.cost = cost;
+    this.billing?.repriced(entry.topic.name, cost);
   }
 
   unsubscribe(peer: Peer, topicName: string): void {
@@ -209,7 +250,12 @@ export class LiveHub {
   private async round(block: number | null): Promise<void> {
     const round = ++this.rounds;
     const deadline = performance.now() + this.limits.deadlineMs;
-    const queue = [...this.entries.values()].filter((e) => e.topic.compute).sort((a, b) => a.cost - b.cost || a.computed - b.computed);
+    const priority = (e: Entry) => this.billing?.priority(e.topic.name) ?? 0;
+    const queue = [...this.entries.values()]
+      .filter((e) => e.topic.compute)
+      .map((e) => ({ e, p: priority(e) }))
+      .sort((a, b) => a.p - b.p || a.e.cost - b.e.cost || a.e.computed - b.e.computed)
+      .map(({ e }) => e);
     let next = 0;
     const worker = async () => {
       // A newer block, or the deadline: what is left waits for the next round (computed first
@@ -225,10 +271,11 @@ export class LiveHub {
           if (!(err instanceof AppError)) this.logger.error({ err, topic: entry.topic.name }, "live: topic failed");
           json = JSON.stringify(failure(err));
         }
-        if (json !== entry.last) {
+        if (json !== entry.last && entry.peers.size > 0) {
           entry.last = json;
           const value: unknown = JSON.parse(json);
           for (const [peer, subscription] of entry.peers) peer.send(notification(subscription, entry.topic.name, block, value));
+          this.reprice(entry, topicPrice(entry.topic, value));
         }
         // Between topics, the event loop serves sockets: PGlite answers in the same thread, and
         // a round of chained computations would otherwise hold every request (and the pushes

@@ -21,6 +21,10 @@ export interface Topic {
   path?: string;
   /** The REST answer now; undefined for `blocks`, which carries the block announcement itself. */
   compute?: (db: Database) => Promise<unknown>;
+  /** The most it is charged (topicCost units): its price until its answer says what it costs. */
+  cost: number;
+  /** The rows a list answer holds, which its price grows with (topicPrice). */
+  rows?: (answer: any) => number;
 }
 
 /** A pair topic as sent: its tokens may be symbols, resolved to ids before it is named. */
@@ -40,15 +44,36 @@ export interface AccountRequest {
 
 
 /**
- * What keeping a topic costs the server at every block, in queries of its answer: a portfolio
- * ≈ 6, a holders page or an account's transfers 2, one token's value, metadata or a pair 1, `blocks` nothing (it carries the
- * announcement). The /ws budgets (api/live/ws.ts) are counted in these units.
+ * What keeping a topic may cost the server at every block, in queries of its answer: a portfolio
+ * ≈ 6, a holders page or an account's transfers 2, one token's value, metadata or a pair 1,
+ * `blocks` nothing (it carries the announcement). A subscribe is charged this much, checked before
+ * its first await; once its answer is computed, the topic is re-priced to what it costs
+ * (topicPrice), never more. The /ws budgets (api/live/ledger.ts) are counted in these units.
  */
 export function topicCost(parsed: Topic | PairRequest | AccountRequest): number {
   if ("account" in parsed) return parsed.feed === "portfolio" ? 6 : 2;
   if ("refs" in parsed) return 1;
-  if (!parsed.compute) return 0;
-  return parsed.name.startsWith("assets.holders:") ? 2 : 1;
+  return parsed.cost;
+}
+
+/**
+ * Rows of a list answer that add one unit to its price. Measured (fixture market, this 2-core
+ * machine, one computation at a time): a portfolio of no token took what one token's value takes
+ * (Postgres 2.0 vs 2.7 ms, PGlite 7 vs 9), of 100 tokens 2.5–3 times that, of 500 tokens 5–5.5
+ * times: a unit per 100 rows over a base of 1 follows it, within the kind's cost.
+ */
+export const ROWS_PER_UNIT = 100;
+
+/**
+ * What a topic costs, from its answer: 1, plus a unit per ROWS_PER_UNIT rows of a list, at most
+ * its cost (an empty account 1, 500 tokens 6; a holders or transfers page 1 when empty, else 2).
+ * An answer that is an error (a token gone, no current price) is 1 too.
+ */
+export function topicPrice(topic: Topic, answer: unknown): number {
+  if (topic.cost === 0) return 0;
+  const failed = typeof answer === "object" && answer !== null && "error" in answer;
+  const rows = topic.rows && !failed ? topic.rows(answer) : 0;
+  return Math.min(topic.cost, 1 + Math.ceil(rows / ROWS_PER_UNIT));
 }
 
 /** The newest page of an account's transfers, as pushed to subscribers (the route's default limit). */
@@ -74,23 +99,23 @@ export function parseTopic(raw: unknown): Topic | PairRequest | AccountRequest {
   if (typeof raw !== "string" || raw.length === 0 || raw.length > 160 || CONTROL_CHARS.test(raw)) {
     throw new AppError("VALIDATION_ERROR", `"topic" must be a string of printable characters, one of: ${TOPIC_FORMS.join(", ")}.`);
   }
-  if (raw === "pool.stats") return { name: raw, needsAuth: false, path: "/pool/stats", compute: (db) => aggregatePoolStats(db) };
-  if (raw === "blocks") return { name: raw, needsAuth: false };
+  if (raw === "pool.stats") return { name: raw, needsAuth: false, path: "/pool/stats", compute: (db) => aggregatePoolStats(db), cost: 1 };
+  if (raw === "blocks") return { name: raw, needsAuth: false, cost: 0 };
   const colon = raw.indexOf(":");
   const kind = colon < 0 ? raw : raw.slice(0, colon);
   const arg = colon < 0 ? "" : raw.slice(colon + 1);
   switch (kind) {
     case "oracle.value": {
       const id = tokenId(arg, raw);
-      return { name: `oracle.value:${id}`, needsAuth: false, path: `/oracle/value/${id}`, compute: (db) => oracleValue(db, id) };
+      return { name: `oracle.value:${id}`, needsAuth: false, path: `/oracle/value/${id}`, compute: (db) => oracleValue(db, id), cost: 1 };
     }
     case "assets.metadata": {
       const id = tokenId(arg, raw);
-      return { name: `assets.metadata:${id}`, needsAuth: true, path: `/assets/metadata/${id}`, compute: (db) => assetMetadata(db, id) };
+      return { name: `assets.metadata:${id}`, needsAuth: true, path: `/assets/metadata/${id}`, compute: (db) => assetMetadata(db, id), cost: 1 };
     }
     case "assets.holders": {
       const id = tokenId(arg, raw);
-      return { name: `assets.holders:${id}`, needsAuth: true, path: `/assets/holders/${id}?limit=${HOLDERS_PAGE}`, compute: (db) => tokenHolders(db, id, { limit: HOLDERS_PAGE }) };
+      return { name: `assets.holders:${id}`, needsAuth: true, path: `/assets/holders/${id}?limit=${HOLDERS_PAGE}`, compute: (db) => tokenHolders(db, id, { limit: HOLDERS_PAGE }), cost: 2, rows: (a: { holders: unknown[] }) => a.holders.length };
     }
     case "pool.pair": {
       const parts = arg.split("/");
@@ -115,12 +140,12 @@ export async function resolveTopic(db: Database, parsed: Topic | PairRequest | A
     const { address } = await resolveAddress(db, parsed.account);
     if (parsed.feed === "transfers") {
       // The newest page as GET /accounts/{address}/transfers answers it (its default limit): a new transfer changes it.
-      return { name: `transfers:${address}`, needsAuth: true, path: `/accounts/${address}/transfers`, compute: (d) => accountTransferPage(d, address, { limit: TRANSFERS_PAGE }) };
+      return { name: `transfers:${address}`, needsAuth: true, path: `/accounts/${address}/transfers`, compute: (d) => accountTransferPage(d, address, { limit: TRANSFERS_PAGE }), cost: 2, rows: (a: { transfers: unknown[] }) => a.transfers.length };
     }
-    return { name: `accounts:${address}`, needsAuth: true, path: `/accounts/${address}`, compute: (d) => accountPortfolio(d, address) };
+    return { name: `accounts:${address}`, needsAuth: true, path: `/accounts/${address}`, compute: (d) => accountPortfolio(d, address), cost: 6, rows: (a: { tokens: unknown[]; lpPositions: unknown[] }) => a.tokens.length + a.lpPositions.length };
   }
   if (!("refs" in parsed)) return parsed;
   const [a, b] = await Promise.all([resolveTokenRef(db, parsed.refs[0], "tokenA"), resolveTokenRef(db, parsed.refs[1], "tokenB")]);
   const [ra, rb] = [String(a.id), String(b.id)];
-  return { name: `pool.pair:${ra}/${rb}`, needsAuth: false, path: `/pool/stats/${ra}/${rb}`, compute: (d) => pairStats(d, ra, rb) };
+  return { name: `pool.pair:${ra}/${rb}`, needsAuth: false, path: `/pool/stats/${ra}/${rb}`, compute: (d) => pairStats(d, ra, rb), cost: 1 };
 }

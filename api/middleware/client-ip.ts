@@ -17,6 +17,20 @@ function keyOf(ip: ipaddr.IPv4 | ipaddr.IPv6): string {
   return ip.toString();
 }
 
+/**
+ * The wider prefix a client key is counted under as well, where one holder can rotate through
+ * many keys: an IPv6 /64's /48. A /48 is what registries and ISPs assign to one site (RFC 6177,
+ * RIPE-690), and costs no more to hold than one IPv4 address while it holds 65,536 /64s. An IPv4
+ * key has none: addresses are scarce and rented one by one, and the /24 around one is routinely
+ * shared by unrelated customers (residential pools, carrier-grade NAT, cloud tenants), so a /24
+ * budget would charge strangers for each other and cost an attacker with scattered addresses
+ * nothing. Keys are clientAddress's: `a:b:c:d::/64` gives `a:b:c::/48`.
+ */
+export function widerPrefix(key: string): string | undefined {
+  if (!key.endsWith("::/64")) return undefined;
+  return `${key.slice(0, -"::/64".length).split(":").slice(0, 3).join(":")}::/48`;
+}
+
 /** An IPv4 or IPv6 address (an IPv6 zone, `%eth0`, dropped), or undefined. */
 function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const bare = text.includes("%") ? text.slice(0, text.indexOf("%")) : text;
