@@ -7,7 +7,7 @@ import type { Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
-import { createApp, CSV_LIMITS } from "./app.js";
+import { createApp, CSV_LIMITS, type AppDeps } from "./app.js";
 import { HolderCsvFiles } from "./services/holder-csv-files.js";
 import { CONNECTION_LIMITS, connectionBudget, type ConnectionBudget, type ConnectionLimits } from "./connection-budget.js";
 import { markHead } from "./env.js";
@@ -149,6 +149,8 @@ export interface ApiServerOptions {
   shutdownGraceMs?: number;
   /** The budget of each HTTP connection and client (tests make it small). */
   connections?: Partial<ConnectionLimits>;
+  /** CSV downloads' minimum rate and places (tests make them small); default CSV_LIMITS. */
+  csv?: Pick<NonNullable<AppDeps["csv"]>, "pace" | "snapshot" | "current">;
 }
 
 /**
@@ -196,7 +198,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const app = createApp({
     snapshots: snapshotRunner,
     snapshotLimits: { maxRows: config.snapshotsMaxRows },
-    csv: { files: holderFiles },
+    csv: { ...options.csv, files: holderFiles },
     tokens,
     metrics,
     db: handle.db,

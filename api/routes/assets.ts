@@ -7,8 +7,7 @@ import { assetMetadata, tokenHolders } from "../services/tokens.js";
 import { getToken, latestBlock } from "../../db/index.js";
 import type { Logger } from "../../shared/logger.js";
 import { clientMethod } from "../env.js";
-import { clientIp } from "../middleware/client-ip.js";
-import { deadlineOf } from "../middleware/deadline.js";
+import { csvDownload } from "./csv-download.js";
 import type { PaceLimits } from "../services/csv-pace.js";
 import type { DownloadSlots } from "../services/download-slots.js";
 import type { HolderCsvFiles } from "../services/holder-csv-files.js";
@@ -120,22 +119,10 @@ export function assetRoutes(deps: AssetRouteDeps) {
           if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
           return c.body(null, 200, head ? { ...headers, "X-Block-Number": String(head.number) } : headers) as never;
         }
-        // The place is counted before anything awaits (it may wait in the queue: DownloadSlots).
-        const slot = deps.currentCsv.slots.enter(clientIp(c, deps.trustProxy), c.get("userId")!, deadlineOf(c));
-        try {
-          await slot.ready;
-          const csv = await currentHoldersCsv(deps.currentCsv.files, id, {
-            pace: deps.currentCsv.pace,
-            end: (how, err) => {
-              slot.release();
-              if (how === "too_slow" || how === "failed") deps.logger.warn({ err, tokenId: id, how }, "holders CSV: download cut");
-            },
-          });
-          return c.body(csv.body, 200, { ...headers, "Content-Length": String(csv.bytes), "X-Block-Number": String(csv.block) }) as never;
-        } catch (err) {
-          slot.release();
-          throw err;
-        }
+        return (await csvDownload(c, { slots: deps.currentCsv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { tokenId: id }, async (_key, hooks) => {
+          const csv = await currentHoldersCsv(deps.currentCsv.files, id, { pace: deps.currentCsv.pace, hooks });
+          return { body: csv.body, headers: { ...headers, "Content-Length": String(csv.bytes), "X-Block-Number": String(csv.block) } };
+        })) as never;
       }
       if (page !== undefined && cursor !== undefined) {
         throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": send either page or cursor, not both.');

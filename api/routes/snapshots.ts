@@ -14,7 +14,7 @@ import { clientIp } from "../middleware/client-ip.js";
 import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json } from "../schemas.js";
 import type { Logger } from "../../shared/logger.js";
 import type { ReadBudget } from "../middleware/read-budget.js";
-import { deadlineOf } from "../middleware/deadline.js";
+import { csvDownload } from "./csv-download.js";
 import type { PaceLimits } from "../services/csv-pace.js";
 import type { DownloadSlots } from "../services/download-slots.js";
 import { snapshotCsvStream } from "../services/snapshot-csv.js";
@@ -173,25 +173,11 @@ export function snapshotRoutes(deps: SnapshotDeps) {
       const s = await finishedSnapshot(deps.db, id);
       return c.body(null, 200, csvHeaders(id, s.tokenId, s.blockNumber));
     }
-    const key = clientIp(c, deps.trustProxy);
-    // The place is counted here, before the first await (it may wait in the queue: see DownloadSlots).
-    const slot = deps.csv.slots.enter(key, c.get("userId")!, deadlineOf(c));
-    try {
-      await slot.ready;
+    return csvDownload(c, { slots: deps.csv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { snapshot: id }, async (key, hooks) => {
       const s = await finishedSnapshot(deps.db, id);
-      const body = snapshotCsvStream(deps.db, id, s.holders ?? 0, {
-        pace: deps.csv.pace,
-        reads: deps.csv.reads && { budget: deps.csv.reads, key },
-        end: (how, err) => {
-          slot.release();
-          if (how === "too_slow" || how === "failed") deps.logger.warn({ err, snapshot: id, how }, "snapshot CSV: download cut");
-        },
-      });
-      return c.body(body, 200, csvHeaders(id, s.tokenId, s.blockNumber));
-    } catch (err) {
-      slot.release();
-      throw err;
-    }
+      const body = snapshotCsvStream(deps.db, id, s.holders ?? 0, { pace: deps.csv.pace, reads: deps.csv.reads && { budget: deps.csv.reads, key }, hooks });
+      return { body, headers: csvHeaders(id, s.tokenId, s.blockNumber) };
+    });
   };
   return new OpenAPIHono<AppEnv>()
     .openapi(create, async (c) => {

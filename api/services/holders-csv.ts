@@ -5,7 +5,7 @@
  * connection is held while the client reads.
  */
 import { open, type FileHandle } from "node:fs/promises";
-import type { DownloadEnd, PaceLimits } from "./csv-pace.js";
+import type { DownloadHooks, PaceLimits } from "./csv-pace.js";
 import { pacedStream } from "./csv-pace.js";
 import type { HolderCsvFiles } from "./holder-csv-files.js";
 
@@ -13,10 +13,10 @@ import type { HolderCsvFiles } from "./holder-csv-files.js";
 const READ_BYTES = 64 * 1024;
 
 /**
- * The stream of `tokenId`'s newest list, its block and its exact size in bytes. `end` is called
- * once when the stream ends; the file is held until then.
+ * The stream of `tokenId`'s newest list, its block and its exact size in bytes. `hooks.end` is
+ * called once when the stream ends; the file is held until then.
  */
-export async function currentHoldersCsv(files: HolderCsvFiles, tokenId: number, opts: { pace: PaceLimits; end: (how: DownloadEnd, err?: unknown) => void }): Promise<{ body: ReadableStream<Uint8Array>; block: number; bytes: number }> {
+export async function currentHoldersCsv(files: HolderCsvFiles, tokenId: number, opts: { pace: PaceLimits; hooks: DownloadHooks }): Promise<{ body: ReadableStream<Uint8Array>; block: number; bytes: number }> {
   const { file, release } = await files.open(tokenId);
   let fh: FileHandle;
   try {
@@ -34,10 +34,13 @@ export async function currentHoldersCsv(files: HolderCsvFiles, tokenId: number, 
     at += bytesRead;
     return buf.subarray(0, bytesRead);
   };
-  const body = pacedStream(next, opts.pace, (how, err) => {
-    void fh.close().catch(() => {});
-    release();
-    opts.end(how, err);
+  const body = pacedStream(next, opts.pace, {
+    ...opts.hooks,
+    end: (how, err) => {
+      void fh.close().catch(() => {});
+      release();
+      opts.hooks.end(how, err);
+    },
   });
   return { body, block: file.block, bytes: file.bytes };
 }

@@ -11,7 +11,7 @@
  */
 import { snapshotCsvBatch, type Database } from "../../db/index.js";
 import type { ReadBudget } from "../middleware/read-budget.js";
-import { pacedStream, type DownloadEnd, type PaceLimits } from "./csv-pace.js";
+import { pacedStream, type DownloadHooks, type PaceLimits } from "./csv-pace.js";
 
 /** Rows per query: one batch is held at a time, whatever the client's speed (1,500: four streams peak ≈ 20 MB lower than with 10,000, at half the speed of one; docs/performance.md). */
 export const CSV_BATCH = 1_500;
@@ -46,9 +46,9 @@ async function asRead<T>(reads: BudgetedReads | undefined, fn: () => Promise<T>)
 /**
  * The CSV of finished snapshot `id` (`holders` rows in all), as a stream. A snapshot deleted while
  * it is read (SNAPSHOTS_MAX_ROWS, SNAPSHOTS_MAX_AGE_HOURS) ends the stream with an error, never
- * with a shorter list passed as whole. `end` is called once, when the stream ends.
+ * with a shorter list passed as whole. `hooks.end` is called once, when the stream ends.
  */
-export function snapshotCsvStream(db: Database, id: number, holders: number, opts: { pace: PaceLimits; reads?: BudgetedReads | undefined; end: (how: DownloadEnd, err?: unknown) => void }): ReadableStream<Uint8Array> {
+export function snapshotCsvStream(db: Database, id: number, holders: number, opts: { pace: PaceLimits; reads?: BudgetedReads | undefined; hooks: DownloadHooks }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = 0;
   let rows = 0;
@@ -67,5 +67,5 @@ export function snapshotCsvStream(db: Database, id: number, holders: number, opt
     header = false;
     return encoder.encode(text);
   };
-  return pacedStream(next, opts.pace, opts.end);
+  return pacedStream(next, opts.pace, opts.hooks);
 }
