@@ -5,7 +5,7 @@
  * takes — and `tokenpool snapshot` runs one in the foreground. The database row is the job's
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
-import { failSnapshot, finishSnapshot, getSnapshot, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
+import { failSnapshot, finishSnapshot, getSnapshot, makeRoomFor, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
 import type { Logger } from "./logger.js";
 
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
@@ -41,6 +41,8 @@ export async function runSnapshot(db: Database, id: number, opts: { batch?: numb
   const onRetry = (err: unknown, attempt: number) => opts.logger?.warn({ err, snapshot: id, attempt }, "holder snapshot: step failed; retrying");
   try {
     s = await retried(() => startSnapshot(db, id), opts.signal, onRetry);
+    const maxRows = opts.maxRows;
+    if (maxRows !== undefined) await retried(() => makeRoomFor(db, id, maxRows), opts.signal, onRetry);
     opts.onProgress?.(s);
     for (;;) {
       if (opts.signal?.aborted) return (await getSnapshot(db, id))!; // resumes later, from here

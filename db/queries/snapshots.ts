@@ -121,16 +121,27 @@ export async function snapshotStep(db: Database, id: number, batch: number, maxR
         )
         select count(*) as n from walk`),
     );
-    if (maxRows !== undefined) {
-      await t.execute(sql`select pg_advisory_xact_lock(${SNAPSHOTS_LOCK})`);
-      const room = await makeRoom(t, maxRows);
-      if (!room.fits) {
-        const [w] = rowsOf<{ n: string | number }>(await t.execute(sql`select rows_written as n from holder_snapshots where id = ${id}`));
-        throw new SnapshotTooLargeError(Number(w?.n ?? 0), maxRows);
-      }
-    }
+    if (maxRows !== undefined) await keepUnderCap(t, id, maxRows);
     return Number(moved!.n);
   });
+}
+
+/**
+ * Within a transaction: deletes finished snapshots, oldest first, until the kept rows and the
+ * unfinished reservations fit `maxRows`, or refuses snapshot `id` (SnapshotTooLargeError: the
+ * transaction is undone). Serialized with requests and other jobs by SNAPSHOTS_LOCK.
+ */
+async function keepUnderCap(t: Database, id: number, maxRows: number): Promise<void> {
+  await t.execute(sql`select pg_advisory_xact_lock(${SNAPSHOTS_LOCK})`);
+  const room = await makeRoom(t, maxRows);
+  if (room.fits) return;
+  const [w] = rowsOf<{ n: string | number }>(await t.execute(sql`select rows_written as n from holder_snapshots where id = ${id}`));
+  throw new SnapshotTooLargeError(Number(w?.n ?? 0), maxRows);
+}
+
+/** Before a job's first step: room for its reservation under the disk cap (the oldest finished go first). */
+export async function makeRoomFor(db: Database, id: number, maxRows: number): Promise<void> {
+  await db.transaction((tx) => keepUnderCap(tx as unknown as Database, id, maxRows));
 }
 
 /**
