@@ -92,12 +92,13 @@ export const SNAPSHOT_LIMITS: SnapshotLimits = { queued: 20, perUser: 3, perClie
  * is never cut (csv-pace.ts). Places per user and per client key, with a fair queue of 5 s; the
  * total bounds memory (a download holds at most one 120 KB batch or one 64 KB file read:
  * docs/performance.md), not a scarce resource — neither kind holds a database connection while
- * the client reads. The current lists' files take at most 1 GiB of disk.
+ * the client reads. The current lists' files take at most 1 GiB of disk; a token's list is dumped
+ * at most once per block, and shared for 30 s.
  */
 export const CSV_LIMITS = {
   pace: { minBytesPerSecond: 16 * 1024, graceMs: 30_000 } satisfies PaceLimits,
   downloads: { total: 256, perUser: 2, perClient: 4, queue: 128, queuePerClient: 4, queueMs: 5_000 } satisfies DownloadSlotLimits,
-  files: { maxBytes: 1024 * 2 ** 20, dumps: 2, lingerMs: 30_000 } satisfies HolderCsvFileLimits,
+  files: { maxBytes: 1024 * 2 ** 20, dumps: 2, lingerMs: 30_000, reuseMs: 30_000 } satisfies HolderCsvFileLimits,
 };
 
 export const MAX_BODY_BYTES = 16 * 1024;

@@ -9,7 +9,7 @@
  * sent at the client's pace with no connection held.
  *
  * - **Single flight**: everyone asking for a token's list while it is dumped, or once dumped while
- *   its block is still the newest, shares that one file.
+ *   its block is still the newest or for `reuseMs` after, shares that one file.
  * - **Disk cap** (`maxBytes`): files in use are never deleted; a dump that would pass the cap
  *   first deletes files nobody reads, oldest first, and past that fails — the download is then
  *   served from the newest finished file of the token if there is one (X-Block-Number says its
@@ -33,6 +33,13 @@ export interface HolderCsvFileLimits {
   dumps: number;
   /** How long a file of the newest block is kept after its last reader, for the next one. */
   lingerMs: number;
+  /**
+   * How long a finished list is shared even once newer blocks exist (its X-Block-Number says
+   * which it is): without it, asking for a large token's list every block would dump it every
+   * block (≈ 3 s of the database for 600,000 holders), and a dump slower than the blocks would
+   * never be answered.
+   */
+  reuseMs: number;
 }
 
 /** Holders per FETCH of a dump. */
@@ -49,6 +56,8 @@ export interface HolderCsvFile {
   complete: boolean;
   failed: boolean;
   ready: Promise<void>;
+  /** When the dump finished (performance.now()). */
+  doneAt: number;
   linger?: NodeJS.Timeout | undefined;
 }
 
@@ -85,10 +94,15 @@ export class HolderCsvFiles {
     private readonly store: Database,
     readonly limits: HolderCsvFileLimits,
     private readonly logger: Logger,
-    base = tmpdir(),
+    private readonly base = tmpdir(),
   ) {
     this.dir = join(base, `${PREFIX}${process.pid}`, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
-    this.made = sweepStale(base).then(() => mkdir(this.dir, { recursive: true })).then(() => {});
+  }
+
+  /** The folder, made at the first dump (readable by this user only: the lists need a token to read). */
+  private folder(): Promise<void> {
+    this.made ??= sweepStale(this.base).then(() => mkdir(this.dir, { recursive: true, mode: 0o700 })).then(() => {});
+    return this.made;
   }
 
   /** Bytes the files take now (finished and being written). */
@@ -106,7 +120,8 @@ export class HolderCsvFiles {
    */
   async open(tokenId: number): Promise<{ file: HolderCsvFile; release: () => void }> {
     const head = (await latestBlock(this.store))?.number ?? 0;
-    let file = this.newest(tokenId, (f) => !f.failed && (!f.complete || f.block >= head));
+    const recent = performance.now() - this.limits.reuseMs;
+    let file = this.newest(tokenId, (f) => !f.failed && (!f.complete || f.block >= head || f.doneAt >= recent));
     if (!file) {
       file = this.start(tokenId);
     }
@@ -159,11 +174,12 @@ export class HolderCsvFiles {
   }
 
   private start(tokenId: number): HolderCsvFile {
-    const file: HolderCsvFile = { tokenId, block: -1, path: join(this.dir, `holders-${tokenId}-${++this.serial}.csv`), bytes: 0, rows: 0, refs: 0, complete: false, failed: false, ready: Promise.resolve() };
+    const file: HolderCsvFile = { tokenId, block: -1, path: join(this.dir, `holders-${tokenId}-${++this.serial}.csv`), bytes: 0, rows: 0, refs: 0, complete: false, failed: false, ready: Promise.resolve(), doneAt: 0 };
     this.files.add(file);
     file.ready = this.dump(file).then(
       () => {
         file.complete = true;
+        file.doneAt = performance.now();
         // The older lists of this token nobody reads are of no more use.
         for (const f of [...this.files]) if (f.tokenId === tokenId && f !== file && f.refs === 0 && f.complete) this.drop(f);
         // Every reader gave up while it was dumped: kept for the linger, as any file nobody reads.
@@ -200,7 +216,7 @@ export class HolderCsvFiles {
   }
 
   private async dump(file: HolderCsvFile): Promise<void> {
-    await this.made;
+    await this.folder();
     const done = await this.turn();
     let fh: FileHandle | undefined;
     const started = performance.now();
@@ -243,7 +259,8 @@ export class HolderCsvFiles {
   async close(): Promise<void> {
     for (const f of this.files) clearTimeout(f.linger);
     this.files.clear();
-    await this.made?.catch(() => {});
+    if (!this.made) return;
+    await this.made.catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
   }
 }

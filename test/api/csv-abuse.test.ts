@@ -10,17 +10,23 @@
  *   third of its send buffer has drained: 1.3 MB, 55 s at that speed);
  * - a stalled reader and a trickling one are still cut (by the minimum rate, made large here so
  *   that the kernel's ≈ 4 MB of buffers are used up in seconds rather than minutes);
+ * - the current list is dumped once for everyone asking at once, its files never pass their disk
+ *   cap, and are deleted once nobody reads them;
  * - the queue in front of the places lets clients in round-robin, not first come first served.
  */
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
 import { DownloadSlots } from "../../api/services/download-slots.js";
+import { HolderCsvFiles } from "../../api/services/holder-csv-files.js";
 import { createDb, rowsOf, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { authHeader, buildApp, noRequestLimit } from "../support/app.js";
-import { HEAD_BLOCK, seedMarket, USDT } from "../support/fixtures.js";
+import { HEAD_BLOCK, KSM, seedMarket, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
 import { until } from "../support/wait.js";
 
@@ -211,6 +217,48 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     }
     for (const r of held) await r.body!.cancel();
   }, 60_000);
+
+  it("the current list's files: one dump for everyone asking at once, shared, a disk cap that never passes, and cleaned up", async () => {
+    const base = await mkdtemp(path.join(tmpdir(), "csv-files-"));
+    const logs2 = captureLog();
+    const limits = { maxBytes: 0, dumps: 1, lingerMs: 200, reuseMs: 0 };
+    const files = new HolderCsvFiles(handle.db, limits, logs2.logger, base);
+    const dumps = () => logs2.records().filter((r) => r.msg === "holders CSV: list dumped").length;
+    try {
+      // Sized from one list: two fit, a third does not.
+      limits.maxBytes = Number.MAX_SAFE_INTEGER;
+      const first = await files.open(USDT);
+      const size = first.file.bytes;
+      first.release();
+      limits.maxBytes = 2 * size + 10;
+      // Five at once: one dump, one file.
+      const held = await Promise.all(Array.from({ length: 5 }, () => files.open(USDT)));
+      expect(new Set(held.map((h) => h.file)).size).toBe(1);
+      expect(dumps()).toBe(1);
+      const newBlock = async (n: number) => void (await handle.db.execute(sql`insert into blocks (number, hash, timestamp) values (${n}, ${"0x" + n.toString(16).padStart(64, "0")}, ${1_795_000_000 + (n - HEAD_BLOCK) * 12})`));
+      // A new block: a new list (the old one still read); a third block: no room left beside the
+      // two being read, so the newest one on disk answers, at its block.
+      await newBlock(HEAD_BLOCK + 1);
+      const second = await files.open(USDT);
+      expect([second.file.block, dumps()]).toEqual([HEAD_BLOCK + 1, 2]);
+      await newBlock(HEAD_BLOCK + 2);
+      const third = await files.open(USDT);
+      expect(third.file).toBe(second.file);
+      expect(files.bytesOnDisk).toBeLessThanOrEqual(limits.maxBytes);
+      // …and a token with no list on disk is refused, with Retry-After.
+      await expect(files.open(KSM)).rejects.toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "60" } });
+      expect(files.bytesOnDisk).toBeLessThanOrEqual(limits.maxBytes);
+      // Read by nobody: the older list goes at once (a newer exists), the newest after its linger.
+      for (const h of [...held, second, third]) h.release();
+      expect(files.count).toBe(1);
+      await until("the last file deleted", () => files.count === 0, 5_000);
+      await until("the folder emptied", async () => (await readdir(base, { recursive: true })).filter((f) => f.endsWith(".csv")).length === 0, 5_000);
+    } finally {
+      await handle.db.execute(sql`delete from blocks where number > ${HEAD_BLOCK}`);
+      await files.close();
+      await rm(base, { recursive: true, force: true });
+    }
+  });
 
   it("the queue lets clients in round-robin: one with many waiting does not delay another's one", async () => {
     const slots = new DownloadSlots({ total: 1, perUser: 5, perClient: 5, queue: 10, queuePerClient: 4, queueMs: 5_000 });
