@@ -71,7 +71,7 @@ export class DownloadSlots {
     const l = this.limits;
     return new AppError(
       "RATE_LIMITED",
-      `${what}: CSV downloads run at most ${l.perUser} per user, ${l.perClient} per client and ${l.total} in all, and wait at most ${Math.round(l.queueMs / 1000)} s for a place; retry when one of yours has finished.`,
+      `${what}: CSV downloads of this kind run at most ${l.perUser} per user, ${l.perClient} per address (IPv6: per /64) and ${l.total} in all, and wait at most ${Math.round(l.queueMs / 1000)} s for a place; retry when one of yours has finished.`,
       { "Retry-After": String(Math.max(1, Math.ceil(l.queueMs / 1000))) },
     );
   }
