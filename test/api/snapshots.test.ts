@@ -164,9 +164,9 @@ describeDb("holder snapshots", (ctx) => {
     expect(open.map((r) => r.status)).toEqual([200, 200]);
     const waiting = t2.get(path, a);
     await open[0]!.body!.cancel();
-    const third3 = await waiting;
-    expect(third3.status).toBe(200);
-    expect((await third3.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(110), ""]);
+    const waited = await waiting;
+    expect(waited.status).toBe(200);
+    expect((await waited.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(110), ""]);
     // One that finds no place within its wait (300 ms here, 5 s by default) is 429 with Retry-After.
     const other = await t2.get(path, a);
     const late = await t2.get(path, a);
