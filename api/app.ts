@@ -19,7 +19,10 @@ import { deadline, deadlineOf } from "./middleware/deadline.js";
 import { ReadBudget, readBudget, type ReadBudgetOptions } from "./middleware/read-budget.js";
 import { strictInput } from "./middleware/strict-input.js";
 import { snapshotRoutes, wantsCsv } from "./routes/snapshots.js";
-import { CsvStreams } from "./services/snapshots.js";
+import type { PaceLimits } from "./services/csv-pace.js";
+import { DownloadSlots, type DownloadSlotLimits } from "./services/download-slots.js";
+import { HolderCsvFiles, type HolderCsvFileLimits } from "./services/holder-csv-files.js";
+import type { SnapshotLimits } from "./services/snapshots.js";
 import type { SnapshotRunner } from "../shared/snapshots.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
@@ -71,16 +74,35 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Holder snapshots' job runner (shared/snapshots.ts); unset = POST /snapshots answers 503. */
   snapshots?: SnapshotRunner;
-  /** Current holder-list CSV downloads at once (in all, per client) and their deadline (each holds a connection). */
-  currentCsv?: { total: number; perClient: number; maxMs: number };
-  /** Unfinished snapshots at once (in all, per user) and CSV downloads at once (in all, per client). */
-  snapshotLimits?: { queued: number; perUser: number; csvStreams: number; csvPerClient: number; csvMaxMs?: number };
+  /** New holder snapshot work: unfinished ones, rows per day, the disk cap (default SNAPSHOT_LIMITS). */
+  snapshotLimits?: Partial<SnapshotLimits>;
+  /** CSV downloads (default CSV_LIMITS): their minimum rate, their places (snapshot lists, current lists), and the current lists' files. */
+  csv?: { pace?: PaceLimits; snapshot?: Partial<DownloadSlotLimits>; current?: Partial<DownloadSlotLimits>; files?: HolderCsvFiles };
   /** The budget of the dashboard's and docs' files (api/middleware/static-budget.ts); default STATIC_LIMITS. */
   staticLimits?: StaticLimits;
 }
 
-/** Snapshot jobs queued or running (in all, per user); CSV downloads at once (in all, per client), each cut after csvMaxMs (10 min: 600,000 rows take about a second). */
-export const SNAPSHOT_LIMITS = { queued: 20, perUser: 3, csvStreams: 8, csvPerClient: 2, csvMaxMs: 600_000 };
+/**
+ * New holder snapshot work (issue 38, finding 4): unfinished at once in all, per user and per
+ * client key (7 free accounts from one address filled the 20 places); rows per user and per
+ * client key over 24 hours (the largest Asset Hub tokens hold ≈ 1.5M accounts); and the disk cap,
+ * in rows (SNAPSHOTS_MAX_ROWS: ≈ 150 B a row with its index, docs/operators.md).
+ */
+export const SNAPSHOT_LIMITS: SnapshotLimits = { queued: 20, perUser: 3, perClient: 5, rowsPerUserDay: 5_000_000, rowsPerClientDay: 10_000_000, maxRows: 20_000_000 };
+
+/**
+ * CSV downloads (issue 38, finding 5; docs/api.md "CSV downloads"). A reader at 16 KB/s or more
+ * is never cut (csv-pace.ts). Places per user and per client key, with a fair queue of 5 s; the
+ * total bounds memory (a download holds at most one 120 KB batch or one 64 KB file read:
+ * docs/performance.md), not a scarce resource — neither kind holds a database connection while
+ * the client reads. The current lists' files take at most 1 GiB of disk; a token's list is dumped
+ * at most once per block, and shared for 30 s.
+ */
+export const CSV_LIMITS = {
+  pace: { minBytesPerSecond: 16 * 1024, graceMs: 30_000 } satisfies PaceLimits,
+  downloads: { total: 256, perUser: 2, perClient: 4, queue: 128, queuePerClient: 4, queueMs: 5_000 } satisfies DownloadSlotLimits,
+  files: { maxBytes: 1024 * 2 ** 20, dumps: 2, lingerMs: 30_000, reuseMs: 30_000 } satisfies HolderCsvFileLimits,
+};
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -150,7 +172,9 @@ export function createApp(deps: AppDeps) {
   // these routes: /health pings the store outside any transaction, which on PGlite's single
   // connection would wait for this one.)
   const snapshot = snapshots(deps.readDb ?? deps.db);
-  if (deps.readBudget) app.use(readBudget(new ReadBudget(deps.readBudget), deps.trustProxy));
+  // One budget for the reads of pages and the batches of snapshot CSV downloads.
+  const budget = deps.readBudget ? new ReadBudget(deps.readBudget) : undefined;
+  if (budget) app.use(readBudget(budget, deps.trustProxy));
   app.use((c, next) => (readsInSnapshot(c.req.method, c.req.path, rawHeader(c, "accept")) ? snapshot.run(next, deadlineOf(c)) : next()));
   app.use("/auth/*", requireJsonBody());
   app.use("/snapshots", requireJsonBody());
@@ -160,15 +184,17 @@ export function createApp(deps: AppDeps) {
   app.route("/", authRoutes({ db: deps.db, tokens, guard: { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
   const reads = { ...deps, db: snapshot.db };
   app.route("/", oracleRoutes(reads));
-  const currentCsv = deps.currentCsv ?? { total: 2, perClient: 1, maxMs: 60_000 };
-  app.route("/", assetRoutes({ ...reads, store: deps.readDb ?? deps.db, currentCsv: { streams: new CsvStreams(currentCsv), maxMs: currentCsv.maxMs } }));
+  const csvPace = deps.csv?.pace ?? CSV_LIMITS.pace;
+  const holderFiles = deps.csv?.files ?? new HolderCsvFiles(deps.readDb ?? deps.db, CSV_LIMITS.files, deps.logger);
+  const currentSlots = new DownloadSlots({ ...CSV_LIMITS.downloads, ...deps.csv?.current });
+  app.route("/", assetRoutes({ ...reads, store: deps.readDb ?? deps.db, currentCsv: { slots: currentSlots, files: holderFiles, pace: csvPace } }));
   app.route("/", poolRoutes(reads));
   app.route("/", listRoutes(reads));
   app.route("/", marketRoutes(reads));
   app.route("/", transferRoutes(reads));
   app.route("/", balanceRoutes(reads));
-  const snapshotLimits = deps.snapshotLimits ?? SNAPSHOT_LIMITS;
-  app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: snapshotLimits, csv: new CsvStreams({ total: snapshotLimits.csvStreams, perClient: snapshotLimits.csvPerClient }), csvMaxMs: snapshotLimits.csvMaxMs ?? SNAPSHOT_LIMITS.csvMaxMs, trustProxy: deps.trustProxy }));
+  const snapshotCsv = { slots: new DownloadSlots({ ...CSV_LIMITS.downloads, ...deps.csv?.snapshot }), pace: csvPace, reads: budget };
+  app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: { ...SNAPSHOT_LIMITS, ...deps.snapshotLimits }, csv: snapshotCsv, trustProxy: deps.trustProxy, logger: deps.logger }));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });

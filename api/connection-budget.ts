@@ -17,6 +17,11 @@
  *   is closed between 1 and 1.25 deadlines after its last byte), as Node checks its own
  *   headersTimeout and requestTimeout — not by Node's socket timeout (`server.timeout`), which
  *   re-arms a timer on every read and write: ≈ 10 % of a small cached answer's throughput.
+ *   A CSV download in progress is left to its own rule (pacedByItself): progress seen at the
+ *   sender moves only when the kernel lets it write again, which TCP allows once a third of the
+ *   send buffer has drained — ≈ 1.3 MB with Linux's 4 MB autotuned buffers, so 41 s with no
+ *   visible progress for a client reading a steady 32 KB/s (issue 38, finding 5; measured in
+ *   docs/performance.md). A deadline on that measure cannot tell such a reader from a stalled one.
  * - **Connections per client**: at most `perClient` open at once from one address (the peer's;
  *   not applied behind a trusted proxy, where every peer is the proxy: limit there, e.g. nginx's
  *   `limit_conn`).
@@ -34,6 +39,20 @@ export interface ConnectionLimits {
   queuedBytes: number;
   writeTimeoutMs: number;
   perClient: number;
+}
+
+/** Sockets whose response is a download paced by its own rule (api/services/csv-pace.ts): the write deadline leaves them alone meanwhile. */
+const paced = new WeakSet<Socket>();
+
+/**
+ * Leaves the connection of `res` to the download's own pace rule until the returned function is
+ * called (when the download ends). A response without a socket (tests' app.request()) is a no-op.
+ */
+export function pacedByItself(res: { socket?: Socket | null } | undefined): () => void {
+  const socket = res?.socket;
+  if (!socket) return () => {};
+  paced.add(socket);
+  return () => void paced.delete(socket);
 }
 
 export const CONNECTION_LIMITS: ConnectionLimits = {
@@ -91,7 +110,7 @@ export function connectionBudget(server: Server, limits: ConnectionLimits, opts:
       const moved = socket.bytesRead + socket.bytesWritten - socket.writableLength;
       // A request read whole and its answer still being computed (nothing queued to write) is
       // the server's wait, not the peer's: a slow login hash or query is not a stalled client.
-      if (moved !== conn.moved || (conn.inFlight > 0 && socket.writableLength === 0)) {
+      if (moved !== conn.moved || (conn.inFlight > 0 && socket.writableLength === 0) || paced.has(socket)) {
         conn.moved = moved;
         conn.since = now;
       } else if (now - conn.since >= limits.writeTimeoutMs) {

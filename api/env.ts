@@ -44,3 +44,8 @@ export function clientMethod(c: { env: unknown; req: { method: string } }): stri
 export function requestMethod(req: { method?: string | undefined }): string {
   return (req as { [HEAD]?: boolean })[HEAD] ? "HEAD" : (req.method ?? "GET");
 }
+
+/** The Node response under a request (@hono/node-server's c.env.outgoing); undefined under app.request() in tests. */
+export function rawResponse(c: { env: unknown }): import("node:http").ServerResponse | undefined {
+  return (c.env as { outgoing?: import("node:http").ServerResponse } | undefined)?.outgoing;
+}

@@ -7,7 +7,8 @@ import type { Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
-import { createApp } from "./app.js";
+import { createApp, CSV_LIMITS, type AppDeps } from "./app.js";
+import { HolderCsvFiles } from "./services/holder-csv-files.js";
 import { CONNECTION_LIMITS, connectionBudget, type ConnectionBudget, type ConnectionLimits } from "./connection-budget.js";
 import { markHead } from "./env.js";
 import { loadSymbols } from "./canonical.js";
@@ -148,6 +149,8 @@ export interface ApiServerOptions {
   shutdownGraceMs?: number;
   /** The budget of each HTTP connection and client (tests make it small). */
   connections?: Partial<ConnectionLimits>;
+  /** CSV downloads' minimum rate and places (tests make them small); default CSV_LIMITS. */
+  csv?: Pick<NonNullable<AppDeps["csv"]>, "pace" | "snapshot" | "current">;
 }
 
 /**
@@ -188,12 +191,14 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const tokens = createTokenIssuer(jwtSecret, Date.now);
   const rateLimit = { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs };
   // Holder snapshots are written to the primary, by one job at a time (BullMQ across replicas with Redis).
-  const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl, prefix: config.redisPrefix, keep: config.snapshotsKeep });
+  const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl, prefix: config.redisPrefix, keep: config.snapshotsKeep, maxAgeHours: config.snapshotsMaxAgeHours, maxRows: config.snapshotsMaxRows });
+  // A current holder list is dumped in a transaction of its own, at the database's speed: a quarter
+  // of the pool at once on Postgres; on the embedded store (one connection, the indexer's too) one.
+  const holderFiles = new HolderCsvFiles(replica?.db ?? handle.db, { ...CSV_LIMITS.files, dumps: handle.kind === "pglite" ? 1 : Math.max(1, Math.floor(config.apiDbConnections / 4)) }, logger);
   const app = createApp({
     snapshots: snapshotRunner,
-    // A current holder-list CSV holds a connection for its download: a quarter of the pool on
-    // Postgres; on the embedded store (one connection, the indexer's too) one at a time, 10 s.
-    currentCsv: handle.kind === "pglite" ? { total: 1, perClient: 1, maxMs: 10_000 } : { total: Math.max(1, Math.floor(config.apiDbConnections / 4)), perClient: 1, maxMs: 60_000 },
+    snapshotLimits: { maxRows: config.snapshotsMaxRows },
+    csv: { ...options.csv, files: holderFiles },
     tokens,
     metrics,
     db: handle.db,
@@ -286,6 +291,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       shutdown.closing = true;
       await Promise.all([live.close(), closeHttp(server, sockets, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, logger)]);
       await snapshotRunner.close();
+      await holderFiles.close().catch((err: unknown) => logger.warn({ err }, "api: the holder CSV files could not be deleted"));
       stopTickShape();
       await store.close();
       await replica?.close();

@@ -15,3 +15,4 @@ export * from "./queries/transfers.js";
 export * from "./queries/balance-history.js";
 export * from "./queries/snapshots.js";
 export * from "./writer-lock.js";
+export * from "./queries/snapshot-budget.js";

@@ -54,6 +54,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** Finished holder snapshots kept (the newest); older ones are deleted when one finishes. */
   snapshotsKeep: number;
+  /** Finished holder snapshots older than this (hours since they finished) are deleted. */
+  snapshotsMaxAgeHours: number;
+  /** The disk cap of holder snapshots, in rows (kept lists, and the places of those being computed). */
+  snapshotsMaxRows: number;
   /** Heartbeat age (s) past which /health says "stale" and `tokenpool status` exits 1 (0 = never). */
   indexerStaleSeconds: number;
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
@@ -232,6 +236,8 @@ export function loadConfig(env: Env = process.env): Config {
     apiReadsPerClient: int(env, "API_READS_PER_CLIENT", 4, 1, 1_000),
     requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 10_000, 100, 3_600_000),
     snapshotsKeep: int(env, "SNAPSHOTS_KEEP", 100, 1, 100_000),
+    snapshotsMaxAgeHours: int(env, "SNAPSHOTS_MAX_AGE_HOURS", 168, 1, 24 * 365 * 10),
+    snapshotsMaxRows: int(env, "SNAPSHOTS_MAX_ROWS", 20_000_000, 1_000, 10_000_000_000),
     indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", 60, 0, 86_400),
     metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
     metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",

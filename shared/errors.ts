@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   SNAPSHOT_NOT_READY: { status: 409, message: "The holder snapshot is not finished yet." },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "The request body must be application/json." },
+  SNAPSHOT_TOO_LARGE: { status: 422, message: "The holder snapshot would hold more rows than one user may ask for in a day or this server keeps." },
   RATE_LIMITED: { status: 429, message: "Too many requests; retry later." },
   TOO_MANY_SNAPSHOTS: { status: 429, message: "Too many holder snapshots are being computed; retry when one has finished." },
   INTERNAL_ERROR: { status: 500, message: "An unexpected error occurred." },

@@ -5,7 +5,7 @@
  * takes — and `tokenpool snapshot` runs one in the foreground. The database row is the job's
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
-import { failSnapshot, finishSnapshot, getSnapshot, pruneSnapshots, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
+import { failSnapshot, finishSnapshot, getSnapshot, makeRoomFor, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
 import type { Logger } from "./logger.js";
 
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
@@ -20,7 +20,8 @@ async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, 
     try {
       return await f();
     } catch (err) {
-      if (attempt >= ATTEMPTS || signal?.aborted) throw err;
+      // Past the disk cap is an answer, not a fault: retrying cannot change it.
+      if (attempt >= ATTEMPTS || signal?.aborted || err instanceof SnapshotTooLargeError) throw err;
       onRetry(err, attempt);
       await new Promise((r) => setTimeout(r, 1_000 * 2 ** (attempt - 1)));
     }
@@ -32,7 +33,7 @@ async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, 
  * retried (the snapshot stays resumable); after ATTEMPTS failures the snapshot is marked failed
  * with a short reason (the error itself goes to the log, never to the answer).
  */
-export async function runSnapshot(db: Database, id: number, opts: { batch?: number; signal?: AbortSignal; onProgress?: (s: Snapshot) => void; logger?: Logger } = {}): Promise<Snapshot> {
+export async function runSnapshot(db: Database, id: number, opts: { batch?: number; maxRows?: number | undefined; signal?: AbortSignal; onProgress?: (s: Snapshot) => void; logger?: Logger } = {}): Promise<Snapshot> {
   const batch = opts.batch ?? SNAPSHOT_BATCH;
   let s = await getSnapshot(db, id);
   if (!s) throw new Error(`snapshot ${id} does not exist`);
@@ -40,10 +41,12 @@ export async function runSnapshot(db: Database, id: number, opts: { batch?: numb
   const onRetry = (err: unknown, attempt: number) => opts.logger?.warn({ err, snapshot: id, attempt }, "holder snapshot: step failed; retrying");
   try {
     s = await retried(() => startSnapshot(db, id), opts.signal, onRetry);
+    const maxRows = opts.maxRows;
+    if (maxRows !== undefined) await retried(() => makeRoomFor(db, id, maxRows), opts.signal, onRetry);
     opts.onProgress?.(s);
     for (;;) {
       if (opts.signal?.aborted) return (await getSnapshot(db, id))!; // resumes later, from here
-      const read = await retried(() => snapshotStep(db, id, batch), opts.signal, onRetry);
+      const read = await retried(() => snapshotStep(db, id, batch, opts.maxRows), opts.signal, onRetry);
       s = (await getSnapshot(db, id))!;
       opts.onProgress?.(s);
       if (read < batch) break;
@@ -52,7 +55,8 @@ export async function runSnapshot(db: Database, id: number, opts: { batch?: numb
   } catch (err) {
     if (opts.signal?.aborted) return (await getSnapshot(db, id)) ?? s;
     const code = (err as { code?: unknown }).code;
-    await failSnapshot(db, id, `the computation failed ${ATTEMPTS} times${typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? ` (database error ${code})` : ""}; ask for it again to retry`).catch(() => {});
+    const why = err instanceof SnapshotTooLargeError ? err.message : `the computation failed ${ATTEMPTS} times${typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? ` (database error ${code})` : ""}; ask for it again to retry`;
+    await failSnapshot(db, id, why).catch(() => {});
     throw err;
   }
   return (await getSnapshot(db, id))!;
@@ -78,17 +82,37 @@ class SnapshotStopped extends Error {
  * job at a time in each API process. Either way, snapshots left unfinished by an earlier run are
  * queued again at start.
  */
-export async function startSnapshotRunner(db: Database, logger: Logger, opts: { redisUrl?: string | undefined; prefix?: string; batch?: number; keep?: number } = {}): Promise<SnapshotRunner> {
+export interface SnapshotRunnerOptions {
+  redisUrl?: string | undefined;
+  prefix?: string;
+  batch?: number;
+  /** Finished snapshots kept: the newest `keep` (SNAPSHOTS_KEEP), finished within `maxAgeHours` (SNAPSHOTS_MAX_AGE_HOURS). */
+  keep?: number;
+  maxAgeHours?: number | undefined;
+  /** The disk cap in rows (SNAPSHOTS_MAX_ROWS): unset = none. */
+  maxRows?: number | undefined;
+}
+
+/** How often snapshots past their age are looked for when no job finishes (a quiet server still lets them go). */
+const EXPIRY_SWEEP_MS = 10 * 60_000;
+
+export async function startSnapshotRunner(db: Database, logger: Logger, opts: SnapshotRunnerOptions = {}): Promise<SnapshotRunner> {
   const stop = new AbortController();
+  const prune = async () => {
+    // Kept: the newest `keep` finished ones within their age; what repeated requests add is bounded.
+    const pruned = await pruneSnapshots(db, opts.keep ?? 100, opts.maxAgeHours);
+    if (pruned.length > 0) logger.info({ deleted: pruned }, "holder snapshots past SNAPSHOTS_KEEP or SNAPSHOTS_MAX_AGE_HOURS deleted");
+  };
+  const sweep = setInterval(() => void prune().catch((err: unknown) => logger.warn({ err }, "holder snapshots: the expiry sweep failed")), EXPIRY_SWEEP_MS);
+  sweep.unref();
+  stop.signal.addEventListener("abort", () => clearInterval(sweep));
   const run = async (id: number) => {
     try {
-      const s = await runSnapshot(db, id, { signal: stop.signal, batch: opts.batch, logger });
+      const s = await runSnapshot(db, id, { signal: stop.signal, batch: opts.batch, maxRows: opts.maxRows, logger });
       // Stopped by a shutdown: with BullMQ, the job is handed back (retried by any replica) rather than completed.
       if (stop.signal.aborted && s.state !== "done" && s.state !== "failed") throw new SnapshotStopped();
       if (s.state === "done") logger.info({ snapshot: id, tokenId: s.tokenId, block: s.blockNumber, holders: s.holders }, "holder snapshot done");
-      // Kept: the newest `keep` finished ones (SNAPSHOTS_KEEP); what repeated requests add is bounded.
-      const pruned = await pruneSnapshots(db, opts.keep ?? 100);
-      if (pruned.length > 0) logger.info({ deleted: pruned }, "holder snapshots past SNAPSHOTS_KEEP deleted");
+      await prune();
     } catch (err) {
       if (err instanceof SnapshotStopped) throw err;
       if (!stop.signal.aborted) logger.warn({ err, snapshot: id }, "holder snapshot failed");
@@ -135,6 +159,7 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: { 
       },
     };
   }
+  await prune().catch((err: unknown) => logger.warn({ err }, "holder snapshots: the expiry sweep failed"));
   for (const s of await unfinishedSnapshots(db)) await runner.enqueue(s.id);
   return runner;
 }

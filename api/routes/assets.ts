@@ -7,9 +7,11 @@ import { assetMetadata, tokenHolders } from "../services/tokens.js";
 import { getToken, latestBlock } from "../../db/index.js";
 import type { Logger } from "../../shared/logger.js";
 import { clientMethod } from "../env.js";
-import { clientIp } from "../middleware/client-ip.js";
+import { csvDownload } from "./csv-download.js";
+import type { PaceLimits } from "../services/csv-pace.js";
+import type { DownloadSlots } from "../services/download-slots.js";
+import type { HolderCsvFiles } from "../services/holder-csv-files.js";
 import { currentHoldersCsv } from "../services/holders-csv.js";
-import { CsvStreams } from "../services/snapshots.js";
 import { wantsCsv } from "./snapshots.js";
 
 const security = [{ bearerAuth: [] }];
@@ -93,9 +95,9 @@ const holders = createRoute({
 
 export interface AssetRouteDeps {
   db: Database;
-  /** The store itself (not the per-request snapshot): a CSV download holds its own transaction. */
+  /** The store itself (not the per-request snapshot): a CSV's list is dumped in its own transaction. */
   store: Database;
-  currentCsv: { streams: CsvStreams; maxMs: number };
+  currentCsv: { slots: DownloadSlots; files: HolderCsvFiles; pace: PaceLimits };
   trustProxy: number;
   logger: Logger;
 }
@@ -110,23 +112,17 @@ export function assetRoutes(deps: AssetRouteDeps) {
           throw new AppError("VALIDATION_ERROR", "page, limit and cursor do not apply to the CSV: it is the whole list.");
         }
         const id = c.req.valid("param").id;
-        // The download budget is taken before anything awaits; given back when its transaction ends.
-        const release = deps.currentCsv.streams.take(clientIp(c, deps.trustProxy));
         const headers = { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="holders-${id}.csv"`, "Cache-Control": "no-store" };
         if (clientMethod(c) === "HEAD") {
-          let head: Awaited<ReturnType<typeof latestBlock>>;
-          try {
-            const [token, newest] = await Promise.all([getToken(deps.store, id), latestBlock(deps.store)]);
-            if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
-            head = newest;
-          } finally {
-            release();
-          }
-          // The block a GET now would read (the newest), as its X-Block-Number will say.
+          // No place: nothing is read but the token and the newest block (the one a GET now would read).
+          const [token, head] = await Promise.all([getToken(deps.store, id), latestBlock(deps.store)]);
+          if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
           return c.body(null, 200, head ? { ...headers, "X-Block-Number": String(head.number) } : headers) as never;
         }
-        const { body, block } = await currentHoldersCsv(deps.store, id, release, deps.currentCsv.maxMs, deps.logger);
-        return c.body(body, 200, { ...headers, "X-Block-Number": String(block) }) as never;
+        return (await csvDownload(c, { slots: deps.currentCsv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { tokenId: id }, async (_key, hooks) => {
+          const csv = await currentHoldersCsv(deps.currentCsv.files, id, { pace: deps.currentCsv.pace, hooks });
+          return { body: csv.body, headers: { ...headers, "Content-Length": String(csv.bytes), "X-Block-Number": String(csv.block) } };
+        })) as never;
       }
       if (page !== undefined && cursor !== undefined) {
         throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": send either page or cursor, not both.');

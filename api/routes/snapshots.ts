@@ -12,7 +12,13 @@ import { clientMethod, type AppEnv } from "../env.js";
 import { acceptsCsv } from "../middleware/cache.js";
 import { clientIp } from "../middleware/client-ip.js";
 import { COMMON_ERRORS, Decimal, errors, intQuery, Integer, json } from "../schemas.js";
-import { createSnapshot, snapshotCsv, snapshotHolderPage, snapshotView, type CsvStreams } from "../services/snapshots.js";
+import type { Logger } from "../../shared/logger.js";
+import type { ReadBudget } from "../middleware/read-budget.js";
+import { csvDownload } from "./csv-download.js";
+import type { PaceLimits } from "../services/csv-pace.js";
+import type { DownloadSlots } from "../services/download-slots.js";
+import { snapshotCsvStream } from "../services/snapshot-csv.js";
+import { createSnapshot, finishedSnapshot, snapshotHolderPage, snapshotView, type SnapshotLimits } from "../services/snapshots.js";
 
 const security = [{ bearerAuth: [] }];
 
@@ -87,7 +93,7 @@ const create = createRoute({
   responses: {
     200: json(SnapshotView, "The snapshot of this token and block exists and is done"),
     202: json(SnapshotView, "Queued or being computed: poll GET /snapshots/{id}"),
-    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_NOT_INDEXED", "BLOCK_BEFORE_HISTORY", "TOO_MANY_SNAPSHOTS", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", ...COMMON_ERRORS),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_NOT_INDEXED", "BLOCK_BEFORE_HISTORY", "TOO_MANY_SNAPSHOTS", "SNAPSHOT_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", ...COMMON_ERRORS),
   },
 });
 
@@ -142,12 +148,12 @@ export interface SnapshotDeps {
   /** The primary: snapshots are written here (never a read replica). */
   db: Database;
   runner: SnapshotRunner | undefined;
-  /** Unfinished snapshots at once: in all, and per user. */
-  limits: { queued: number; perUser: number };
-  /** How long one CSV download may take before it is cut (SNAPSHOT_LIMITS.csvMaxMs). */
-  csvMaxMs: number;
-  csv: CsvStreams;
+  /** Snapshot jobs: unfinished at once (in all, per user, per client key) and rows per day (SNAPSHOT_LIMITS). */
+  limits: SnapshotLimits;
+  /** CSV downloads: their places, their minimum rate, and the read budget their batches go through. */
+  csv: { slots: DownloadSlots; pace: PaceLimits; reads?: ReadBudget | undefined };
   trustProxy: number;
+  logger: Logger;
 }
 
 /** A snapshot's CSV says what it is: token and block in the file name and in headers (HEAD too). */
@@ -161,30 +167,22 @@ const csvHeaders = (id: number, tokenId: number, block: number) => ({
 });
 
 export function snapshotRoutes(deps: SnapshotDeps) {
-  const streamCsv = (c: Context<AppEnv>, id: number) => {
-    // The stream budget is taken here, before the first await (released when the stream ends).
-    const release = deps.csv.take(clientIp(c, deps.trustProxy));
-    // HEAD: the headers a GET would have, without reading the list (Node would send no body anyway).
+  const streamCsv = async (c: Context<AppEnv>, id: number) => {
+    // HEAD: the headers a GET would have, without a place or reading the list.
     if (clientMethod(c) === "HEAD") {
-      return snapshotView(deps.db, id)
-        .then((v) => {
-          if (v.state !== "done") throw new AppError("SNAPSHOT_NOT_READY", `Holder snapshot ${id} is ${v.state}.`);
-          return c.body(null, 200, csvHeaders(id, v.tokenId, v.blockNumber));
-        })
-        .finally(release);
+      const s = await finishedSnapshot(deps.db, id);
+      return c.body(null, 200, csvHeaders(id, s.tokenId, s.blockNumber));
     }
-    return snapshotCsv(deps.db, id, release, deps.csvMaxMs).then(
-      (csv) => c.body(csv.body, 200, csvHeaders(id, csv.tokenId, csv.blockNumber)),
-      (err: unknown) => {
-        release();
-        throw err;
-      },
-    );
+    return csvDownload(c, { slots: deps.csv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { snapshot: id }, async (key, hooks) => {
+      const s = await finishedSnapshot(deps.db, id);
+      const body = snapshotCsvStream(deps.db, id, s.holders ?? 0, { pace: deps.csv.pace, reads: deps.csv.reads && { budget: deps.csv.reads, key }, hooks });
+      return { body, headers: csvHeaders(id, s.tokenId, s.blockNumber) };
+    });
   };
   return new OpenAPIHono<AppEnv>()
     .openapi(create, async (c) => {
       const body = c.req.valid("json");
-      const view = await createSnapshot(deps.db, deps.runner, { ...body, userId: c.get("userId")! }, deps.limits);
+      const view = await createSnapshot(deps.db, deps.runner, { ...body, userId: c.get("userId")!, clientKey: clientIp(c, deps.trustProxy) }, deps.limits);
       return c.json(view, view.state === "done" ? 200 : 202);
     })
     .openapi(show, async (c) => c.json(await snapshotView(deps.db, c.req.valid("param").id), 200))

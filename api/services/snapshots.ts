@@ -1,9 +1,10 @@
 /**
  * Holder snapshots for the API: asking for one (checked against the store's history and the
- * token as of the block, bounded in number), its state, its ranked pages and its CSV.
+ * token as of the block, held to its budgets), its state and its ranked pages (the CSV:
+ * api/services/snapshot-csv.ts).
  */
 import { sql } from "drizzle-orm";
-import { getSnapshot, requestSnapshot, rowsOf, snapshotCsvBatch, snapshotPage, tokenAt, unfinishedCounts, type Database, type Snapshot } from "../../db/index.js";
+import { budgetFreesAt, chargeSnapshot, getSnapshot, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
 import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
@@ -34,38 +35,79 @@ export async function snapshotView(db: Database, id: number, known?: Snapshot) {
   };
 }
 
+/** What new snapshot work is held to (api/app.ts SNAPSHOT_LIMITS; docs/security.md). */
+export interface SnapshotLimits {
+  /** Unfinished snapshots at once: in all, of one user, from one client key. */
+  queued: number;
+  perUser: number;
+  perClient: number;
+  /** Rows charged over the last 24 hours, per user and per client key. */
+  rowsPerUserDay: number;
+  rowsPerClientDay: number;
+  /** The disk cap: rows the kept snapshots hold, with the reservations of unfinished ones (SNAPSHOTS_MAX_ROWS). */
+  maxRows: number;
+}
+
+const rows = (n: number) => n.toLocaleString("en");
+
+/** Refuses new work past a limit, saying the numbers and, where waiting helps, when (Retry-After). */
+async function checkBudgets(t: Database, q: { tokenId: number; block: number; userId: string; clientKey: string }, estimate: number, limits: SnapshotLimits): Promise<void> {
+  const u = await snapshotUsage(t, q.userId, q.clientKey);
+  const wait = { "Retry-After": "30" };
+  if (u.mine >= limits.perUser) throw new AppError("TOO_MANY_SNAPSHOTS", `You have ${u.mine} holder snapshots queued or running (at most ${limits.perUser}); ask again when one has finished.`, wait);
+  if (u.client >= limits.perClient) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.client} holder snapshots asked for from your address (${q.clientKey}) are queued or running (at most ${limits.perClient} per address); ask again when one has finished.`, wait);
+  if (u.all >= limits.queued) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.all} holder snapshots are queued or running (at most ${limits.queued}); ask again when one has finished.`, wait);
+  const what = `The snapshot of token ${q.tokenId} at block ${q.block} would hold ≈ ${rows(estimate)} rows`;
+  const cap = Math.min(limits.rowsPerUserDay, limits.rowsPerClientDay, limits.maxRows);
+  if (estimate > cap) throw new AppError("SNAPSHOT_TOO_LARGE", `${what}: more than ${rows(cap)}, the most one user may ask for in a day and this server keeps (SNAPSHOTS_MAX_ROWS = ${rows(limits.maxRows)}). The operator can write it with \`tokenpool snapshot\`.`);
+  for (const [used, budget, who, whose] of [
+    [u.userRows, limits.rowsPerUserDay, { user: q.userId }, "You have"],
+    [u.clientRows, limits.rowsPerClientDay, { clientKey: q.clientKey }, `Users from your address (${q.clientKey}) have`],
+  ] as const) {
+    if (used + estimate <= budget) continue;
+    const at = await budgetFreesAt(t, who, estimate, budget);
+    const seconds = Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000));
+    throw new AppError("TOO_MANY_SNAPSHOTS", `${what}. ${whose} asked for ${rows(used)} of ${rows(budget)} snapshot rows in the last 24 hours; enough is free again at ${at.toISOString()} (in ${seconds} s).`, { "Retry-After": String(seconds) });
+  }
+  if (u.reserved + estimate > limits.maxRows) {
+    throw new AppError("TOO_MANY_SNAPSHOTS", `${what}; the snapshots being computed hold ${rows(u.reserved)} of the ${rows(limits.maxRows)} rows this server keeps (SNAPSHOTS_MAX_ROWS); ask again when one has finished.`, wait);
+  }
+}
+
 /**
- * The snapshot of a token as of a block (`block`, `atTime`, or the newest): the existing one, or
- * a new one queued — refused past `limits` unfinished snapshots in all or of this user. The
- * count and the insert are one transaction under an advisory lock, so concurrent requests
- * cannot both pass the last free place.
+ * The snapshot of a token as of a block (`block`, `atTime`, or the newest): the existing one
+ * (shared: it costs the asker nothing), or a new one queued — held to `limits` (unfinished ones
+ * per user, per client key and in all; rows per day per user and per client key, charged from
+ * the estimate now and settled when it finishes; the disk cap). The checks and the insert are one
+ * transaction under an advisory lock, so concurrent requests cannot both pass the last place.
  */
 export async function createSnapshot(
   db: Database,
   runner: SnapshotRunner | undefined,
-  q: { tokenId: number; block?: number | undefined; atTime?: number | undefined; userId: string },
-  limits: { queued: number; perUser: number },
+  q: { tokenId: number; block?: number | undefined; atTime?: number | undefined; userId: string; clientKey: string },
+  limits: SnapshotLimits,
 ) {
   if (!runner) throw new AppError("SERVICE_UNAVAILABLE", "Holder snapshots are not running in this process.");
   const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime, field: "body" }, "holders", { kept: true });
   if (!(await tokenAt(db, q.tokenId, block.number))) throw new AppError("TOKEN_NOT_FOUND", `Token ${q.tokenId} did not exist at block ${block.number}.`);
+  const estimate = await snapshotEstimate(db, q.tokenId, block.number);
   const { snapshot, created } = await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
-    await t.execute(sql`select pg_advisory_xact_lock(7157001)`);
+    await t.execute(sql`select pg_advisory_xact_lock(${SNAPSHOTS_LOCK})`);
     const [existing] = rowsOf<{ state: string }>(await t.execute(sql`select state from holder_snapshots where token_id = ${q.tokenId} and block_number = ${block.number}`));
-    // New work (a new snapshot, or a failed one asked for again) is counted against the limits.
-    if (!existing || existing.state === "failed") {
-      const { all, mine } = await unfinishedCounts(t, q.userId);
-      if (mine >= limits.perUser) throw new AppError("TOO_MANY_SNAPSHOTS", `You have ${mine} holder snapshots queued or running (at most ${limits.perUser}); ask again when one has finished.`, { "Retry-After": "30" });
-      if (all >= limits.queued) throw new AppError("TOO_MANY_SNAPSHOTS", `${all} holder snapshots are queued or running (at most ${limits.queued}); ask again when one has finished.`, { "Retry-After": "30" });
-    }
-    return requestSnapshot(t, q.tokenId, block.number, q.userId);
+    if (existing && existing.state !== "failed") return requestSnapshot(t, q.tokenId, block.number, q.userId);
+    // New work (a new snapshot, or a failed one asked for again) is checked and charged.
+    await checkBudgets(t, { ...q, block: block.number }, estimate, limits);
+    const made = await requestSnapshot(t, q.tokenId, block.number, q.userId, { clientKey: q.clientKey, reservedRows: estimate });
+    await chargeSnapshot(t, { snapshotId: made.snapshot.id, user: q.userId, clientKey: q.clientKey, rows: estimate });
+    return made;
   });
   if (created) await runner.enqueue(snapshot.id);
   return snapshotView(db, snapshot.id, snapshot);
 }
 
-async function finished(db: Database, id: number): Promise<Snapshot> {
+/** Snapshot `id`, finished: SNAPSHOT_NOT_FOUND or SNAPSHOT_NOT_READY (saying its state) otherwise. */
+export async function finishedSnapshot(db: Database, id: number): Promise<Snapshot> {
   const s = await getSnapshot(db, id);
   if (!s) throw new AppError("SNAPSHOT_NOT_FOUND", `Holder snapshot ${id} was not found.`);
   if (s.state !== "done") throw new AppError("SNAPSHOT_NOT_READY", `Holder snapshot ${id} is ${s.state}${s.state === "failed" ? ` (${s.error ?? "no reason kept"})` : ": poll GET /snapshots/" + id + " until its state is done"}.`);
@@ -80,7 +122,7 @@ function rankOfCursor(cursor: string): number {
 }
 
 export async function snapshotHolderPage(db: Database, id: number, q: { page?: number | undefined; limit: number; cursor?: string | undefined }) {
-  const s = await finished(db, id);
+  const s = await finishedSnapshot(db, id);
   const after = q.cursor !== undefined ? rankOfCursor(q.cursor) : ((q.page ?? 1) - 1) * q.limit;
   const rows = await snapshotPage(db, id, after, q.limit);
   const total = s.holders ?? 0;
@@ -96,92 +138,4 @@ export async function snapshotHolderPage(db: Database, id: number, q: { page?: n
     holders: rows.map((r) => ({ rank: r.rank, address: r.account, balance: r.balance, share: formatFixed(ratio(BigInt(r.balance), BigInt(s.total ?? "0"), 18), 18) })),
     nextCursor: last && last.rank < total ? `r${last.rank}` : null,
   };
-}
-
-/** Rows per query of a CSV stream: one batch is held at a time, whatever the client's speed (1,500: four streams peak ≈ 20 MB lower than with 10,000, at half the speed of one; docs/performance.md). */
-const CSV_BATCH = 1_500;
-
-/**
- * A finished snapshot's holders as CSV, pulled batch by batch (keyset on rank: a finished
- * snapshot never changes, so no transaction is held open) as the client reads. `release` is
- * called once when the stream ends, fails or is cancelled.
- */
-export async function snapshotCsv(db: Database, id: number, release: () => void, maxMs: number): Promise<{ body: ReadableStream<Uint8Array>; tokenId: number; blockNumber: number }> {
-  const { tokenId, blockNumber } = await finished(db, id);
-  // A client that reads just fast enough to pass the write deadline still gives its place back.
-  const deadline = setTimeout(() => {
-    done();
-    controllerRef?.error(new Error("the download passed its deadline"));
-  }, maxMs);
-  deadline.unref();
-  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-  const encoder = new TextEncoder();
-  let after = 0;
-  let header = true;
-  let released = false;
-  const done = () => {
-    clearTimeout(deadline);
-    if (!released) (released = true), release();
-  };
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controllerRef = controller;
-      },
-      async pull(controller) {
-        if (released) return;
-        try {
-          const batch = await snapshotCsvBatch(db, id, after, CSV_BATCH);
-          const text = header ? `rank,address,balance\n${batch.text}` : batch.text;
-          header = false;
-          if (text) controller.enqueue(encoder.encode(text));
-          if (batch.rows < CSV_BATCH) {
-            controller.close();
-            done();
-          } else after = batch.last;
-        } catch (err) {
-          done();
-          controller.error(err);
-        }
-      },
-      cancel() {
-        done();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, tokenId: Number(tokenId), blockNumber: Number(blockNumber) };
-}
-
-/**
- * CSV streams at once: in all and per client. Each holds no database connection between batches,
- * but each batch is a query and each open stream a socket: `take` refuses past either bound, and
- * is synchronous (checked and counted before anything awaits).
- */
-export class CsvStreams {
-  private open = 0;
-  private readonly byClient = new Map<string, number>();
-  constructor(private readonly limits: { total: number; perClient: number }) {}
-
-  take(client: string): () => void {
-    const mine = this.byClient.get(client) ?? 0;
-    if (this.open >= this.limits.total || mine >= this.limits.perClient) {
-      throw new AppError("RATE_LIMITED", `Too many CSV downloads at once (at most ${this.limits.perClient} per client, ${this.limits.total} in all); retry when one has finished.`, { "Retry-After": "5" });
-    }
-    this.open += 1;
-    this.byClient.set(client, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.open -= 1;
-      const left = (this.byClient.get(client) ?? 1) - 1;
-      if (left === 0) this.byClient.delete(client);
-      else this.byClient.set(client, left);
-    };
-  }
-
-  get size(): number {
-    return this.open;
-  }
 }

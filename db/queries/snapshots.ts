@@ -7,22 +7,28 @@
  */
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
+import { makeRoom, settleCharges } from "./snapshot-budget.js";
 import { holderSnapshots, snapshotHolders } from "../schema/index.js";
 
 export type Snapshot = typeof holderSnapshots.$inferSelect;
 
+/** The advisory lock that orders new snapshot work and the disk cap's checks (requests, job steps). */
+export const SNAPSHOTS_LOCK = 7157001;
+
 /**
  * The snapshot of (token, block): the one already asked for, or a new one queued. `created`
- * says which (a new one needs a job).
+ * says which (a new one needs a job). New work holds a place for `reservedRows` under the disk cap.
  */
-export async function requestSnapshot(db: Database, tokenId: number, blockNumber: number, requestedBy: string | null): Promise<{ snapshot: Snapshot; created: boolean }> {
+export async function requestSnapshot(db: Database, tokenId: number, blockNumber: number, requestedBy: string | null, from: { clientKey?: string; reservedRows?: number } = {}): Promise<{ snapshot: Snapshot; created: boolean }> {
+  const requestedFrom = from.clientKey ?? null;
+  const reservedRows = from.reservedRows ?? 0;
   // A failed one asked for again is queued again, from the start (it is new work).
   const [made] = await db
     .insert(holderSnapshots)
-    .values({ tokenId, blockNumber, requestedBy })
+    .values({ tokenId, blockNumber, requestedBy, requestedFrom, reservedRows })
     .onConflictDoUpdate({
       target: [holderSnapshots.tokenId, holderSnapshots.blockNumber],
-      set: { state: "queued", error: null, accountsDone: 0, accountsEstimate: null, resumeAfter: null, finishedAt: null, requestedBy },
+      set: { state: "queued", error: null, accountsDone: 0, accountsEstimate: null, resumeAfter: null, finishedAt: null, requestedBy, requestedFrom, reservedRows, rowsWritten: 0 },
       setWhere: eq(holderSnapshots.state, "failed"),
     })
     .returning();
@@ -39,14 +45,6 @@ export async function getSnapshot(db: Database, id: number): Promise<Snapshot | 
 /** Snapshots not finished (queued or running), oldest first: what a restarted runner picks up. */
 export async function unfinishedSnapshots(db: Database): Promise<Snapshot[]> {
   return db.select().from(holderSnapshots).where(inArray(holderSnapshots.state, ["queued", "running"])).orderBy(asc(holderSnapshots.id));
-}
-
-/** How many unfinished snapshots there are in all, and how many of them `user` asked for. */
-export async function unfinishedCounts(db: Database, user: string): Promise<{ all: number; mine: number }> {
-  const [row] = rowsOf<{ all: string | number; mine: string | number }>(
-    await db.execute(sql`select count(*) as all, count(*) filter (where requested_by = ${user}) as mine from holder_snapshots where state in ('queued', 'running')`),
-  );
-  return { all: Number(row?.all ?? 0), mine: Number(row?.mine ?? 0) };
 }
 
 /**
@@ -75,12 +73,25 @@ export async function startSnapshot(db: Database, id: number): Promise<Snapshot>
   return (await getSnapshot(db, id))!;
 }
 
+/** A snapshot that, written so far, cannot fit under the disk cap even with every finished one deleted: it fails at once, not retried. */
+export class SnapshotTooLargeError extends Error {
+  constructor(readonly rows: number, readonly maxRows: number) {
+    super(`the snapshot passed ${rows.toLocaleString("en")} rows, more than the disk cap leaves it (SNAPSHOTS_MAX_ROWS = ${maxRows.toLocaleString("en")}, with the snapshots being computed)`);
+    this.name = "SnapshotTooLargeError";
+  }
+}
+
 /**
  * Reads the next `batch` accounts of the walk (each one's balance as of the snapshot's block),
  * keeps the non-zero ones, and moves the resume point, in one transaction. Returns how many
  * accounts it read: fewer than `batch` means the walk is over.
+ *
+ * With `maxRows` (the disk cap), the same transaction then keeps the kept snapshots within it:
+ * the snapshot's reservation grows to what it wrote, and finished snapshots are deleted, oldest
+ * first, until the rows fit; a snapshot that cannot fit is refused (SnapshotTooLargeError) and its
+ * batch undone. Serialized with requests and other jobs by SNAPSHOTS_LOCK, taken after the walk.
  */
-export async function snapshotStep(db: Database, id: number, batch: number): Promise<number> {
+export async function snapshotStep(db: Database, id: number, batch: number, maxRows?: number): Promise<number> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     await t.execute(JOB_TIMEOUT);
@@ -100,15 +111,37 @@ export async function snapshotStep(db: Database, id: number, batch: number): Pro
           insert into snapshot_balances (snapshot_id, account, balance)
           select ${id}, account, balance from walk where balance > 0
           on conflict do nothing
+          returning 1
         ), moved as (
           update holder_snapshots set resume_after = coalesce((select min(account) from walk), resume_after),
-            accounts_done = accounts_done + (select count(*) from walk)
+            accounts_done = accounts_done + (select count(*) from walk),
+            rows_written = rows_written + (select count(*) from kept),
+            reserved_rows = greatest(reserved_rows, rows_written + (select count(*) from kept))
           where id = ${id}
         )
         select count(*) as n from walk`),
     );
+    if (maxRows !== undefined) await keepUnderCap(t, id, maxRows);
     return Number(moved!.n);
   });
+}
+
+/**
+ * Within a transaction: deletes finished snapshots, oldest first, until the kept rows and the
+ * unfinished reservations fit `maxRows`, or refuses snapshot `id` (SnapshotTooLargeError: the
+ * transaction is undone). Serialized with requests and other jobs by SNAPSHOTS_LOCK.
+ */
+async function keepUnderCap(t: Database, id: number, maxRows: number): Promise<void> {
+  await t.execute(sql`select pg_advisory_xact_lock(${SNAPSHOTS_LOCK})`);
+  const room = await makeRoom(t, maxRows);
+  if (room.fits) return;
+  const [w] = rowsOf<{ n: string | number }>(await t.execute(sql`select rows_written as n from holder_snapshots where id = ${id}`));
+  throw new SnapshotTooLargeError(Number(w?.n ?? 0), maxRows);
+}
+
+/** Before a job's first step: room for its reservation under the disk cap (the oldest finished go first). */
+export async function makeRoomFor(db: Database, id: number, maxRows: number): Promise<void> {
+  await db.transaction((tx) => keepUnderCap(tx as unknown as Database, id, maxRows));
 }
 
 /**
@@ -126,8 +159,9 @@ export async function finishSnapshot(db: Database, id: number): Promise<boolean>
     );
     if (s?.state !== "running") return s?.state === "done";
     if (s.floor === null || Number(s.floor) > Number(s.block_number)) {
-      await t.execute(sql`update holder_snapshots set state = 'failed', finished_at = now(), error = ${`balance history before block ${s.floor} was pruned while this snapshot ran: it can no longer be answered exactly`} where id = ${id}`);
+      await t.execute(sql`update holder_snapshots set state = 'failed', finished_at = now(), reserved_rows = 0, error = ${`balance history before block ${s.floor} was pruned while this snapshot ran: it can no longer be answered exactly`} where id = ${id}`);
       await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+      await settleCharges(t, id, 0);
       return false;
     }
     await t.execute(sql`delete from snapshot_holders where snapshot_id = ${id}`);
@@ -136,11 +170,13 @@ export async function finishSnapshot(db: Database, id: number): Promise<boolean>
       select ${id}, row_number() over (order by balance desc, account), account, balance
       from snapshot_balances where snapshot_id = ${id}`);
     await t.execute(sql`
-      update holder_snapshots set state = 'done', finished_at = now(), resume_after = null,
+      update holder_snapshots set state = 'done', finished_at = now(), resume_after = null, reserved_rows = 0,
         holders = (select count(*) from snapshot_holders where snapshot_id = ${id}),
         total = (select coalesce(sum(balance), 0) from snapshot_holders where snapshot_id = ${id})
       where id = ${id}`);
     await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+    // The charge of the request that asked for it becomes what it holds.
+    await settleCharges(t, id, sql`(select holders from holder_snapshots where id = ${id})`);
     return true;
   });
   if (!finished) return false;
@@ -150,9 +186,11 @@ export async function finishSnapshot(db: Database, id: number): Promise<boolean>
   return true;
 }
 
+/** Marks a snapshot failed: its working rows go, its place under the disk cap is freed, its charge given back (it keeps nothing). */
 export async function failSnapshot(db: Database, id: number, error: string): Promise<void> {
-  await db.update(holderSnapshots).set({ state: "failed", error: error.slice(0, 500), finishedAt: sql`now()` }).where(eq(holderSnapshots.id, id));
+  await db.update(holderSnapshots).set({ state: "failed", error: error.slice(0, 500), finishedAt: sql`now()`, reservedRows: 0 }).where(eq(holderSnapshots.id, id));
   await db.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+  await settleCharges(db, id, 0);
 }
 
 /** Ranks after `afterRank`, up to `limit` of them. */
@@ -181,17 +219,20 @@ export async function snapshotCsvBatch(db: Database, id: number, afterRank: numb
 }
 
 /**
- * Keeps the newest `keep` finished snapshots (done or failed) and deletes the rest with their
- * holders; returns the ids deleted. Unfinished ones are never touched.
+ * Keeps the newest `keep` finished snapshots (done or failed), and of those only the ones
+ * finished within `maxAgeHours` (when given); deletes the rest with their holders and returns the
+ * ids deleted. Unfinished ones are never touched.
  */
-export async function pruneSnapshots(db: Database, keep: number): Promise<number[]> {
+export async function pruneSnapshots(db: Database, keep: number, maxAgeHours?: number): Promise<number[]> {
+  const old = maxAgeHours === undefined ? sql`false` : sql`finished_at < now() - make_interval(hours => ${maxAgeHours})`;
   // One statement: a snapshot and its rows go together (two left orphan rows to a crash between
   // them, and a reader saw the snapshot gone while its rows were still there).
   return rowsOf<{ id: string | number }>(
     await db.execute(sql`
       with gone as (
         delete from holder_snapshots where id in (
-          select id from holder_snapshots where state in ('done', 'failed') order by id desc offset ${keep}
+          select id from holder_snapshots where state in ('done', 'failed') and (${old} or id in (
+            select id from holder_snapshots where state in ('done', 'failed') order by id desc offset ${keep}))
         ) returning id
       ), rows as (
         delete from snapshot_holders where snapshot_id in (select id from gone)

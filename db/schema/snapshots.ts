@@ -1,4 +1,4 @@
-import { bigserial, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { address, amount, int64 } from "./tokens.js";
 
 /**
@@ -26,6 +26,12 @@ export const holderSnapshots = pgTable(
     resumeAfter: address(),
     /** The user who asked first (null from the CLI). */
     requestedBy: uuid(),
+    /** Their client key (an IPv4 address or an IPv6 /64; null from the CLI): unfinished ones are bounded per key. */
+    requestedFrom: text(),
+    /** Rows this snapshot holds a place for under the disk cap while unfinished (0 once finished). */
+    reservedRows: int64().notNull().default(0),
+    /** Non-zero balances written so far (while running). */
+    rowsWritten: int64().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp({ withTimezone: true }),
   },
@@ -56,4 +62,24 @@ export const snapshotHolders = pgTable(
     balance: amount().notNull(),
   },
   (t) => [primaryKey({ columns: [t.snapshotId, t.rank] })],
+);
+
+/**
+ * What each request for new snapshot work was charged, for the rows-per-day budgets (per user and
+ * per client key, over the last 24 hours): the estimate when asked, settled to the rows the
+ * snapshot holds when it finishes (0 if it failed). Kept apart from the snapshots, so that a
+ * snapshot deleted by the disk cap or by age is still counted for its day.
+ */
+export const snapshotCharges = pgTable(
+  "snapshot_charges",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    snapshotId: int64().notNull(),
+    userId: uuid(),
+    clientKey: text().notNull(),
+    rows: int64().notNull(),
+    settled: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("snapshot_charges_user_idx").on(t.userId, t.createdAt), index("snapshot_charges_client_idx").on(t.clientKey, t.createdAt), index("snapshot_charges_snapshot_idx").on(t.snapshotId)],
 );

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { CHAIN_TASK, insertPrices, setTask, snapshotTaken, type Database } from "../../db/index.js";
 import { createSnapshot } from "../../api/services/snapshots.js";
+import { SNAPSHOT_LIMITS } from "../../api/app.js";
 import { Batch } from "../../indexer/writer.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
@@ -223,7 +224,7 @@ describeDb("a portfolio and a pair as of a block", (ctx) => {
     expect(await get(`/accounts/${ALICE}?at=103`)).toMatchObject({ asOf: { blockNumber: 103 } });
     expect(await get(`/accounts/${ALICE}`)).toMatchObject({ blockNumber: 105 }); // "now" answers as the current rows do
     // A kept answer (a holder snapshot at the newest block) must be final too.
-    await expect(createSnapshot(ctx.db, {} as SnapshotRunner, { tokenId: USDT, userId: "u" }, { queued: 20, perUser: 3 })).rejects.toMatchObject({ code: "BLOCK_NOT_INDEXED" });
+    await expect(createSnapshot(ctx.db, {} as SnapshotRunner, { tokenId: USDT, userId: "u", clientKey: "203.0.113.7" }, SNAPSHOT_LIMITS)).rejects.toMatchObject({ code: "BLOCK_NOT_INDEXED" });
     await ctx.db.execute(sql`delete from indexer_tasks where name = 'reread'`);
     // A store indexed before pool history (migration 0016): rows before 101 carry no LP supply.
     await ctx.db.execute(sql`update pool_reserves set lp_supply = null, lp_fee_ppm = null where block_number < 101`);

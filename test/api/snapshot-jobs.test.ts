@@ -38,16 +38,16 @@ describeDb("holder snapshot jobs", (ctx) => {
     await runner.close();
   });
 
-  it("a snapshot CSV past its deadline is cut (an error, never a short list passed as whole) and gives its place back", async () => {
-    const t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 1, csvPerClient: 1, csvMaxMs: 100 } });
+  it("a snapshot CSV below its minimum rate is cut (an error, never a short list passed as whole) and gives its place back", async () => {
+    const t = buildApp(ctx.db, { snapshots: runner, csv: { pace: { minBytesPerSecond: 1_000_000, graceMs: 100 }, snapshot: { total: 1, queueMs: 200 } } });
     const auth = await authHeader(t);
     const { id } = (await (await t.post("/snapshots", { tokenId: TOKEN, block: 111 }, auth)).json()) as { id: number };
     await until("the snapshot", async () => (await getSnapshot(ctx.db, id))?.state === "done");
     const slow = await t.get(`/snapshots/${id}/holders.csv`, auth);
     expect(slow.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300)); // the client waits past the deadline before reading
-    await expect(slow.text()).rejects.toThrow(/deadline/);
-    // The one place (csvStreams: 1) is free again: a prompt reader gets the whole list.
+    await new Promise((r) => setTimeout(r, 400)); // the client reads nothing past the grace: below any rate
+    await expect(slow.text()).rejects.toThrow(/minimum rate/);
+    // The one place (total: 1) is free again: a prompt reader gets the whole list.
     const next = await t.get(`/snapshots/${id}/holders.csv`, auth);
     expect(next.status).toBe(200);
     expect((await next.text()).split("\n")).toEqual(csvLines(111));

@@ -30,7 +30,7 @@ describeDb("holder snapshots", (ctx) => {
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37 });
     // The per-IP request limit is not under test here (rate-limit.test.ts): the first test alone
     // makes ~80 requests plus one status poll per 25 ms, which on a slow machine passed 100/min.
-    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2, csvStreams: 8, csvPerClient: 2 }, rateLimit: noRequestLimit() });
+    t = buildApp(ctx.db, { snapshots: runner, snapshotLimits: { queued: 4, perUser: 2 }, csv: { current: { queueMs: 300 } }, rateLimit: noRequestLimit() });
     auth = await authHeader(t);
   });
   afterEach(async () => {
@@ -135,11 +135,11 @@ describeDb("holder snapshots", (ctx) => {
     }
   });
 
-  it("bounds the queue (per user and in all) and CSV downloads at once (per client)", async () => {
+  it("bounds the queue (per user and in all) and CSV downloads at once (per user: the next one waits for a place, then 429)", async () => {
     // A runner that holds every job: the queue only fills.
     await runner.close();
     const held: number[] = [];
-    const t2 = buildApp(ctx.db, { snapshots: { enqueue: async (id) => void held.push(id), close: async () => {} }, snapshotLimits: { queued: 3, perUser: 2, csvStreams: 8, csvPerClient: 2 } });
+    const t2 = buildApp(ctx.db, { snapshots: { enqueue: async (id) => void held.push(id), close: async () => {} }, snapshotLimits: { queued: 3, perUser: 2 }, csv: { snapshot: { queueMs: 300 } } });
     const a = await authHeader(t2, "a@example.com");
     const b = await authHeader(t2, "b@example.com");
     expect((await t2.post("/snapshots", { tokenId: TOKEN, block: 101 }, a)).status).toBe(202);
@@ -156,16 +156,25 @@ describeDb("holder snapshots", (ctx) => {
     const burst = await Promise.all([105, 106, 107, 108].map((n) => t2.post("/snapshots", { tokenId: TOKEN, block: n }, b)));
     expect(burst.map((r) => r.status)).toEqual([429, 429, 429, 429]);
     expect(held).toHaveLength(3);
-    // CSV: two at once per client; the third waits for one to end.
+    // CSV: two at once per user; a third waits for a place, and gets it when one ends.
     const { snapshot } = await requestSnapshot(ctx.db, TOKEN, 110, null);
     await runSnapshot(ctx.db, snapshot.id);
-    const open = [await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a), await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a)];
+    const path = `/snapshots/${snapshot.id}/holders.csv`;
+    const open = [await t2.get(path, a), await t2.get(path, a)];
     expect(open.map((r) => r.status)).toEqual([200, 200]);
-    await expectError(await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a), 429, "RATE_LIMITED");
-    expect((await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a, )).status).toBe(429);
+    const waiting = t2.get(path, a);
     await open[0]!.body!.cancel();
+    const waited = await waiting;
+    expect(waited.status).toBe(200);
+    expect((await waited.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(110), ""]);
+    // One that finds no place within its wait (300 ms here, 5 s by default) is 429 with Retry-After.
+    const other = await t2.get(path, a);
+    const late = await t2.get(path, a);
+    expect(await expectError(late, 429, "RATE_LIMITED")).toContain("within");
+    expect(late.headers.get("retry-after")).toBe("1");
     await open[1]!.text();
-    const after = await t2.get(`/snapshots/${snapshot.id}/holders.csv`, a);
+    await other.text();
+    const after = await t2.get(path, a);
     expect(after.status).toBe(200);
     expect((await after.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(110), ""]);
   });
@@ -189,13 +198,18 @@ describeDb("holder snapshots", (ctx) => {
     expect(head.status).toBe(200);
     expect(head.headers.get("x-block-number")).toBe("111"); // the block a GET now reads
     expect(head.headers.get("content-type")).toMatch(/^text\/csv/);
-    // Refusals: the page parameters, an unknown token, no token, a second download at once from one client.
+    // Refusals: the page parameters, an unknown token, no token, a third download at once of one user.
     await expectError(await t.get(`/assets/holders/${TOKEN}?limit=5`, { ...auth, Accept: "text/csv" }), 400, "VALIDATION_ERROR");
     await expectError(await t.get("/assets/holders/424242", { ...auth, Accept: "text/csv" }), 404, "TOKEN_NOT_FOUND");
     await expectError(await t.get(`/assets/holders/${TOKEN}`, { Accept: "text/csv" }), 401, "UNAUTHORIZED");
-    const open = await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
+    const open = [await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" }), await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" })];
+    expect(open.map((r) => r.status)).toEqual([200, 200]);
+    // Both read the one file dumped at the head (single flight), sized up front.
+    expect(open[0]!.headers.get("content-length")).toBe(String(Buffer.byteLength(["rank,address,balance", ...ranked(111), ""].join("\n"))));
+    // A user's third waits for a place (300 ms here), then 429.
     await expectError(await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" }), 429, "RATE_LIMITED");
-    await open.body!.cancel();
+    await open[1]!.body!.cancel();
+    await open[0]!.body!.cancel();
     await until("the download's place is free", async () => (await t.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" }).then(async (r) => (await r.text(), r.status))) === 200);
   });
 
@@ -269,12 +283,12 @@ describeDb("holder snapshots", (ctx) => {
     }
   });
 
-  it("a current-holders CSV past its deadline is cut (an error, never a short list passed as whole) and gives its place back", async () => {
-    const t2 = buildApp(ctx.db, { currentCsv: { total: 1, perClient: 1, maxMs: 100 } });
+  it("a current-holders CSV below its minimum rate is cut (an error, never a short list passed as whole) and gives its place back", async () => {
+    const t2 = buildApp(ctx.db, { csv: { pace: { minBytesPerSecond: 1_000_000, graceMs: 100 }, current: { perUser: 1, queueMs: 200 } } });
     const slow = await t2.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
     expect(slow.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300)); // the client waits past the deadline before reading
-    await expect(slow.text()).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 400)); // the client reads nothing past the grace: below any rate
+    await expect(slow.text()).rejects.toThrow(/minimum rate/);
     const next = await t2.get(`/assets/holders/${TOKEN}`, { ...auth, Accept: "text/csv" });
     expect(next.status).toBe(200);
     expect((await next.text()).split("\n")).toHaveLength(ranked(111).length + 2);

@@ -24,6 +24,8 @@ describe("config", () => {
       apiReadsPerClient: 4,
       requestTimeoutMs: 10000,
       snapshotsKeep: 100,
+      snapshotsMaxAgeHours: 168,
+      snapshotsMaxRows: 20_000_000,
       indexerStaleSeconds: 60,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
