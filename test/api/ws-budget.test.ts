@@ -24,7 +24,7 @@ import { HEAD_BLOCK, KSM, seedMarket } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, type Client } from "../support/ws.js";
 
-const SECRET = "ws-budget-secret-ws-budget-secret-ws-budget!";
+const SECRET = randomBytes(32).toString("base64url");
 const address = () => encodeAddress(randomBytes(32), 2);
 
 describe("/ws per-block work budget", () => {

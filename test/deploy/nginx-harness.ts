@@ -74,6 +74,8 @@ ${siteFor(shipped, port, upstreams)}
   const child: ChildProcess = spawn(NGINX!, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "inherit", "inherit"] });
   let exited = false;
   child.once("exit", () => (exited = true));
+  // Never outlives the test process, however it ends.
+  process.once("exit", () => child.kill("SIGKILL"));
   await until("nginx listening", async () => {
     if (exited) throw new Error(`nginx exited: ${readFileSync(path.join(dir, "error.log"), "utf8").slice(-1000)}`);
     // A TCP connection, not a request: a request would reach the replicas and count there.

@@ -53,6 +53,8 @@ interface Replica {
 
 function spawnApi(env: Record<string, string>): Promise<Replica> {
   const child = spawn(process.execPath, ["bin/tokenpool.mjs", "api"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  // Never outlives the test process, however it ends.
+  process.once("exit", () => child.kill("SIGKILL"));
   let out = "";
   let requests = 0;
   return new Promise((resolve, reject) => {
