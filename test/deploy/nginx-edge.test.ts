@@ -5,7 +5,8 @@
  *
  * - an answer of the app's (503) is passed on as it is, never replayed, and never takes the
  *   replica out (the file before replayed it and took the replica out: a full outage);
- * - a GET is tried on at most one more replica, a POST that was sent is never sent again;
+ * - a GET is tried on at most one more replica, a POST that was sent is never sent again, nor
+ *   sent on a kept connection the app may be closing;
  * - a replica that could not be reached comes back once it answers again;
  * - the edge counts an IPv6 client by its /64, like the API;
  * - a large answer to a client that does not read is held back, never spooled to nginx's disk;
@@ -24,7 +25,7 @@ import { freePort } from "../support/port.js";
 import { until } from "../support/wait.js";
 import { answer, errorOf, fromEdge, NGINX, shippedConf, startNginx, type Nginx } from "./nginx-harness.js";
 
-type Mode = "ok" | "unavailable" | "drop" | { lateMs: number } | { bytes: number };
+type Mode = "ok" | "unavailable" | "drop" | "closing" | { lateMs: number } | { bytes: number };
 
 interface Stand {
   port: number;
@@ -54,10 +55,17 @@ async function stand(mode: Mode, port?: number): Promise<Stand> {
       socket.on("error", () => {});
     });
   } else {
+    // "closing": a request that comes on a kept connection idle for 4.5 s or more meets the close
+    // the app has begun (Node closes idle keep-alive connections after 5 s, and a request sent as
+    // it does is lost): the connection is dropped.
+    const idleSince = new WeakMap<object, number>();
     server = createHttpServer((req, res) => {
       s.seen.push(`${req.method} ${req.url}`);
       req.resume();
-      if (mode === "ok") res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      const since = idleSince.get(req.socket);
+      if (mode === "closing" && since !== undefined && Date.now() - since >= 4_500) return void req.socket.destroy();
+      res.once("finish", () => idleSince.set(req.socket, Date.now()));
+      if (mode === "ok" || mode === "closing") res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       else if (mode === "unavailable") res.writeHead(503, { "content-type": "application/json", "retry-after": "5" }).end('{"success":false,"error":{"code":"SERVICE_UNAVAILABLE","message":"The app refused this read."}}');
       else if ("lateMs" in mode) setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), mode.lateMs);
       else {
@@ -78,6 +86,7 @@ async function stand(mode: Mode, port?: number): Promise<Stand> {
       }
     });
   }
+  if (mode === "closing") (server as Server).keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(s.port, "127.0.0.1", resolve));
   s.close = () => new Promise((resolve) => { (server as Server).closeAllConnections?.(); server.close(() => resolve()); });
   return s;
@@ -127,6 +136,18 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(errorOf(post)?.code).toBe("SERVICE_UNAVAILABLE");
   });
 
+  it("a POST after 4.5 s of quiet is never sent on a kept connection the app may be closing (nginx lets idle ones go after 4 s, under Node's 5)", async () => {
+    const closing = await stand("closing");
+    const nginx = await edge([closing]);
+    const post = () => answer(nginx.port, { path: "/auth/login", method: "POST", from: "127.0.0.2", body: "{}" });
+    expect((await post()).status).toBe(200);
+    // The idle time is the scenario (just past nginx's keepalive_timeout), not a bound.
+    await new Promise((r) => setTimeout(r, 4_600));
+    const second = await post();
+    expect(second.status, second.body).toBe(200);
+    expect(closing.seen).toHaveLength(2);
+  }, 30_000);
+
   it("a replica that cannot be reached: requests go to the other (a POST too: it was never sent), and the replica is back once it answers again", async () => {
     const ok = await stand("ok");
     const downPort = await freePort();
@@ -163,6 +184,16 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     // Another /64, and IPv4 addresses, each their own budget.
     expect((await from("2001:db8:1:3::1")).status).toBe(200);
     expect((await from("198.51.100.7")).status).toBe(200);
+  });
+
+  it("the dashboard's page, script and style and /docs are outside the edge's request budget (the API keeps one of its own for them); the REST paths are not", async () => {
+    const ok = await stand("ok");
+    const nginx = await edge([ok]);
+    const burst = (paths: string[], from: string) => Promise.all(Array.from({ length: 150 }, (_, i) => answer(nginx.port, { path: paths[i % paths.length]!, from })));
+    const statics = await burst(["/", "/dashboard/app.js", "/dashboard/style.css", "/docs", "/docs/assets/swagger-ui-bundle.js"], "127.0.0.2");
+    expect(statics.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
+    const rest = await burst(["/pool/stats", "/docs/other", "/dashboardx"], "127.0.0.3");
+    expect(rest.filter((a) => a.status === 429 && fromEdge(a)).length).toBeGreaterThanOrEqual(40);
   });
 
   it("a large answer to a client that does not read is held back by the replica, never spooled onto nginx's disk", async () => {
