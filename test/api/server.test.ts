@@ -54,7 +54,7 @@ describe("the API server on a fresh DATA_DIR", () => {
     expect(kept.length).toBeGreaterThanOrEqual(32);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await resolveJwtSecret(undefined, dir)).toBe(kept);
-    expect(await resolveJwtSecret("configured-secret-configured-secret", dir)).toBe("configured-secret-configured-secret");
+    expect(await resolveJwtSecret(JWT_SECRET, dir)).toBe(JWT_SECRET);
   });
 
   it("refuses a JWT secret file that is empty, short or open to other users, naming the file; concurrent first starts agree", async () => {
@@ -63,9 +63,9 @@ describe("the API server on a fresh DATA_DIR", () => {
       const file = path.join(scratch, "jwt-secret");
       for (const content of ["", "\n", "abc\n", "x".repeat(31)]) {
         await writeFile(file, content, { mode: 0o600 });
-        await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(new RegExp(`${file}.*at least 32`));
+        await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(new RegExp(`${file} is guessable: \\d+ characters, and a secret needs at least 39`));
       }
-      await writeFile(file, "y".repeat(40));
+      await writeFile(file, JWT_SECRET);
       await chmod(file, 0o644);
       await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(/readable or writable by other users.*chmod 600/);
       await rm(file);
