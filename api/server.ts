@@ -153,16 +153,21 @@ export interface ApiServerOptions {
   csv?: Pick<NonNullable<AppDeps["csv"]>, "pace" | "snapshot" | "current">;
 }
 
+interface Stores {
+  handle: DbHandle;
+  /** Whether `handle` is the API's own (closed with it), not a shared one. */
+  own: boolean;
+  replica: DbHandle | undefined;
+  store: RateLimitStore;
+}
+
 /**
- * Opens the store (migrating it), the rate-limit counters and the HTTP listener. A `shared`
- * store is one the caller owns (PGlite allows one instance per DATA_DIR, so `npm start` hands
- * the indexer's to the API); it is left open on close.
+ * The store (migrated), its read replica and the rate-limit counters. A shared Postgres store
+ * (`npm start`: the indexer's) is not the API's pool: reads get one of their own, with the API's
+ * statement_timeout, so neither can drain the other's connections. PGlite has one connection in
+ * all, and is shared.
  */
-export async function startApiServer(config: Config, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
-  const { shared } = options;
-  // A shared Postgres store (`npm start`: the indexer's) is not the API's pool: reads get one of
-  // their own, with the API's statement_timeout, so neither can drain the other's connections.
-  // PGlite has one connection in all, and is shared.
+async function openStores(config: Config, shared: DbHandle | undefined): Promise<Stores> {
   const own = !shared || (shared.kind === "postgres" && config.databaseUrl !== undefined);
   const handle = own ? await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, statementTimeoutMs: config.apiStatementTimeoutMs, maxConnections: config.apiDbConnections }) : shared!;
   await handle.migrate();
@@ -185,7 +190,34 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   } else {
     store = new MemoryRateLimitStore();
   }
-  const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
+  return { handle, own, replica, store };
+}
+
+async function closeStores({ handle, own, replica, store }: Stores): Promise<void> {
+  await store.close().catch(() => {});
+  await replica?.close().catch(() => {});
+  if (own) await handle.close().catch(() => {});
+}
+
+/**
+ * Opens the store (migrating it), the rate-limit counters and the HTTP listener. A `shared`
+ * store is one the caller owns (PGlite allows one instance per DATA_DIR, so `npm start` hands
+ * the indexer's to the API); it is left open on close.
+ */
+export async function startApiServer(config: Config, logger: Logger, options: ApiServerOptions = {}): Promise<ApiServer> {
+  // The secret's strength check runs in a worker thread while the stores open; a refusal ends
+  // the start at once (closing what opened meanwhile), not after the migrations.
+  const secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const opening = openStores(config, options.shared);
+  let jwtSecret: string;
+  let stores: Stores;
+  try {
+    [jwtSecret, stores] = await Promise.all([secret, opening]);
+  } catch (err) {
+    void opening.then(closeStores, () => {});
+    throw err;
+  }
+  const { handle, own, replica, store } = stores;
   const cache = config.responseCacheMb > 0 ? new ResponseCache(config.responseCacheMb * 1024 * 1024) : undefined;
   const metrics = new ApiMetrics();
   const tokens = createTokenIssuer(jwtSecret, Date.now);

@@ -10,6 +10,7 @@
  * BENCH_API_DIR runs another checkout's `bin/tokenpool.mjs` (to measure the code before a change).
  * The store: Postgres (BENCH_DATABASE_URL / TEST_DATABASE_URL) or PGlite on disk.
  */
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { readFileSync } from "node:fs";
@@ -37,7 +38,7 @@ if (store.label.startsWith("PGlite")) await store.handle.close();
 const port = await freePort();
 const dir = process.env.BENCH_API_DIR ?? path.resolve(import.meta.dirname, "..");
 const base = `http://127.0.0.1:${port}`;
-const api = await child([path.join(dir, "bin/tokenpool.mjs"), "api"], { ...store.env, PORT: String(port), HOST: "127.0.0.1", JWT_SECRET: "Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(", RATE_LIMIT_MAX: RATE_LIMIT, LOG_LEVEL: "warn" }, answers(`${base}/health`));
+const api = await child([path.join(dir, "bin/tokenpool.mjs"), "api"], { ...store.env, PORT: String(port), HOST: "127.0.0.1", JWT_SECRET: randomBytes(32).toString("base64url"), RATE_LIMIT_MAX: RATE_LIMIT, LOG_LEVEL: "warn" }, answers(`${base}/health`));
 const auth = await tokenOf((p, init) => fetch(`${base}${p}`, init));
 const pid = api.pid!;
 const idle = rssMb(pid);

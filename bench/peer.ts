@@ -1,4 +1,5 @@
 /** Section 6 of `npm run bench`: the api-sidecar peer and `tokenpool start`'s memory (see bench/suite.ts). */
+import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,7 +25,7 @@ export async function sidecarPeer(genesis: string | undefined): Promise<void> {
     dev.once("exit", (code) => reject(new Error(`devnet exited ${code}`)));
   });
   const wsUrl = `ws://127.0.0.1:${devPort}`;
-  const common = { WS_URL: wsUrl, HOST: "127.0.0.1", LOG_LEVEL: "warn", ORACLE_MIN_LIQUIDITY_USD: "1", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "", ...LOAD_LIMITS };
+  const common = { WS_URL: wsUrl, HOST: "127.0.0.1", LOG_LEVEL: "warn", ORACLE_MIN_LIQUIDITY_USD: "1", JWT_SECRET: randomBytes(32).toString("base64url"), REDIS_URL: "", ...LOAD_LIMITS };
   const procs: ChildProcess[] = [];
   const dataDir = await mkdtemp(path.join(tmpdir(), "tokenpool-bench-peer-"));
   try {

@@ -2,6 +2,7 @@
  * `BENCH_PARTS=snapshots npm run bench` (and `store`): holder snapshots — the job, and the CSV
  * through a `tokenpool api` child. A section of bench/suite.ts, in a file of its own.
  */
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { CSV_BATCH } from "../api/services/snapshot-csv.js";
 import { requestSnapshot, rowsOf, snapshotCsvBatch, type DbHandle } from "../db/index.js";
@@ -60,7 +61,7 @@ export async function snapshotBench(store: { handle: DbHandle; env: Record<strin
   if (store.env.DATA_DIR) await store.handle.close();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "", RATE_LIMIT_MAX: "0", TRUST_PROXY: "1" }, answers(`${base}/health`));
+  const api = await child(["bin/tokenpool.mjs", "api"], { ...store.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: randomBytes(32).toString("base64url"), REDIS_URL: "", RATE_LIMIT_MAX: "0", TRUST_PROXY: "1" }, answers(`${base}/health`));
   try {
     // Users of their own (a user runs 2 downloads at once) from addresses of their own (X-Forwarded-For, TRUST_PROXY=1).
     const users: Array<Record<string, string>> = [];

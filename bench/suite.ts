@@ -28,6 +28,7 @@
  *    comma-separated) only those routes of it. A part run alone replaces only its own rows in
  *    results.json.
  */
+import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -178,7 +179,7 @@ async function ingestion(handle: DbHandle): Promise<void> {
 async function httpLoad(store: { env: Record<string, string>; label: string }): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const api = await child([...(process.env.BENCH_NODE_ARGS?.split(" ") ?? []), "bin/tokenpool.mjs", "api"], { ...store.env, ...LOAD_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: "b-jwt-test-secret-0123456789abcdef", REDIS_URL: "" }, answers(`${base}/health`));
+  const api = await child([...(process.env.BENCH_NODE_ARGS?.split(" ") ?? []), "bin/tokenpool.mjs", "api"], { ...store.env, ...LOAD_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", JWT_SECRET: randomBytes(32).toString("base64url"), REDIS_URL: "" }, answers(`${base}/health`));
   const ceilings: ChildProcess[] = [];
   try {
     const auth = await tokenOf((p, init) => fetch(`${base}${p}`, init));

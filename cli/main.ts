@@ -291,6 +291,15 @@ withFlags(
   }),
 );
 
+program
+  .command("secret")
+  .description("print a new random secret (384 bits, 64 URL-safe characters): for JWT_SECRET, or a database password (it fits in a DATABASE_URL as it is)")
+  .action(async () => {
+    // Imported when run, like every command: the file needs nothing else of ours.
+    const { newSecret } = await import("../shared/secret.js");
+    process.stdout.write(`${newSecret()}\n`);
+  });
+
 withFlags(program.command("devnet").description("a local chopsticks Asset Hub with a seeded, moving market; prints its ws URL"), ["logLevel"]).action((opts) =>
   daemon("devnet", opts, async (config, logger) => (await lazy.devnet()).runDevnet(config, logger)),
 );

@@ -3,6 +3,7 @@
  * re-login, keyset iterators, Retry-After on a 429 storm, and the /ws client across a dropped
  * connection and a token's expiry.
  */
+import { randomBytes } from "node:crypto";
 import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ import { startRelay, type Relay } from "../../test/support/proxy.js";
 import { until } from "../../test/support/wait.js";
 import { TokenPool, TokenPoolError, type Push, type TopicResult } from "../src/index.js";
 
-const SECRET = "client-test-secret-client-test-secret-0123";
+const SECRET = randomBytes(32).toString("base64url");
 const PASSWORD = "correct horse battery";
 // Node 20 has no global WebSocket; the client takes the `ws` package's as it is (no cast: its
 // type must fit the client's, which tsc checks here).

@@ -8,6 +8,7 @@
  * /health timed out (503). Now a client runs at most 4 reads, the flood as a whole at most 8
  * minus the 2 kept for clients with none running, and /health has a connection of its own.
  */
+import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -92,7 +93,7 @@ describe.skipIf(pg.skip)(`database fairness under a pool flood (Postgres)${pg.sk
     );
     await target.db.execute(sql.raw(`insert into holder_counts (token_id, holders) values (${BIG}, ${HOLDERS}) on conflict (token_id) do update set holders = excluded.holders`));
     await target.db.execute(sql.raw("vacuum analyze holders"));
-    ({ child: api, port } = await spawnApi({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", JWT_SECRET: "fairness-secret-fairness-secret-fairness", DATABASE_URL: target.url!, TRUST_PROXY: "1", REDIS_URL: "", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tokenpool-fairness-")) }));
+    ({ child: api, port } = await spawnApi({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", JWT_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: target.url!, TRUST_PROXY: "1", REDIS_URL: "", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tokenpool-fairness-")) }));
     base = `http://127.0.0.1:${port}`;
     const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.1" }, body: JSON.stringify({ email: "fair@example.com", password: "correct horse battery" }) });
     auth = `Bearer ${((await reg.json()) as { data: { token: string } }).data.token}`;

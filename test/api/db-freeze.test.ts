@@ -7,6 +7,7 @@
  * body), a connection that heard nothing for API_STATEMENT_TIMEOUT_MS + 2 s is closed and never
  * returns to the pool, and /health says so within its own 2 s.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import type { DbHandle } from "../../db/index.js";
@@ -40,7 +41,7 @@ describe.skipIf(pg.skip)(`a database that hangs (Postgres)${pg.skip ? ` (skipped
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "silent",
-      JWT_SECRET: "freeze-secret-freeze-secret-freeze-secret",
+      JWT_SECRET: randomBytes(32).toString("base64url"),
       DATABASE_URL: url.toString(),
       RATE_LIMIT_MAX: "0",
       REQUEST_TIMEOUT_MS: String(DEADLINE_MS),

@@ -3,6 +3,7 @@
  * app gives, with the rate limit, bearer auth and conditional GETs still applied, and everything
  * the fast path must not take left to the app.
  */
+import { randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTokenIssuer } from "../../api/auth/tokens.js";
@@ -49,7 +50,7 @@ describe("cache hits before the router", () => {
 
   async function start(env: Record<string, string> = {}) {
     await server?.close();
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f-jwt-test-secret-0123456789abcdef", ...env }), logs.logger, { shared: handle });
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: randomBytes(32).toString("base64url"), ...env }), logs.logger, { shared: handle });
     const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `fast${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
     token = ((await reg.json()) as { data: { token: string } }).data.token;
   }

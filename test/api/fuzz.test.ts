@@ -9,6 +9,7 @@
  * Seeded and reproducible: FUZZ_SEED=<n> replays a run (the seed is printed, and fast-check
  * prints the failing seed and path); FUZZ_RUNS sets the number of requests (default 5,000).
  */
+import { randomBytes } from "node:crypto";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -157,7 +158,7 @@ describe("fuzzing every operation of /openapi.json", () => {
     await handle.migrate();
     await seedMarket(handle.db);
     // The rate limit has its own suites; here it would answer most requests 429 before any route.
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "f-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "0" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url"), RATE_LIMIT_MAX: "0" });
     server = await startApiServer(config, createLogger("silent"), { shared: handle });
     base = `http://127.0.0.1:${server.port}`;
     const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "fuzzer@example.com", password: "correct horse battery" }) });

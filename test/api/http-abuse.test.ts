@@ -12,6 +12,7 @@
  * - HEAD is a GET without the body: the same cache, single flight and snapshot;
  * - every spelling of a pair or an address is one cache key: one computation.
  */
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
@@ -112,7 +113,7 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
 
   async function start(options: ApiServerOptions = {}, env: Record<string, string> = {}) {
     await server?.close();
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "100000", ...env }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: randomBytes(32).toString("base64url"), RATE_LIMIT_MAX: "100000", ...env }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
     const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `abuse${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
     token = ((await reg.json()) as { data: { token: string } }).data.token;
   }

@@ -3,6 +3,7 @@
  * a committed block announcement (NOTIFY, as the indexer sends it) pushes what changed, and
  * every bad input gets a JSON-RPC error or a refused upgrade — never a crash.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startApiServer, type ApiServer } from "../../api/server.js";
@@ -13,7 +14,7 @@ import { ALICE, BOB, HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } 
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
-const SECRET = "live-test-secret-live-test-secret!";
+const SECRET = randomBytes(32).toString("base64url");
 
 
 describe("GET /ws on a fixture market", () => {

@@ -3,6 +3,7 @@
  * response cache hits and misses, WebSocket connections — scraped over HTTP, parsed, and seen
  * to move; never served on the public port; labels never carry what the client sent.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,7 +26,7 @@ describe("API metrics", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "tokenpool-metrics-"));
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "silent", METRICS_PORT: "0", RATE_LIMIT_MAX: "12", JWT_SECRET: "m-jwt-test-secret-0123456789abcdef" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "silent", METRICS_PORT: "0", RATE_LIMIT_MAX: "12", JWT_SECRET: randomBytes(32).toString("base64url") });
     server = await startApiServer(config, createLogger("silent"));
     base = `http://127.0.0.1:${server.port}`;
   });

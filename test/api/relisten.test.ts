@@ -3,6 +3,7 @@
  * re-subscribes, the response cache is cleared and topics recomputed, so no answer older than
  * the store is served until some later block happens to be announced.
  */
+import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
@@ -21,7 +22,7 @@ describe.skipIf(target.skip)(`the API after its notification connection is lost$
   beforeAll(async () => {
     store = await target.open();
     await seedMarket(store.db);
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: store.url!, JWT_SECRET: "r-jwt-test-secret-0123456789abcdef" }), createLogger("silent"));
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: store.url!, JWT_SECRET: randomBytes(32).toString("base64url") }), createLogger("silent"));
   });
   afterAll(async () => {
     await server?.close();

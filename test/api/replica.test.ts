@@ -5,6 +5,7 @@
  * cache nor push an answer older than the block it announces: the push carries the new value,
  * and every HTTP answer is a consistent (block, value) pair that reaches the new block.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import { announceBlocks, createDb, insertBlocks, insertPrices, latestBlock, type DbHandle } from "../../db/index.js";
@@ -34,7 +35,7 @@ describe.skipIf(!bin)(`a streaming read replica${bin ? "" : " (skipped: no Postg
     replica = await startReplica(primary, LAG_MS);
     reader = await createDb({ databaseUrl: replica.url });
     await until("the replica to have the fixtures", async () => ((await latestBlock(reader.db).catch(() => undefined))?.number ?? 0) >= HEAD_BLOCK, 30_000);
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url, DATABASE_READ_URL: replica.url, JWT_SECRET: "r-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "0" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url, DATABASE_READ_URL: replica.url, JWT_SECRET: randomBytes(32).toString("base64url"), RATE_LIMIT_MAX: "0" });
     server = await startApiServer(config, createLogger("silent"));
     base = `http://127.0.0.1:${server.port}`;
   }, 120_000);

@@ -6,6 +6,7 @@
  * period, whatever is left (a body that never finishes, a /ws peer that never answers the close
  * frame) cut after it.
  */
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,7 @@ import { createDb, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 
-const SECRET = "server-edges-secret-server-edges-secret!";
+const SECRET = randomBytes(32).toString("base64url");
 
 interface RawResponse {
   status: number;

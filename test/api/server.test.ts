@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +14,9 @@ import { schema } from "../../db/index.js";
 import postgres from "postgres";
 import { dbTargets, services, type DbTarget } from "../support/db.js";
 import { seedMarket as seedFixtures, USDT } from "../support/fixtures.js";
+
+/** The API's JWT secret in this file (random: a hand-made one would not pass the rule, shared/secret-strength.ts). */
+const JWT_SECRET = randomBytes(32).toString("base64url");
 
 const run = promisify(execFile);
 
@@ -50,7 +54,7 @@ describe("the API server on a fresh DATA_DIR", () => {
     expect(kept.length).toBeGreaterThanOrEqual(32);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await resolveJwtSecret(undefined, dir)).toBe(kept);
-    expect(await resolveJwtSecret("configured-secret-configured-secret", dir)).toBe("configured-secret-configured-secret");
+    expect(await resolveJwtSecret(JWT_SECRET, dir)).toBe(JWT_SECRET);
   });
 
   it("refuses a JWT secret file that is empty, short or open to other users, naming the file; concurrent first starts agree", async () => {
@@ -59,9 +63,9 @@ describe("the API server on a fresh DATA_DIR", () => {
       const file = path.join(scratch, "jwt-secret");
       for (const content of ["", "\n", "abc\n", "x".repeat(31)]) {
         await writeFile(file, content, { mode: 0o600 });
-        await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(new RegExp(`${file}.*at least 32`));
+        await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(new RegExp(`${file} is guessable: \\d+ characters, and a secret needs at least 39`));
       }
-      await writeFile(file, "y".repeat(40));
+      await writeFile(file, JWT_SECRET);
       await chmod(file, 0o644);
       await expect(resolveJwtSecret(undefined, scratch)).rejects.toThrow(/readable or writable by other users.*chmod 600/);
       await rm(file);
@@ -104,7 +108,7 @@ describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgr
     // which one answered: only the "replica" holds market rows.
     [primary, replica] = await Promise.all([postgresTarget.open(), postgresTarget.open()]);
     await seedFixtures(replica.db);
-    const env = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: replica.url!, JWT_SECRET: "x-jwt-test-secret-0123456789abcdef" };
+    const env = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: replica.url!, JWT_SECRET };
     server = await startApiServer(loadConfig(env), createLogger("silent"));
     base = `http://127.0.0.1:${server.port}`;
   });
@@ -134,7 +138,7 @@ describe.skipIf(postgresTarget.skip)(`a read replica (DATABASE_READ_URL)${postgr
   });
 
   it("a replica that does not answer, or lacks the primary's schema, fails the start saying so (it was found per request: 503s and 500s)", async () => {
-    const start = (readUrl: string) => startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: readUrl, JWT_SECRET: "x-jwt-test-secret-0123456789abcdef" }), createLogger("silent"));
+    const start = (readUrl: string) => startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: primary.url!, DATABASE_READ_URL: readUrl, JWT_SECRET }), createLogger("silent"));
     const admin = postgres(services.databaseUrl!, { max: 1, onnotice: () => {} });
     const name = `tokenpool_test_empty_${process.pid}_${Date.now()}`;
     await admin.unsafe(`create database "${name}"`);

@@ -109,7 +109,7 @@ describe.skipIf(queueSkip)(`holder snapshots on BullMQ${queueSkip ? ` (skipped: 
   });
 
   it("the API's queue lives under REDIS_PREFIX and runs the snapshot", async () => {
-    const server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "s-jwt-test-secret-0123456789abcdef", DATABASE_URL: handle.url!, REDIS_URL: services.redisUrl!, REDIS_PREFIX: prefix, RATE_LIMIT_MAX: "0" }), createLogger("silent"));
+    const server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: handle.url!, REDIS_URL: services.redisUrl!, REDIS_PREFIX: prefix, RATE_LIMIT_MAX: "0" }), createLogger("silent"));
     try {
       const base = `http://127.0.0.1:${server.port}`;
       const register = await fetch(`${base}/auth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "queue@example.com", password: "correct horse battery" }) });

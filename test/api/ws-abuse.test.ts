@@ -7,6 +7,7 @@
  * Each test is its own client address (X-Forwarded-For behind TRUST_PROXY=1), so their rate
  * limit windows do not mix.
  */
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -18,7 +19,7 @@ import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, TREASURY, USDT, WET
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
 
-const SECRET = "ws-abuse-secret-ws-abuse-secret-ws-abuse!";
+const SECRET = randomBytes(32).toString("base64url");
 const RATE_LIMIT = 60;
 
 describe("/ws under abuse", () => {

@@ -29,7 +29,7 @@ import { until } from "../support/wait.js";
 import { seedWhales } from "../support/whales.js";
 import { connect, notificationsFor, type Client } from "../support/ws.js";
 
-const SECRET = "ws-budget-secret-ws-budget-secret-ws-budget!";
+const SECRET = randomBytes(32).toString("base64url");
 const address = () => encodeAddress(randomBytes(32), 2);
 
 describe("/ws per-block work budget", () => {

@@ -3,6 +3,7 @@
  * every operation of /openapi.json from files this server serves, and not one request leaves it
  * (every other host is blocked, and any attempt is recorded).
  */
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ describe.skipIf(skip)(`/docs in chromium${skip ? ` (skipped: ${skip})` : ""}`, (
   beforeAll(async () => {
     handle = await createDb({ dataDir: "memory://" });
     await handle.migrate();
-    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "d-jwt-test-secret-0123456789abcdef" });
+    const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url") });
     server = await startApiServer(config, createLogger("silent"), { shared: handle });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 60_000);

@@ -13,6 +13,7 @@
  *
  * Used by test/chaos/chaos.test.ts (a short run in `npm test`) and `npm run chaos` (the full one).
  */
+import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,7 +100,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
   const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
   const pg = await startPgCluster();
   const relay = await startRelay({ host: "127.0.0.1", port: devnet.port });
-  const apiConfig = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: "c-jwt-test-secret-0123456789abcdef", DATABASE_URL: pg.url, RATE_LIMIT_MAX: "0" });
+  const apiConfig = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: pg.url, RATE_LIMIT_MAX: "0" });
   let child: ChildProcess | undefined;
   let childBlock = 0;
   let following = false;

@@ -5,7 +5,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { randomUUID } from "node:crypto";
+import { randomUUID, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { appliedMigrations, createDb, replaceSkippedEvents, rowsOf, setTask, setCheckpoint } from "../../db/index.js";
@@ -216,7 +216,7 @@ describe("tokenpool CLI", () => {
   });
 
   it.skipIf(!redisUrl)(`two api processes share one rate limit through Redis: 100 requests over both, the 101st is 429${redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
-    const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, JWT_SECRET: "s-jwt-test-secret-0123456789abcdef", LOG_LEVEL: "warn", DATABASE_URL: "" };
+    const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, JWT_SECRET: randomBytes(32).toString("base64url"), LOG_LEVEL: "warn", DATABASE_URL: "" };
     const ports = [await freePort(), await freePort()];
     const children = await Promise.all(
       ports.map(async (port, i) => {

@@ -28,10 +28,14 @@ describe("monitoring (deploy/)", () => {
     }
   });
 
-  it("Prometheus scrapes the indexer and both API replicas on METRICS_PORT; Grafana has it as data source and loads the dashboard folder", async () => {
-    const prometheus = parse(await readFile("deploy/prometheus.yml", "utf8")) as { scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
-    const targets = prometheus.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets)).sort();
-    expect(targets).toEqual(["api1:9100", "api2:9100", "indexer:9100"]);
+  it("Prometheus scrapes the indexer and every API replica (found by the service name) on METRICS_PORT; Grafana has it as data source and loads the dashboard folder", async () => {
+    type Scrape = { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; type: string; port: number }[] };
+    const prometheus = parse(await readFile("deploy/prometheus.yml", "utf8")) as { scrape_configs: Scrape[] };
+    const targets = prometheus.scrape_configs.flatMap((c) => [
+      ...(c.static_configs ?? []).flatMap((s) => s.targets),
+      ...(c.dns_sd_configs ?? []).flatMap((d) => d.names.map((n) => `${d.type} ${n}:${d.port}`)),
+    ]);
+    expect(targets.sort()).toEqual(["A api:9100", "indexer:9100"]);
     const datasource = parse(await readFile("deploy/grafana/provisioning/datasources/prometheus.yml", "utf8")) as { datasources: { uid: string; url: string }[] };
     expect(datasource.datasources[0]).toMatchObject({ uid: "prometheus", url: "http://prometheus:9090" });
     const provider = parse(await readFile("deploy/grafana/provisioning/dashboards/tokenpool.yml", "utf8")) as { providers: { options: { path: string } }[] };

@@ -1,39 +1,48 @@
 /**
  * The production shape, running: the real nginx (Debian's package) with the shipped
- * deploy/nginx.conf — only its upstream addresses and listen port rewritten — in front of two
- * `tokenpool api` processes sharing Postgres and Redis, as docker-compose.yml runs them:
+ * deploy/nginx.conf (test/deploy/nginx-harness.ts: only its upstream's server line and listen
+ * port rewritten) in front of two `tokenpool api` processes sharing Postgres and Redis, as
+ * docker-compose.yml runs them, with small read budgets so that the apps refuse on purpose:
  *
- * - REST through it, answered by both replicas;
- * - /ws through it: subscribe, and a push when a block is committed (the file before this test
- *   sent `Connection ""` and no `Upgrade`: no WebSocket could connect);
- * - the rate limit shared across the replicas: the 101st request is 429 whichever answers, and a
- *   forged X-Forwarded-For does not buy a fresh budget (nginx writes the client's own address; a
- *   replica reached directly drops it: TRUST_PROXY_FROM names nginx's address);
+ * - REST and /ws through it; the rate limit shared across the replicas, a forged X-Forwarded-For
+ *   buying nothing;
+ * - the edge's own budgets: a burst of 100 from one client passes, the edge refuses past it with
+ *   the API's error body; 20 /ws connections from one client pass, across replicas;
+ * - issue 38's attack: one client (then three) at 95 requests a minute, 12 expensive reads at
+ *   once, so that the apps answer 503 and 429 on purpose. Before this file, nginx took each 503
+ *   for a dead replica: the apps answered 5 × 503 and nginx 155 × 502, bystanders got 7 % 502
+ *   (21 % with three attackers) and /health 502 on 30 of 71 tries. Now bystanders see no 5xx and
+ *   /health always answers 200;
  * - a replica killed mid-load: nginx fails over, no client sees a 5xx beyond those in flight.
  *
  * Clients are told apart by their source address: the test binds each to its own loopback
- * address (127.0.0.x), which nginx forwards as the client's.
+ * address (127.0.0.x), which nginx forwards as the client's. NGINX_CONF=<file> runs the same
+ * suite against another version of the conf (to see it fail against the old one).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { announceBlocks, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { dbTargets, services } from "../support/db.js";
 import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket } from "../support/fixtures.js";
-import { freePort } from "../support/port.js";
 import { until } from "../support/wait.js";
+import { answer, errorOf, fromEdge, NGINX, shippedConf, startNginx, type Answer, type Nginx } from "./nginx-harness.js";
+import { attack, summary } from "./nginx-attack.js";
 
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => existsSync(p));
 const skip = !NGINX
   ? "no nginx binary (apt-get install nginx)"
   : !services.databaseUrl || !services.redisUrl
     ? "TEST_DATABASE_URL and TEST_REDIS_URL are needed (two replicas share Postgres and Redis)"
     : undefined;
+
+/** A token with enough holders that a deep page of 1,000 is an expensive read (an index walk of 100,000s of entries). */
+const BIG = 1_000;
+const HOLDERS = 300_000;
 
 interface Replica {
   child: ChildProcess;
@@ -44,12 +53,14 @@ interface Replica {
 
 function spawnApi(env: Record<string, string>): Promise<Replica> {
   const child = spawn(process.execPath, ["bin/tokenpool.mjs", "api"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  // Never outlives the test process, however it ends.
+  process.once("exit", () => child.kill("SIGKILL"));
   let out = "";
   let requests = 0;
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
       const text = d.toString();
-      out += text;
+      out = (out + text).slice(-4096);
       requests += text.split("\n").filter((l) => l.includes('"msg":"request"')).length;
       const m = /"port":(\d+)[^\n]*"msg":"api listening"/.exec(out);
       if (m) resolve({ child, port: Number(m[1]), requests: () => requests });
@@ -58,61 +69,15 @@ function spawnApi(env: Record<string, string>): Promise<Replica> {
   });
 }
 
-/** One GET from the loopback address `from` (nginx sees it as the client). */
-function get(port: number, target: string, from: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path: target, localAddress: from, headers: { connection: "close", ...headers }, agent: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode!, body }));
-    });
-    req.on("error", reject);
-    req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
-    req.end();
-  });
-}
-
-/** The shipped file with only its addresses changed, inside a main config of a scratch prefix. */
-function nginxConfig(dir: string, shipped: string, listen: number, upstreams: [number, number]): string {
-  const site = shipped
-    .replace("server api1:3000", `server 127.0.0.1:${upstreams[0]}`)
-    .replace("server api2:3000", `server 127.0.0.1:${upstreams[1]}`)
-    .replace(/listen 80;/, `listen 127.0.0.1:${listen};`);
-  expect(site, "the shipped file's addresses").not.toMatch(/api[12]:3000|listen 80;/);
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `${t}_temp_path ${dir}/${t};`).join("\n  ");
-  return `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  ${temp}
-${site}
-}
-`;
-}
+const get = (port: number, target: string, from: string, headers: Record<string, string> = {}): Promise<Answer> => answer(port, { path: target, from, headers });
 
 describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool api${skip ? ` (skipped: ${skip})` : ""}`, () => {
   let store: DbHandle & { drop(): Promise<void>; url?: string };
   let replicas: Replica[] = [];
-  let nginx: ChildProcess | undefined;
+  let nginx: Nginx;
   let port: number;
-  let dir: string;
-
-  async function startNginx(shipped: string): Promise<void> {
-    port = await freePort();
-    writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, shipped, port, [replicas[0]!.port, replicas[1]!.port]));
-    nginx = spawn(NGINX!, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "inherit", "inherit"] });
-    await until("nginx answering", async () => (await get(port, "/health", "127.0.0.1").catch(() => ({ status: 0 }))).status === 200, 15_000);
-  }
-
-  async function stopNginx(): Promise<void> {
-    if (nginx && nginx.exitCode === null) {
-      nginx.kill("SIGQUIT");
-      await new Promise((r) => nginx!.once("exit", r));
-    }
-  }
+  let dataDir: string;
+  let authorization: string;
 
   async function commitBlock(number: number, price: string): Promise<void> {
     await store.db.transaction(async (tx) => {
@@ -127,9 +92,22 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
   beforeAll(async () => {
     store = await dbTargets.find((t) => t.name === "postgres")!.open();
     await seedMarket(store.db);
-    dir = mkdtempSync(path.join(tmpdir(), "tokenpool-nginx-"));
-    for (const t of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(dir, t));
-    chmodSync(dir, 0o755);
+    await store.db.execute(sql.raw(`insert into tokens (id, name, symbol, decimals, supply, owner, kind, asset_id, status, block_number) values (${BIG}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', 'asset', ${BIG}, 'live', ${HEAD_BLOCK})`));
+    await store.db.execute(
+      sql.raw(`insert into holders (token_id, account, balance, block_number)
+        select ${BIG}, 'acct' || lpad(i::text, 44, '0'), (('x' || substr(md5(i::text), 1, 12))::bit(48)::bigint)::numeric * 10000000000 + 1, ${HEAD_BLOCK} from generate_series(1, ${HOLDERS}) i`),
+    );
+    await store.db.execute(sql.raw(`insert into holder_counts (token_id, holders) values (${BIG}, ${HOLDERS}) on conflict (token_id) do update set holders = excluded.holders`));
+    await store.db.execute(sql.raw("vacuum analyze holders"));
+    // A deep page costs what it costs on a token with millions of holders (seconds: a sort of
+    // every holder, one core each), not the 20–40 ms of an index walk over these 300,000, so
+    // that the read budgets above are met as on a real chain. Only the replicas' new connections
+    // plan so; the tables of everything else here are small.
+    const database = new URL(store.url!).pathname.slice(1);
+    await store.db.execute(sql.raw(`alter database "${database}" set enable_indexscan = off`));
+    await store.db.execute(sql.raw(`alter database "${database}" set enable_bitmapscan = off`));
+    await store.db.execute(sql.raw(`alter database "${database}" set max_parallel_workers_per_gather = 0`));
+    dataDir = mkdtempSync(path.join(tmpdir(), "tokenpool-nginx-data-"));
     const env = {
       PORT: "0",
       HOST: "127.0.0.1",
@@ -141,18 +119,27 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
       // nginx reaches the replicas from 127.0.0.1; clients of this test come from 127.0.0.2 and up.
       TRUST_PROXY_FROM: "127.0.0.1",
       RATE_LIMIT_MAX: "100",
+      // Small read budgets, so that the attack below meets them: one read at a time per client,
+      // two waiting (up to 2 s, then 503), and two for everyone (a pool of four, less the two kept
+      // for logins and /ws).
+      API_READS_PER_CLIENT: "1",
+      API_DB_CONNECTIONS: "4",
       JWT_SECRET: randomBytes(32).toString("base64url"),
-      DATA_DIR: dir,
+      DATA_DIR: dataDir,
     };
     replicas = await Promise.all([spawnApi(env), spawnApi(env)]);
-    await startNginx(readFileSync("deploy/nginx.conf", "utf8"));
-  }, 120_000);
+    nginx = await startNginx(shippedConf(), replicas.map((r) => r.port));
+    port = nginx.port;
+    const registered = await answer(port, { path: "/auth/register", method: "POST", from: "127.0.0.9", body: JSON.stringify({ email: "attacker@example.com", password: "correct horse battery" }) });
+    expect(registered.status, registered.body).toBe(200);
+    authorization = `Bearer ${(JSON.parse(registered.body) as { data: { token: string } }).data.token}`;
+  }, 180_000);
 
   afterAll(async () => {
-    await stopNginx();
+    await nginx?.stop();
     for (const r of replicas) if (r.child.exitCode === null) r.child.kill("SIGKILL");
     await store?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("REST through nginx: the seeded market, answered by both replicas", async () => {
@@ -191,7 +178,7 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     expect(statuses.filter((s) => s === 200)).toHaveLength(100);
     const refused = await get(port, "/oracle/value/0", from);
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body).error.code).toBe("RATE_LIMITED");
+    expect(errorOf(refused)?.code).toBe("RATE_LIMITED");
     // nginx writes the client's own address over what it sent.
     expect((await get(port, "/oracle/value/0", from, { "X-Forwarded-For": "203.0.113.9" })).status).toBe(429);
     // Straight to a replica (TRUST_PROXY_FROM=127.0.0.1): a forged X-Forwarded-For from another peer
@@ -204,6 +191,63 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     // Another client is not limited.
     expect((await get(port, "/oracle/value/0", "127.0.0.5")).status).toBe(200);
   });
+
+  it("a burst of 100 at once from one client passes the edge; past the burst, the edge refuses with the API's error body, JSON and Retry-After", async () => {
+    const from = "127.0.0.7";
+    const answers = await Promise.all(Array.from({ length: 150 }, () => get(port, "/oracle/value/0", from)));
+    const ok = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    // Every answer is the app's 200 or a 429: the app's (with its RateLimit headers) or the edge's.
+    expect(ok.length + refused.length, JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 429).map((a) => a.status))).toBe(150);
+    // The API's own window lets 100 through; the edge let every one of them through.
+    expect(ok).toHaveLength(100);
+    const edge = refused.filter(fromEdge);
+    console.log(`burst of 150 from one client: 100 × 200, ${refused.length - edge.length} × 429 from the app, ${edge.length} × 429 from the edge`);
+    expect(edge.length).toBeGreaterThanOrEqual(40);
+    for (const a of edge) {
+      expect(errorOf(a)?.code).toBe("RATE_LIMITED");
+      expect(a.headers["content-type"]).toMatch(/^application\/json/);
+      expect(a.headers["retry-after"]).toBe("60");
+    }
+  });
+
+  it("/ws: the API's 20 connections per client pass the edge whichever replica takes them, and the 21st is refused with the API's error body", async () => {
+    const from = "127.0.0.8";
+    const open = (): Promise<{ ws?: WebSocket; status?: number; body?: string }> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { localAddress: from });
+        ws.once("open", () => resolve({ ws }));
+        ws.once("error", reject);
+        ws.once("unexpected-response", (_req, res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () => resolve({ status: res.statusCode, body }));
+        });
+      });
+    const first = await Promise.all(Array.from({ length: 20 }, open));
+    try {
+      expect(first.filter((c) => c.ws).length, JSON.stringify(first.filter((c) => !c.ws))).toBe(20);
+      // Each replica holds about half of them: alone, each would take 20 more.
+      const extra = await open();
+      extra.ws?.close();
+      expect(extra.status).toBe(429);
+      expect(JSON.parse(extra.body!).error.code).toBe("RATE_LIMITED");
+    } finally {
+      for (const c of first) c.ws?.close();
+    }
+  });
+
+  it("one client at 95 requests a minute, 12 expensive reads at once: the apps refuse it on purpose, and no one else sees a 5xx; /health always answers 200", async () => {
+    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.30"], durationMs: 45_000 });
+    console.log(`one attacker: ${summary(result)}`);
+    expectNoAmplification(result);
+  }, 120_000);
+
+  it("three clients attacking so: bystanders see no 5xx, /health always answers 200", async () => {
+    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.31", "127.0.0.32", "127.0.0.33"], durationMs: 45_000 });
+    console.log(`three attackers: ${summary(result)}`);
+    expectNoAmplification(result);
+  }, 120_000);
 
   it("a replica killed mid-load: nginx fails over, and no client sees a 5xx beyond those in flight", async () => {
     const statuses: number[] = [];
@@ -229,3 +273,16 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     expect(statuses.slice(atKill + 16).every((s) => s === 200)).toBe(true);
   });
 });
+
+/** The attack met the apps' budgets, and nothing else failed: no answer of nginx's own, no 5xx for a bystander, /health 200. */
+function expectNoAmplification(result: Awaited<ReturnType<typeof attack>>): void {
+  // The apps refused the attacker on purpose (else the attack proves nothing).
+  expect(result.attacker.filter((a) => a.status === 503 && !a.edge).length, "the apps' own 503s").toBeGreaterThan(0);
+  for (const group of [result.attacker, result.bystanders, result.health]) {
+    const edge = group.filter((a) => a.edge);
+    expect(edge.length, `answers of nginx's own: ${JSON.stringify(edge.slice(0, 3))}`).toBe(0);
+  }
+  expect(result.bystanders.filter((a) => a.status !== 200).map((a) => a.status), "bystanders' answers other than 200").toEqual([]);
+  expect(result.health.filter((a) => a.status !== 200).map((a) => a.status), "/health answers other than 200").toEqual([]);
+  expect(result.health.length).toBeGreaterThan(30);
+}

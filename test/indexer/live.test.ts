@@ -4,6 +4,7 @@
  * within two blocks, equal to chain storage; with Postgres and Redis, two API replicas each push
  * the same block to their own subscriber.
  */
+import { randomBytes } from "node:crypto";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
@@ -44,7 +45,7 @@ describe(`live subscriptions on the devnet (${target.name}, ${replicas} API proc
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "silent",
-      JWT_SECRET: "l-jwt-test-secret-0123456789abcdef",
+      JWT_SECRET: randomBytes(32).toString("base64url"),
       ORACLE_MIN_LIQUIDITY_USD: "1",
       ...(handle.url ? { DATABASE_URL: handle.url } : {}),
       ...(replicas > 1 ? { REDIS_URL: services.redisUrl!, REDIS_PREFIX: `tokenpool-test-${process.pid}-${Date.now()}` } : {}),

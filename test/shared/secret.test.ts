@@ -1,9 +1,13 @@
 /**
- * DATA_DIR/jwt-secret: a file that is not a usable HS256 key — not UTF-8 text (its bytes would
- * all decode to U+FFFD, one constant key), too short, too repetitive, not a regular file — refuses
- * the start with one message naming the file and what to do; a good one is used as it is.
+ * The JWT secret, from JWT_SECRET or DATA_DIR/jwt-secret, held to one rule: at least 128 bits of
+ * estimated entropy (shared/secret-strength.ts: zxcvbn-ts), so repetition, dictionary words and
+ * short hand-typed keys are refused in one line that says how to make a good one, and what
+ * `openssl rand` and `tokenpool secret` print is accepted. A file that is not a usable key — not
+ * UTF-8 text (its bytes would all decode to U+FFFD, one constant key), guessable, not a regular
+ * file — refuses the start with one message naming the file and what to do.
  */
 import { execFile, execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,8 +15,12 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../shared/errors.js";
 import { resolveJwtSecret } from "../../shared/secret.js";
+import { MIN_SECRET_BITS, secretStrength } from "../../shared/secret-strength.js";
 
 const run = promisify(execFile);
+
+/** A key that passes: 48 random bytes, as `tokenpool secret` makes them. */
+const STRONG = "gV2S0QI_qd7k6Ozzu3IEcibudo_Hn-Ntp58mhhK46nJul0Q-57ZKNc_idkEG_Gpp";
 
 let dir: string;
 let file: string;
@@ -46,17 +54,17 @@ describe("the JWT secret file", () => {
     expect(await refusal()).toMatch(/not valid UTF-8/);
   });
 
-  it("refuses a constant or repetitive key: fewer than 8 distinct characters", async () => {
-    for (const content of ["a".repeat(40), "ab".repeat(20), "\uFFFD".repeat(36), "abcdefg".repeat(6) + "\n"]) {
+  it("refuses a guessable key: repetition, dictionary words, to the same rule as JWT_SECRET", async () => {
+    for (const content of ["a".repeat(40), "abcdefg".repeat(6) + "\n", "changeme-changeme-changeme-changeme-changeme", "\uFFFD".repeat(40)]) {
       await writeFile(file, content, { mode: 0o600 });
-      expect(await refusal()).toMatch(/holds only \d distinct characters; a JWT secret needs at least 8.*Delete the file/);
+      expect(await refusal()).toMatch(/is guessable: about \d+ bits of estimated entropy \((a repeated pattern|dictionary words)[^)]*\), and a secret needs at least 128\. Delete the file to have a new one generated .*\(make one with: tokenpool secret\)\.$/);
     }
   });
 
-  it("still refuses a short file, counting characters, not bytes", async () => {
-    // 31 characters of two bytes each: 62 bytes, but a 31-character key.
-    await writeFile(file, "éàüöçñßøåæœ€ŷźžđħĳŀłŋŧƀƃƅƈƌƒƕƙƚ".slice(0, 31), { mode: 0o600 });
-    expect(await refusal()).toMatch(/holds 31 characters; a JWT secret needs at least 32/);
+  it("refuses a short file at once, counting characters, not bytes", async () => {
+    // 38 characters of two bytes each: 76 bytes, but a 38-character key (39 are the least that can carry 128 bits).
+    await writeFile(file, "éàüöçñßøåæœ€ŷźžđħĳŀłŋŧƀƃƅƈƌƒƕƙƚƛƜƝƞƟƠơƢƣƤ".slice(0, 38), { mode: 0o600 });
+    expect(await refusal()).toMatch(/is guessable: 38 characters, and a secret needs at least 39 \(128 bits of estimated entropy\)/);
   });
 
   it("refuses a directory (instead of failing with EISDIR and a stack trace)", async () => {
@@ -74,14 +82,14 @@ describe("the JWT secret file", () => {
   });
 
   it.skipIf(process.platform === "win32")("refuses a file open to other users before reading it", async () => {
-    await writeFile(file, "Zq8vN3kLmW2xR7tYp4sH6jD9fG1cB5aE", { mode: 0o600 });
+    await writeFile(file, STRONG, { mode: 0o600 });
     await chmod(file, 0o644);
     expect(await refusal()).toMatch(/readable or writable by other users \(mode 644\); run chmod 600/);
   });
 
   it("accepts a good secret, trimmed, including one of non-ASCII text", async () => {
-    await writeFile(file, "  Zq8vN3kLmW2xR7tYp4sH6jD9fG1cB5aE\n", { mode: 0o600 });
-    expect(await resolveJwtSecret(undefined, dir)).toBe("Zq8vN3kLmW2xR7tYp4sH6jD9fG1cB5aE");
+    await writeFile(file, `  ${STRONG}\n`, { mode: 0o600 });
+    expect(await resolveJwtSecret(undefined, dir)).toBe(STRONG);
     const text = "пароль-секрет-ключ-токен-подпись-проверка";
     await writeFile(file, text, { mode: 0o600 });
     expect(await resolveJwtSecret(undefined, dir)).toBe(text);
@@ -102,5 +110,97 @@ describe("the JWT secret file", () => {
     expect(stderr.split("\n")).toHaveLength(1);
     expect(stderr).toContain(`configuration error: ${file} is a directory, not a regular file`);
     expect(stderr).not.toMatch(/EISDIR|node:internal|\.ts:\d+/);
+  }, 60_000);
+});
+
+/** A run of the `tokenpool` command: exit code, stdout, stderr. */
+async function tokenpool(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    // Killed if it outlives the test (an API that started when it should have been refused).
+    const { stdout, stderr } = await run(process.execPath, ["bin/tokenpool.mjs", ...args], { env: { ...process.env, ...env }, timeout: 50_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** The refusal of `configured` as JWT_SECRET: a ConfigError of one line, naming it and how to make a good one. */
+async function refusalOf(configured: string): Promise<string> {
+  const err = await resolveJwtSecret(configured, dir).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err, configured).toBeInstanceOf(ConfigError);
+  const message = (err as Error).message;
+  expect(message).toMatch(/^JWT_SECRET is guessable: .*; make one with: tokenpool secret$/);
+  expect(message).not.toContain("\n");
+  return message;
+}
+
+describe("JWT_SECRET: at least 128 bits of estimated entropy", () => {
+  it("refuses the issue's guessable keys, and repetition, sequences, dictionary words and l33t spellings of them, each in one line", async () => {
+    // Issue 38: both passed the old rule (≥ 32 characters, ≥ 8 distinct), and a token forged with
+    // such a key read /assets/holders. Under 39 characters nothing can carry 128 bits: refused at once.
+    expect(await refusalOf("changeme-changeme-changeme-changeme")).toMatch(/35 characters, and a secret needs at least 39/);
+    expect(await refusalOf("12345678901234567890123456789012")).toMatch(/32 characters/);
+    // A hand-typed 32-character key: ≈ 106 bits by the estimate, whatever its alphabet.
+    expect(await refusalOf("Qx7!pL2#vN9@tR4$wZ6^yB8&kM3*hJ5(")).toMatch(/32 characters/);
+    // Long enough, and still guessable.
+    const cases: [string, RegExp][] = [
+      ["changeme-changeme-changeme-changeme-changeme", /about \d+ bits of estimated entropy \(a repeated pattern/],
+      ["1234567890123456789012345678901234567890", /a repeated pattern|a sequence/],
+      ["correct horse battery staple correct horse", /dictionary words/],
+      ["m0nk3y-dr4g0n-sh4d0w-m4st3r-f00tb4ll-b4s3b4ll", /dictionary words/],
+      ["qwertyuiopasdfghjklzxcvbnmqwertyuiopasdfg", /dictionary words|a keyboard pattern/],
+    ];
+    const messages = await Promise.all(cases.map(([secret]) => refusalOf(secret)));
+    messages.forEach((m, i) => expect(m, cases[i]![0]).toMatch(cases[i]![1]));
+  }, 60_000);
+
+  it("accepts what `openssl rand -base64 32`, `openssl rand -hex 32` and `tokenpool secret` print", async () => {
+    const openssl = (args: string[]) => execFileSync("openssl", ["rand", ...args], { encoding: "utf8" }).trim();
+    let made: string[];
+    try {
+      made = [openssl(["-base64", "32"]), openssl(["-hex", "32"])];
+    } catch {
+      // The same bytes and encodings, where openssl is missing.
+      made = [randomBytes(32).toString("base64"), randomBytes(32).toString("hex")];
+    }
+    const printed = (await tokenpool(["secret"])).stdout.trim();
+    for (const secret of [...made, printed]) expect(await resolveJwtSecret(secret, dir), secret).toBe(secret);
+    // With room to spare: 2,000 of each measured 139 (base64), 195 (hex) and 208 bits (tokenpool secret) at the least.
+    const bits = await Promise.all([...made, printed].map(async (s) => (await secretStrength(s)).bits));
+    for (const b of bits) expect(b).toBeGreaterThan(MIN_SECRET_BITS + 5);
+  }, 60_000);
+});
+
+describe("`tokenpool secret` and the API's start", () => {
+  it("prints a new secret each time: 64 URL-safe characters (48 random bytes, 384 bits), one line", async () => {
+    const [a, b, help] = await Promise.all([tokenpool(["secret"]), tokenpool(["secret"]), tokenpool(["secret", "--help"])]);
+    for (const r of [a, b]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^[A-Za-z0-9_-]{64}\n$/);
+      expect(r.stderr).toBe("");
+    }
+    expect(a.stdout).not.toBe(b.stdout);
+    // URL-safe as it is: it sits in a connection URL's password unchanged.
+    const secret = a.stdout.trim();
+    expect(new URL(`postgres://tokenpool:${secret}@postgres:5432/tokenpool`).password).toBe(secret);
+    expect(help.stdout).toMatch(/Usage: tokenpool secret \[options\]\n\nprint a new random secret \(384 bits, 64 URL-safe characters\)/);
+  }, 60_000);
+
+  it("`tokenpool api` with a guessable JWT_SECRET exits 1 with one line that says how to make a good one", async () => {
+    const env = { DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: "", REDIS_URL: "" };
+    const [long, short] = await Promise.all([
+      tokenpool(["api"], { ...env, JWT_SECRET: "changeme-changeme-changeme-changeme-changeme" }),
+      tokenpool(["api"], { ...env, JWT_SECRET: "changeme-changeme-changeme-changeme" }),
+    ]);
+    for (const r of [long, short]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/configuration error: JWT_SECRET is guessable: .*; make one with: tokenpool secret\n$/);
+    }
+    expect(long.stderr).toMatch(/a repeated pattern/);
   }, 60_000);
 });
