@@ -14,6 +14,7 @@
  *   cap, and are deleted once nobody reads them;
  * - the queue in front of the places lets clients in round-robin, not first come first served.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -120,7 +121,7 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
 
   async function start(options: ApiServerOptions = {}) {
     await server?.close();
-    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: "f-jwt-test-secret-0123456789abcdef", RATE_LIMIT_MAX: "100000" }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
+    server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", JWT_SECRET: randomBytes(32).toString("base64url"), RATE_LIMIT_MAX: "100000" }), logs.logger, { shared: handle, shutdownGraceMs: 200, ...options });
     const reg = await fetch(`http://127.0.0.1:${server.port}/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `csv${Date.now()}${Math.random()}@example.com`, password: "correct horse battery" }) });
     return { authorization: `Bearer ${((await reg.json()) as { data: { token: string } }).data.token}` };
   }

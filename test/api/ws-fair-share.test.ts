@@ -19,7 +19,7 @@ import { until } from "../support/wait.js";
 import { seedWhales } from "../support/whales.js";
 import { connect, type Client } from "../support/ws.js";
 
-const SECRET = "ws-fair-share-secret-ws-fair-share-secret!";
+const SECRET = randomBytes(32).toString("base64url");
 const random = () => `accounts:${encodeAddress(randomBytes(32), 2)}`;
 const unsubscribedOf = (c: Client) => c.messages.filter((m) => m.method === "unsubscribed").map((m) => m.params);
 
