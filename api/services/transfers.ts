@@ -2,7 +2,7 @@
  * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
  * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
  */
-import { accountTransfers, getToken, timesAsBlocks, tokenTransfers, transfersFloor, type Database, type Transfer, type TransferAsset, type TransferFilter, type TransferPosition } from "../../db/index.js";
+import { accountTransfers, getToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, transfersFloor, type Database, type Transfer, type TransferAsset, type TransferFilter, type TransferPosition } from "../../db/index.js";
 import type { TransferKind } from "../../db/schema/transfers.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -74,11 +74,12 @@ function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T, stopp
   return { transfers: shown.map(map), nextCursor: next ? encodeCursor(next) : null };
 }
 
-export async function accountTransferPage(db: Database, text: string, q: TransferQuery) {
+/** `scanRows`: how many of the account's rows a page filtered by token examines (TRANSFER_SCAN_ROWS; smaller in tests). */
+export async function accountTransferPage(db: Database, text: string, q: TransferQuery, scanRows = TRANSFER_SCAN_ROWS) {
   const asked = filterOf(q);
   const { address, accountId } = await resolveAddress(db, text);
   const [found, historyFrom] = await Promise.all([
-    timesAsBlocks(db, asked).then((f) => (f ? accountTransfers(db, address, q.direction, f, q.limit + 1) : { rows: [] })),
+    timesAsBlocks(db, asked).then((f) => (f ? accountTransfers(db, address, q.direction, f, q.limit + 1, scanRows) : { rows: [] })),
     transfersFloor(db),
   ]);
   return {
