@@ -1692,7 +1692,8 @@ export interface operations {
                      *           "direction": "in"
                      *         }
                      *       ],
-                     *       "nextCursor": "WzYsMl0"
+                     *       "nextCursor": "WzYsMl0",
+                     *       "partial": false
                      *     }
                      */
                     "application/json": components["schemas"]["AccountTransferPage"];
