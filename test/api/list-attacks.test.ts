@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { accountSwapsQuery, inListOrder, poolSwapsQuery, TRANSFER_SCAN_ROWS } from "../../db/index.js";
+import { accountSwapsQuery, inListOrder, poolSwapsQuery, rowsOf, TRANSFER_SCAN_ROWS } from "../../db/index.js";
 import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { accountTransferPage, tokenTransferPage } from "../../api/services/transfers.js";
 import { authHeader, buildApp, noRequestLimit, type TestApp } from "../support/app.js";
@@ -108,6 +108,13 @@ describeDb("list filters: the attacks of issue 38", (ctx) => {
     const usdt = await accountTransferPage(ctx.db, ALICE, { limit: 50, tokenId: USDT });
     expect(usdt).toMatchObject({ partial: false });
     expect(usdt.transfers).toHaveLength(50);
+    // Inside a read's transaction, the list turns the planner's scans back on after itself: the
+    // read's other statements are planned as before.
+    const after = await ctx.db.transaction(async (tx) => {
+      await accountTransferPage(tx as never, ALICE, { limit: 50, tokenId: USDT });
+      return rowsOf<{ b: string; s: string }>(await tx.execute(sql`select current_setting('enable_bitmapscan') as b, current_setting('enable_seqscan') as s`))[0];
+    });
+    expect(after).toEqual({ b: "on", s: "on" });
     // A kind the account never had, and a direction it never took: index seeks, nothing read.
     for (const filter of [{ kind: "mint" as const }, { direction: "in" as const }]) {
       probe.reset();
