@@ -468,7 +468,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "direction": "in"
         }
       ],
-      "nextCursor": "WzYsMl0"
+      "nextCursor": "WzYsMl0",
+      "partial": false
     }
   },
   "listAssetHolders": {

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Database } from "../../db/index.js";
+import { TRANSFER_SCAN_ROWS, type Database } from "../../db/index.js";
 import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
@@ -30,6 +30,9 @@ const AccountTransfer = z
   .openapi("AccountTransfer");
 
 const nextCursor = z.string().nullable().openapi({ description: "Pass as ?cursor= for older transfers; null on the last page" });
+const partial = z.boolean().openapi({
+  description: `true when the page stopped after examining ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId.`,
+});
 const historyFrom = z.number().int().nullable().openapi({ description: "Transfers before this block were given up by the operator (tokenpool prune-history --transfers); null: the list reaches back to the store's first indexed block" });
 
 const commonQuery = {
@@ -55,13 +58,13 @@ const accountRoute = createRoute({
     }),
     query: z.object({
       ...commonQuery,
-      tokenId: intQuery("tokenId", 0, Number.MAX_SAFE_INTEGER, "Only this token's transfers"),
-      lpTokenId: intQuery("lpTokenId", 0, 4_294_967_295, "Only this LP token's transfers"),
+      tokenId: intQuery("tokenId", 0, Number.MAX_SAFE_INTEGER, `Only this token's transfers: looked for among at most ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers a page (see partial)`),
+      lpTokenId: intQuery("lpTokenId", 0, 4_294_967_295, `Only this LP token's transfers: looked for among at most ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers a page (see partial)`),
       direction: z.enum(["in", "out"], { error: "must be in or out" }).optional().openapi({ param: { name: "direction", in: "query" }, description: "in: received only; out: sent only (default both)" }),
     }),
   },
   responses: {
-    200: json(z.object({ address: z.string(), accountId: z.string(), historyFrom, transfers: z.array(AccountTransfer), nextCursor }).openapi("AccountTransferPage"), "One page of the account's transfers"),
+    200: json(z.object({ address: z.string(), accountId: z.string(), historyFrom, transfers: z.array(AccountTransfer), nextCursor, partial }).openapi("AccountTransferPage"), "One page of the account's transfers"),
     ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS),
   },
 });

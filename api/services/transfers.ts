@@ -2,7 +2,7 @@
  * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
  * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
  */
-import { accountTransfers, getToken, tokenTransfers, transfersFloor, type Database, type Transfer, type TransferFilter } from "../../db/index.js";
+import { accountTransfers, getToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, transfersFloor, type Database, type Transfer, type TransferAsset, type TransferFilter, type TransferPosition } from "../../db/index.js";
 import type { TransferKind } from "../../db/schema/transfers.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -41,12 +41,14 @@ function decodeCursor(text: string): { blockNumber: number; eventIndex: number }
   throw new AppError("VALIDATION_ERROR", 'Invalid query parameter "cursor": not a cursor returned by this endpoint (use nextCursor).');
 }
 
-function filterOf(q: TransferQuery): TransferFilter {
+/** The filters as the query takes them, checked before anything is read. */
+function filterOf(q: TransferQuery): TransferFilter & { asset?: TransferAsset } {
   if (q.fromBlock !== undefined && q.toBlock !== undefined && q.fromBlock > q.toBlock) throw new AppError("VALIDATION_ERROR", 'Invalid query: "fromBlock" is after "toBlock".');
   if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw new AppError("VALIDATION_ERROR", 'Invalid query: "from" is after "to".');
   // A row moves a token or an LP token, never both: together they could only answer an empty list.
   if (q.tokenId !== undefined && q.lpTokenId !== undefined) throw new AppError("VALIDATION_ERROR", 'Invalid query: give "tokenId" or "lpTokenId", not both.');
-  return { tokenId: q.tokenId, lpTokenId: q.lpTokenId, kind: q.kind, fromBlock: q.fromBlock, toBlock: q.toBlock, fromTime: q.from, toTime: q.to, before: q.cursor === undefined ? undefined : decodeCursor(q.cursor) };
+  const asset = q.tokenId !== undefined ? { tokenId: q.tokenId } : q.lpTokenId !== undefined ? { lpTokenId: q.lpTokenId } : undefined;
+  return { asset, kind: q.kind, fromBlock: q.fromBlock, toBlock: q.toBlock, fromTime: q.from, toTime: q.to, before: q.cursor === undefined ? undefined : decodeCursor(q.cursor) };
 }
 
 const row = (t: Transfer) => ({
@@ -64,28 +66,35 @@ const row = (t: Transfer) => ({
   valueUsd: t.valueUsd === null ? null : normalizeDecimal(t.valueUsd),
 });
 
-function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T) {
+function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T, stoppedAt?: TransferPosition) {
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
-  return { transfers: shown.map(map), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  // A page that stopped at the scan bound continues below the last row it examined.
+  const next = stoppedAt ?? (rows.length > limit ? last : undefined);
+  return { transfers: shown.map(map), nextCursor: next ? encodeCursor(next) : null };
 }
 
-export async function accountTransferPage(db: Database, text: string, q: TransferQuery) {
-  const filter = filterOf(q);
+/** `scanRows`: how many of the account's rows a page filtered by token examines (TRANSFER_SCAN_ROWS; smaller in tests). */
+export async function accountTransferPage(db: Database, text: string, q: TransferQuery, scanRows = TRANSFER_SCAN_ROWS) {
+  const asked = filterOf(q);
   const { address, accountId } = await resolveAddress(db, text);
-  const [rows, historyFrom] = await Promise.all([accountTransfers(db, address, q.direction, filter, q.limit + 1), transfersFloor(db)]);
+  const [found, historyFrom] = await Promise.all([
+    timesAsBlocks(db, asked).then((f) => (f ? accountTransfers(db, address, q.direction, f, q.limit + 1, scanRows) : { rows: [] })),
+    transfersFloor(db),
+  ]);
   return {
     address,
     accountId,
     historyFrom: historyFrom ?? null,
-    ...page(rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) })),
+    ...page(found.rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) }), found.stoppedAt),
+    partial: found.stoppedAt !== undefined,
   };
 }
 
 export async function tokenTransferPage(db: Database, id: number, q: Omit<TransferQuery, "tokenId" | "lpTokenId" | "direction">) {
-  const filter = filterOf(q);
+  const asked = filterOf(q);
   const token = await getToken(db, id);
   if (!token) throw new AppError("TOKEN_NOT_FOUND", `No token with id ${id} is indexed.`);
-  const [rows, historyFrom] = await Promise.all([tokenTransfers(db, { ...filter, tokenId: id }, q.limit + 1), transfersFloor(db)]);
+  const [rows, historyFrom] = await Promise.all([timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { tokenId: id }, f, q.limit + 1) : [])), transfersFloor(db)]);
   return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, historyFrom: historyFrom ?? null, ...page(rows, q.limit, row) };
 }

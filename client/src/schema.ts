@@ -523,6 +523,8 @@ export interface components {
             historyFrom: number | null;
             /** @description Pass as ?cursor= for older transfers; null on the last page */
             nextCursor: string | null;
+            /** @description true when the page stopped after examining 2,000 of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId. */
+            partial: boolean;
             transfers: components["schemas"]["AccountTransfer"][];
         };
         /** @description With at or atTime only: the block the answer is exact at */
@@ -1644,13 +1646,13 @@ export interface operations {
                 kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
-                /** @description Only this LP token's transfers */
+                /** @description Only this LP token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
                 lpTokenId?: string;
                 /** @description Only transfers at or before this time (Unix seconds) */
                 to?: string;
                 /** @description Only transfers at or before this block */
                 toBlock?: string;
-                /** @description Only this token's transfers */
+                /** @description Only this token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
                 tokenId?: string;
             };
             header?: never;
@@ -1690,7 +1692,8 @@ export interface operations {
                      *           "direction": "in"
                      *         }
                      *       ],
-                     *       "nextCursor": "WzYsMl0"
+                     *       "nextCursor": "WzYsMl0",
+                     *       "partial": false
                      *     }
                      */
                     "application/json": components["schemas"]["AccountTransferPage"];

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { rowsOf, type Database } from "../client.js";
 import { addCandleVolumes } from "./candles.js";
@@ -244,44 +244,4 @@ export async function exactSwapTotalsByPool(
   // A pool is listed when it had swaps in the window (an edge taken away can leave a pool at 0).
   for (const [key, t] of totals) if (t.swaps <= 0) totals.delete(key);
   return totals;
-}
-
-export type Swap = typeof swaps.$inferSelect;
-
-/** Position of a swap hop: the keyset of a pool's trades, newest first. */
-export interface SwapPosition {
-  blockNumber: number;
-  eventIndex: number;
-  hop: number;
-}
-
-/**
- * A pool's swap hops newest first, after `before` (exclusive) when given: a backward walk of
- * swaps_pool_block_idx from the position, flat at any depth.
- */
-export function poolSwaps(db: Database, pool: { token0Id: number; token1Id: number }, limit: number, before?: SwapPosition): Promise<Swap[]> {
-  const from = before ? sql`(${swaps.blockNumber}, ${swaps.eventIndex}, ${swaps.hop}) < (${before.blockNumber}::bigint, ${before.eventIndex}::integer, ${before.hop}::smallint)` : undefined;
-  return db
-    .select()
-    .from(swaps)
-    .where(and(eq(swaps.token0Id, pool.token0Id), eq(swaps.token1Id, pool.token1Id), from))
-    .orderBy(sql`${swaps.blockNumber} desc`, sql`${swaps.eventIndex} desc`, sql`${swaps.hop} desc`)
-    .limit(limit);
-}
-
-/**
- * An account's swap hops newest first (it traded; a swap of credit names no account), after
- * `before` when given, optionally within blocks [fromBlock, toBlock]: a backward walk of
- * swaps_account_block_idx.
- */
-export function accountSwaps(db: Database, account: string, limit: number, f: { before?: SwapPosition | undefined; fromBlock?: number | undefined; toBlock?: number | undefined } = {}): Promise<Swap[]> {
-  const before = f.before ? sql`(${swaps.blockNumber}, ${swaps.eventIndex}, ${swaps.hop}) < (${f.before.blockNumber}::bigint, ${f.before.eventIndex}::integer, ${f.before.hop}::smallint)` : undefined;
-  const from = f.fromBlock === undefined ? undefined : sql`${swaps.blockNumber} >= ${f.fromBlock}`;
-  const to = f.toBlock === undefined ? undefined : sql`${swaps.blockNumber} <= ${f.toBlock}`;
-  return db
-    .select()
-    .from(swaps)
-    .where(and(eq(swaps.account, account), before, from, to))
-    .orderBy(sql`${swaps.blockNumber} desc`, sql`${swaps.eventIndex} desc`, sql`${swaps.hop} desc`)
-    .limit(limit);
 }

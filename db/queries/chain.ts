@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import { rowsOf, type Database } from "../client.js";
 import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
 import { deleteRecorded } from "./balance-history.js";
 
@@ -14,6 +14,25 @@ export async function insertBlocks(db: Database, rows: Block[]): Promise<void> {
     .insert(blocks)
     .values(rows)
     .onConflictDoUpdate({ target: blocks.number, set: { hash: sql`excluded."hash"`, timestamp: sql`excluded."timestamp"` } });
+}
+
+/**
+ * The block range holding exactly the blocks whose time lies in [from, to] (Unix seconds; either
+ * may be open), found with two seeks of blocks_timestamp_number_idx: block times never decrease,
+ * so every block after the last one before `from` is at or after it, and every block before the
+ * first one after `to` is at or before it (true of a store with gaps too). A bound left undefined
+ * is open; `fromBlock > toBlock` when no block can be in the range.
+ */
+export async function blockRangeOfTimes(db: Database, from: number | undefined, to: number | undefined): Promise<{ fromBlock?: number; toBlock?: number }> {
+  const [r] = rowsOf<{ before: string | number | null; after: string | number | null }>(
+    await db.execute(sql`select
+      ${from === undefined ? sql`null` : sql`(select number from blocks where timestamp < ${from}::bigint order by timestamp desc, number desc limit 1)`} as before,
+      ${to === undefined ? sql`null` : sql`(select number from blocks where timestamp > ${to}::bigint order by timestamp, number limit 1)`} as after`),
+  );
+  return {
+    ...(r?.before == null ? {} : { fromBlock: Number(r.before) + 1 }),
+    ...(r?.after == null ? {} : { toBlock: Number(r.after) - 1 }),
+  };
 }
 
 /** The newest indexed block: the end of every 24 h window and the time of every current value. */

@@ -74,10 +74,13 @@ export const swaps = pgTable(
     primaryKey({ columns: [t.blockNumber, t.eventIndex, t.hop] }),
     index("swaps_time_idx").on(t.timestamp),
     index("swaps_pool_time_idx").on(t.token0Id, t.token1Id, t.timestamp),
-    // A pool's trades newest first, keyset-paged (GET /pools/{a}/{b}/swaps).
-    index("swaps_pool_block_idx").on(t.token0Id, t.token1Id, t.blockNumber, t.eventIndex, t.hop),
-    // An account's trades newest first, keyset-paged (GET /accounts/{address}/swaps).
-    index("swaps_account_block_idx").on(t.account, t.blockNumber, t.eventIndex, t.hop).where(sql`account is not null`),
+    // A pool's trades newest first, keyset-paged (GET /pools/{a}/{b}/swaps), and an account's
+    // (GET /accounts/{address}/swaps). Newest first is the ascending order of (−block, −event,
+    // −hop), negated so that no other index serves it: with plain keys the planner may walk the
+    // primary key backwards filtering on the pool, through every swap below a cursor or toBlock
+    // placed before the pool's (or account's) first one (as the transfer lists: db/schema/transfers.ts).
+    index("swaps_pool_block_idx").on(t.token0Id, t.token1Id, sql`(-${t.blockNumber})`, sql`(-${t.eventIndex})`, sql`(-${t.hop})`),
+    index("swaps_account_block_idx").on(t.account, sql`(-${t.blockNumber})`, sql`(-${t.eventIndex})`, sql`(-${t.hop})`).where(sql`account is not null`),
   ],
 );
 
