@@ -639,7 +639,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "AMBIGUOUS_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "NOT_FOUND" | "TOKEN_NOT_FOUND" | "POOL_NOT_FOUND" | "PRICE_UNAVAILABLE" | "BLOCK_NOT_INDEXED" | "BLOCK_BEFORE_HISTORY" | "SNAPSHOT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "SNAPSHOT_NOT_READY" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "TOO_MANY_SNAPSHOTS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "AMBIGUOUS_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "NOT_FOUND" | "TOKEN_NOT_FOUND" | "POOL_NOT_FOUND" | "PRICE_UNAVAILABLE" | "BLOCK_NOT_INDEXED" | "BLOCK_BEFORE_HISTORY" | "SNAPSHOT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_TAKEN" | "SNAPSHOT_NOT_READY" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SNAPSHOT_TOO_LARGE" | "RATE_LIMITED" | "TOO_MANY_SNAPSHOTS" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
             };
             /** @enum {boolean} */
@@ -3596,6 +3596,15 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SNAPSHOT_TOO_LARGE */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
