@@ -116,7 +116,8 @@ describe("tokenpool CLI", () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
-  });
+    // Five processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
+  }, 90_000);
 
   it("snapshot writes every holder at a block as CSV — the same list /assets/holders ranks at the head — and refuses what it cannot answer", async () => {
     const store = await mkdtemp(path.join(tmpdir(), "tokenpool-cli-snapshot-"));

@@ -237,13 +237,7 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     }
   });
 
-  it("one client at 95 requests a minute, 12 expensive reads at once: the apps refuse it on purpose, and no one else sees a 5xx; /health always answers 200", async () => {
-    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.30"], durationMs: 45_000 });
-    console.log(`one attacker: ${summary(result)}`);
-    expectNoAmplification(result);
-  }, 120_000);
-
-  it("three clients attacking so: bystanders see no 5xx, /health always answers 200", async () => {
+  it("three clients at 95 requests a minute, 12 expensive reads at once each: the apps refuse them on purpose, and bystanders see no 5xx; /health always answers 200", async () => {
     const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.31", "127.0.0.32", "127.0.0.33"], durationMs: 45_000 });
     console.log(`three attackers: ${summary(result)}`);
     expectNoAmplification(result);
