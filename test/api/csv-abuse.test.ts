@@ -262,7 +262,7 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
   });
 
   it("the queue lets clients in round-robin: one with many waiting does not delay another's one", async () => {
-    const slots = new DownloadSlots({ total: 1, perUser: 5, perClient: 5, queue: 10, queuePerClient: 4, queueMs: 5_000 });
+    const slots = new DownloadSlots({ total: 1, perUser: 5, perClient: 5, perPrefix: 5, queue: 10, queuePerClient: 4, queuePerPrefix: 10, queueMs: 5_000 });
     let current = slots.enter("a", "ua");
     await current.ready;
     const order: string[] = [];
@@ -283,6 +283,33 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     current.release();
     // b, let in least recently, goes before a's second; then a's in their order.
     expect(order).toEqual(["b0", "a0", "a1", "a2", "a3"]);
+    expect([slots.inUse, slots.waiting]).toEqual([0, 0]);
+  });
+
+  it("many /64s of one IPv6 /48 share the /48's places and queue: the rest of the server stays free for other /48s and IPv4 clients", async () => {
+    const slots = new DownloadSlots({ total: 256, perUser: 2, perClient: 4, perPrefix: 64, queue: 128, queuePerClient: 4, queuePerPrefix: 32, queueMs: 5_000 });
+    // 64 /64s of 2001:db8:1::/48, each with a fresh account per download: 4 each would be 256 places.
+    const held: ReturnType<typeof slots.enter>[] = [];
+    const waiting: ReturnType<typeof slots.enter>[] = [];
+    let refused = 0;
+    for (let n = 0; n < 64; n++) {
+      for (let d = 0; d < 4; d++) {
+        try {
+          const slot = slots.enter(`2001:db8:1:${n.toString(16)}::/64`, `attacker-${n}-${d}`);
+          (slots.inUse > held.length ? held : waiting).push(slot);
+        } catch (err) {
+          expect(err).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("64 per IPv6 /48") });
+          refused += 1;
+        }
+      }
+    }
+    expect([slots.inUse, slots.waiting, refused]).toEqual([64, 32, 256 - 96]);
+    // Another /48 and an IPv4 address run at once: the /48 took a quarter, not all.
+    const other = slots.enter("2001:db8:2:1::/64", "bystander-6");
+    const v4 = slots.enter("203.0.113.7", "bystander-4");
+    expect(slots.inUse).toBe(66);
+    for (const s of [...held, ...waiting, other, v4]) s.release();
+    await Promise.allSettled(waiting.map((w) => w.ready));
     expect([slots.inUse, slots.waiting]).toEqual([0, 0]);
   });
 });
