@@ -5,8 +5,10 @@
  * - One client key (and one IPv6 /48) holds only its share of the hash queue.
  * - Registrations: 10 an hour per client key, 30 per IPv6 /48, 429 with Retry-After before hashing.
  */
+import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { describeDb } from "../support/db.js";
+import { describeDb, services } from "../support/db.js";
+import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
 import { HASH_CONCURRENCY, HASH_PER_CLIENT, HASH_QUEUE, hashPassword } from "../../api/auth/password.js";
 import { REGISTER_LIMITS } from "../../api/routes/auth.js";
 import { buildApp, expectError } from "../support/app.js";
@@ -88,5 +90,22 @@ describeDb("sign-in budgets", (ctx) => {
     expect(limited.headers.get("retry-after")).toBe("3600");
     expect(await expectError(limited, 429, "RATE_LIMITED")).toMatch(/network \(IPv6 \/48\)/);
     expect((await register(t, "elsewhere@example.com", "2001:db8:8:1::1")).status).toBe(200);
+  }, 30_000);
+
+  it.skipIf(!services.redisUrl)(`the registration budget is shared by the replicas on Redis${services.redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
+    const store = new RedisRateLimitStore(services.redisUrl as string, `tokenpool-test-${randomUUID()}`);
+    await store.ready();
+    try {
+      // Two API replicas, one Redis: five accounts on each, then the client is refused on both.
+      const [a, b] = [buildApp(ctx.db, { loginStore: store }), buildApp(ctx.db, { loginStore: store })];
+      for (let i = 0; i < 10; i++) expect((await register(i % 2 ? a : b, `shared${i}@example.com`)).status).toBe(200);
+      for (const t of [a, b]) {
+        const limited = await register(t, "shared10@example.com");
+        expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(3_500);
+        await expectError(limited, 429, "RATE_LIMITED");
+      }
+    } finally {
+      await store.close();
+    }
   }, 30_000);
 });
