@@ -15,7 +15,7 @@ export const HASH_WAIT_MS = 2_000;
 /**
  * Hashes one client key (an IPv4 address, an IPv6 /64) may have running or waiting at once, and
  * one IPv6 /48 over all its /64s: without them one client filled all 32 places and every other
- * sign-in in the world was refused (issue 38, finding 3). 6 is a burst of 5 tries at one email
+ * client's sign-in was refused (issue 38, finding 3). 6 is a burst of 5 tries at one email
  * (the failed-login limit) plus one; it takes 6 clients (3 /48s) to fill the 34 places, each
  * refused its excess at once while the others still get in.
  */
@@ -26,15 +26,15 @@ const waiting: (() => void)[] = [];
 /** Hashes running or waiting per client key and per /48; a key is dropped at 0. */
 const held = new Map<string, number>();
 
-function busy(yours = false): AppError {
-  const message = yours ? "Too many sign-ins from your address at once; retry in a moment." : "Too many sign-ins at once; retry in a moment.";
-  return new AppError("SERVICE_UNAVAILABLE", message, { "Retry-After": "1" });
+function busy(from = ""): AppError {
+  return new AppError("SERVICE_UNAVAILABLE", `Too many sign-ins${from} at once; retry in a moment.`, { "Retry-After": "1" });
 }
 
 /** A place in the queue for `client` (its share checked first), or a 503 at once. */
 async function bounded<T>(client: string, work: () => Promise<T>): Promise<T> {
   const prefix = widerPrefix(client);
-  if ((held.get(client) ?? 0) >= HASH_PER_CLIENT || (prefix !== undefined && (held.get(prefix) ?? 0) >= HASH_PER_PREFIX)) throw busy(true);
+  if ((held.get(client) ?? 0) >= HASH_PER_CLIENT) throw busy(" from your address");
+  if (prefix !== undefined && (held.get(prefix) ?? 0) >= HASH_PER_PREFIX) throw busy(" from your network (IPv6 /48)");
   if (running >= HASH_CONCURRENCY && waiting.length >= HASH_QUEUE) throw busy();
   const keys = prefix === undefined ? [client] : [client, prefix];
   for (const key of keys) held.set(key, (held.get(key) ?? 0) + 1);
