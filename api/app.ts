@@ -128,8 +128,9 @@ export function readsInSnapshot(method: string, path: string, accept: string | u
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
   const tokens = deps.tokens ?? createTokenIssuer(deps.jwtSecret, now);
-  // The decoy hash of unknown-email logins, ready before the first one (kept once computed).
-  decoyHash().catch(() => {});
+  // The decoy hash of unknown-email logins, ready before the first one (kept once computed), on a
+  // share of its own: "start" is no client's key (those are addresses, /64s or "unknown").
+  decoyHash("start").catch(() => {});
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.target, result.error);

@@ -6,12 +6,18 @@
  * least 2^128 guesses. Random text clears it from about 40 characters on (`tokenpool secret`
  * prints 64; `openssl rand -base64 32`, 44; `-hex 32`, 64); 32 characters typed by hand do not.
  *
+ * A secret that is hex or base64 is judged by what it decodes to as well (shared/secret-decodings.ts):
+ * 64 hex characters look random, yet the sha256 of "password" is one guess (issue 38, finding 7).
+ *
  * The estimate runs in a worker thread: loading the dictionaries and checking a 64-character key
  * is ≈ 0.3 s of CPU, which the API's start spends meanwhile opening its store (it awaits the
- * answer before it serves).
+ * answer before it serves). A secret that decodes to a digest's length (16, 20, 32 or 64 bytes:
+ * `openssl rand -hex 32`) adds the dictionary's digests: ≈ 0.2 s (125 → 330 ms median, measured
+ * on a loaded 2-core machine); what `tokenpool secret` prints (48 bytes) adds nothing.
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { DIGEST_BY_LENGTH, decodings } from "./secret-decodings.js";
 
 /** The least estimated entropy of a secret, in bits. */
 export const MIN_SECRET_BITS = 128;
@@ -41,14 +47,40 @@ const require = createRequire(import.meta.url);
  */
 const L33T_SUBSTITUTIONS = 10;
 
-/** CommonJS run in the worker: the modules' paths come resolved from here, so it works from dist/ and from the sources alike. */
+/**
+ * CommonJS run in the worker: the modules' paths come resolved from here, so it works from dist/
+ * and from the sources alike. It estimates each text (the secret and what it decodes to), and
+ * looks each digest-sized decoding up among the digests of every common password and diceware
+ * word, as typed and with the newline `echo` adds (57,009 words: ≈ 114,000 hashes of one
+ * algorithm, 120–200 ms, only for a secret that decodes to 16, 20, 32 or 64 bytes).
+ */
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
+const { createHash } = require("node:crypto");
 const { ZxcvbnFactory } = require(workerData.core);
 const common = require(workerData.common);
 const zxcvbn = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: workerData.l33t });
-const result = zxcvbn.check(workerData.text);
-parentPort.postMessage({ log10: result.guessesLog10, patterns: result.sequence.map((m) => m.pattern) });
+const estimates = workerData.texts.map((text) => {
+  const result = zxcvbn.check(text);
+  return { log10: result.guessesLog10, patterns: result.sequence.map((m) => m.pattern) };
+});
+const lists = [["a common password", common.dictionary["passwords-common"]], ["a dictionary word", common.dictionary["diceware-common"]]];
+let digest;
+let tried = 0;
+search: for (const wanted of workerData.digests) {
+  for (const [kind, words] of lists) {
+    for (const word of words) {
+      for (const typed of [word, word + "\\n"]) {
+        tried += 1;
+        if (createHash(wanted.algorithm).update(typed).digest("hex") === wanted.hex) {
+          digest = { index: wanted.index, kind };
+          break search;
+        }
+      }
+    }
+  }
+}
+parentPort.postMessage({ estimates, digest, tried });
 `;
 
 const PATTERNS: Record<string, string> = {
@@ -61,21 +93,51 @@ const PATTERNS: Record<string, string> = {
   bruteforce: "too short: random text needs 40 characters or so",
 };
 
-/** The estimate for `text` (the first 256 characters: zxcvbn's bound on its work). */
-export function secretStrength(text: string): Promise<SecretStrength> {
+interface WorkerAnswer {
+  estimates: { log10: number; patterns: string[] }[];
+  digest: { index: number; kind: string } | undefined;
+  tried: number;
+}
+
+/** The worker's answer for these texts and digests. */
+function inWorker(texts: string[], digests: { algorithm: string; hex: string; index: number }[]): Promise<WorkerAnswer> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { text, l33t: L33T_SUBSTITUTIONS, core: require.resolve("@zxcvbn-ts/core"), common: require.resolve("@zxcvbn-ts/language-common") },
+      workerData: { texts, digests, l33t: L33T_SUBSTITUTIONS, core: require.resolve("@zxcvbn-ts/core"), common: require.resolve("@zxcvbn-ts/language-common") },
     });
-    worker.once("message", (m: { log10: number; patterns: string[] }) => {
-      // Brute force is named only when nothing else was found: then length is what is missing.
-      const patterns = [...new Set(m.patterns.filter((p) => p !== "bruteforce" && p !== "separator"))];
-      resolve({ bits: m.log10 * Math.log2(10), found: (patterns.length ? patterns : ["bruteforce"]).map((p) => PATTERNS[p] ?? p) });
-    });
+    worker.once("message", resolve);
     worker.once("error", reject);
     worker.once("exit", (code) => code !== 0 && reject(new Error(`the secret's strength check exited with code ${code}`)));
   });
+}
+
+/**
+ * The estimate for `text` (the first 256 characters: zxcvbn's bound on its work), and for what it
+ * decodes to as hex or base64 (shared/secret-decodings.ts): the weakest reading decides. The
+ * digest of a common password or word is as guessable as the list is long: log2 of the digests
+ * tried to find it.
+ */
+export async function secretStrength(text: string): Promise<SecretStrength> {
+  const readings = decodings(text);
+  const texts = readings.filter((r) => r.text !== undefined);
+  const digests = readings.flatMap((r, index) => {
+    const algorithm = DIGEST_BY_LENGTH[r.bytes.length];
+    return algorithm ? [{ algorithm, hex: r.bytes.toString("hex"), index }] : [];
+  });
+  const answer = await inWorker([text, ...texts.map((r) => r.text!)], digests);
+  if (answer.digest) {
+    const { encoding, bytes } = readings[answer.digest.index]!;
+    const algorithm = DIGEST_BY_LENGTH[bytes.length]!.toUpperCase().replace(/^SHA/, "SHA-");
+    return { bits: Math.log2(answer.tried), found: [`the ${algorithm} (${encoding}) of ${answer.digest.kind}`] };
+  }
+  // Brute force is named only when nothing else was found: then length is what is missing.
+  const named = answer.estimates.map((e, i) => {
+    const patterns = [...new Set(e.patterns.filter((p) => p !== "bruteforce" && p !== "separator"))];
+    const found = (patterns.length ? patterns : ["bruteforce"]).map((p) => PATTERNS[p] ?? p);
+    return { bits: e.log10 * Math.log2(10), found: i === 0 ? found : [`${texts[i - 1]!.encoding}-encoded text`, ...found] };
+  });
+  return named.reduce((weakest, e) => (e.bits < weakest.bits ? e : weakest));
 }
 
 /** Why `text` is too short to be a usable secret, or undefined (a check without the estimator, for shared/config.ts). */

@@ -5,7 +5,7 @@ import { AppError } from "../../shared/errors.js";
 import { decoyHash, hashPassword, verifyPassword } from "../auth/password.js";
 import { TOKEN_LIFETIME_SECONDS, type TokenIssuer } from "../auth/tokens.js";
 import type { AppEnv } from "../env.js";
-import { clientIp } from "../middleware/client-ip.js";
+import { clientIp, widerPrefix } from "../middleware/client-ip.js";
 import type { RateLimitHit, RateLimitStore } from "../rate-limit/store.js";
 import { COMMON_ERRORS, errors, json } from "../schemas.js";
 
@@ -49,8 +49,11 @@ const register = createRoute({
   security: [],
   tags: ["auth"],
   summary: "Create a user and receive a token",
+  description:
+    "Registrations with a valid body (EMAIL_TAKEN included) are limited to 10 an hour per client (an IPv4 address or an IPv6 /64) and 30 an hour per IPv6 /48: 429 RATE_LIMITED with Retry-After, before the password is hashed. " +
+    "Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1, and the registration is not counted.",
   request: { body: { ...json(RegisterBody, "New account"), required: true } },
-  responses: { 200: json(RegisterResponse, "Registered; the token is valid for 24 h"), ...errors("EMAIL_TAKEN", ...BODY_ERRORS) },
+  responses: { 200: json(RegisterResponse, "Registered; the token is valid for 24 h"), ...errors("EMAIL_TAKEN", "RATE_LIMITED", "SERVICE_UNAVAILABLE", ...BODY_ERRORS) },
 });
 
 const login = createRoute({
@@ -60,11 +63,13 @@ const login = createRoute({
   security: [],
   tags: ["auth"],
   summary: "Obtain a token",
-  description: "Failed attempts are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 with Retry-After); a successful login does not count.",
+  description:
+    "Failed attempts (a wrong email or password) are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 RATE_LIMITED with Retry-After); a successful login does not count, nor one refused for any other reason. " +
+    "Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1.",
   request: { body: { ...json(LoginBody, "Credentials"), required: true } },
   responses: {
     200: json(LoginResponse, "A token valid for expiresIn seconds"),
-    ...errors("INVALID_CREDENTIALS", "SERVICE_UNAVAILABLE", ...BODY_ERRORS),
+    ...errors("INVALID_CREDENTIALS", "RATE_LIMITED", "SERVICE_UNAVAILABLE", ...BODY_ERRORS),
   },
 });
 
@@ -77,56 +82,111 @@ export interface LoginGuard {
   now: () => number;
 }
 
+/** One sliding-window counter a request is charged to: its key, its limit, and who the 429 names. */
+interface Budget {
+  key: string;
+  max: number;
+  who: string;
+}
+
 /**
- * Counts a login attempt as failed before it is checked (so a burst in one tick cannot get more
- * tries than the limit), and uncounts it when it succeeds. Keys hold a hash of the email, never
- * the email. A counter store outage lets logins through, like the request limit.
+ * Charges a request to every budget before the work it pays for (so a burst in one tick cannot get
+ * more than the limit), or refuses it with 429 and Retry-After, charging none. Returns the undo.
+ * A counter store outage lets the request through, like the request limit.
  */
-async function reserveAttempt(guard: LoginGuard, ip: string, email: string): Promise<() => Promise<void>> {
-  const who = createHash("sha256").update(email).digest("base64url").slice(0, 22);
-  // `ip` is a client key (an IPv4 address, an IPv6 /64 or "unknown", never client-chosen text), so
-  // request-limit keys (bare client keys) never start with "login:", and these two never collide.
-  const keys = [`login:email:${who}:${ip}`, `login:client:${ip}`];
-  const maxes = [LOGIN_LIMITS.perEmailAndClient, LOGIN_LIMITS.perClient];
+async function reserve(guard: LoginGuard, windowMs: number, budgets: Budget[], what: string): Promise<() => Promise<void>> {
   const counted: [string, string][] = [];
   const undo = async () => {
     await Promise.all(counted.map(([key, entry]) => guard.store.undo(key, entry).catch(() => {})));
   };
-  for (let i = 0; i < keys.length; i++) {
+  for (const { key, max, who } of budgets) {
     let hit: RateLimitHit;
     try {
-      hit = await guard.store.hit(keys[i]!, guard.now(), LOGIN_LIMITS.windowMs, maxes[i]!);
+      hit = await guard.store.hit(key, guard.now(), windowMs, max);
     } catch {
       break;
     }
     if (!hit.allowed) {
       await undo();
       const retry = String(Math.max(1, Math.ceil(hit.resetMs / 1000)));
-      throw new AppError("RATE_LIMITED", `Too many failed sign-ins ${i === 0 ? "for this email from this client" : "from this client"}; retry after ${retry} s.`, { "Retry-After": retry });
+      throw new AppError("RATE_LIMITED", `Too many ${what} ${who}; retry after ${retry} s.`, { "Retry-After": retry });
     }
-    if (hit.entry) counted.push([keys[i]!, hit.entry]);
+    if (hit.entry) counted.push([key, hit.entry]);
   }
   return undo;
+}
+
+/**
+ * Counts a login attempt as failed before it is checked, and uncounts it unless it turns out to
+ * be a wrong password (see the route). Keys hold a hash of the email, never the email.
+ */
+function reserveAttempt(guard: LoginGuard, ip: string, email: string): Promise<() => Promise<void>> {
+  const who = createHash("sha256").update(email).digest("base64url").slice(0, 22);
+  // `ip` is a client key (an IPv4 address, an IPv6 /64 or "unknown", never client-chosen text), so
+  // request-limit keys (bare client keys) never start with "login:", and these two never collide.
+  return reserve(guard, LOGIN_LIMITS.windowMs, [
+    { key: `login:email:${who}:${ip}`, max: LOGIN_LIMITS.perEmailAndClient, who: "for this email from this client" },
+    { key: `login:client:${ip}`, max: LOGIN_LIMITS.perClient, who: "from this client" },
+  ], "failed sign-ins");
+}
+
+/**
+ * Registrations per hour that get as far as hashing the password, per client key and per IPv6
+ * /48 (api/middleware/client-ip.ts widerPrefix). Before, only the 100 requests a minute bounded
+ * them: 6,000 free accounts an hour from one address, each one a hash (issue 38, finding 3).
+ * 10 an hour is more than a household or office behind one address signs up; 30 a /48 is three
+ * addresses' worth for a site that holds 65,536 /64s. Each registration with a valid body counts,
+ * EMAIL_TAKEN included (it cost a hash, and it tells whether an email has an account); a body
+ * refused by validation never reaches here (no hash), and one whose hash was refused as busy
+ * (503) is uncounted.
+ */
+export const REGISTER_LIMITS = { windowMs: 60 * 60_000, perClient: 10, perPrefix: 30 } as const;
+
+function reserveRegistration(guard: LoginGuard, ip: string): Promise<() => Promise<void>> {
+  const prefix = widerPrefix(ip);
+  const budgets: Budget[] = [{ key: `register:client:${ip}`, max: REGISTER_LIMITS.perClient, who: "from this client" }];
+  if (prefix) budgets.push({ key: `register:net:${prefix}`, max: REGISTER_LIMITS.perPrefix, who: "from this client's network (IPv6 /48)" });
+  return reserve(guard, REGISTER_LIMITS.windowMs, budgets, "registrations");
 }
 
 export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard: LoginGuard }) {
   return new OpenAPIHono<AppEnv>()
     .openapi(register, async (c) => {
       const { email, password, name } = c.req.valid("json");
+      const ip = clientIp(c, deps.guard.trustProxy);
+      const uncount = await reserveRegistration(deps.guard, ip);
+      let passwordHash: string;
+      try {
+        passwordHash = await hashPassword(password, ip);
+      } catch (err) {
+        await uncount(); // refused as busy: no hash was spent, no account made
+        throw err;
+      }
       const userId = randomUUID();
-      const created = await insertUser(deps.db, { id: userId, email, passwordHash: await hashPassword(password), name: name ?? null });
+      const created = await insertUser(deps.db, { id: userId, email, passwordHash, name: name ?? null });
       if (!created) throw new AppError("EMAIL_TAKEN", "An account with this email already exists.");
       const token = await deps.tokens.issue(userId);
       return c.json({ success: true as const, message: "User registered.", data: { userId, token, expiresIn: TOKEN_LIFETIME_SECONDS } }, 200);
     })
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid("json");
-      const succeeded = await reserveAttempt(deps.guard, clientIp(c, deps.guard.trustProxy), email);
-      const user = await findUserByEmail(deps.db, email);
-      // Verify against a decoy when the email is unknown: same work, same answer, same timing.
-      const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+      const ip = clientIp(c, deps.guard.trustProxy);
+      const uncount = await reserveAttempt(deps.guard, ip, email);
+      let user: Awaited<ReturnType<typeof findUserByEmail>>;
+      let ok: boolean;
+      try {
+        user = await findUserByEmail(deps.db, email);
+        // Verify against a decoy when the email is unknown: same work, same answer, same timing.
+        ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash(ip)), ip);
+      } catch (err) {
+        // Only a wrong password is a failed attempt: a hash refused as busy (someone else's storm),
+        // a store error, anything thrown, is uncounted — else a flood of other clients' sign-ins
+        // locked a user out who never typed a wrong password (issue 38, finding 3).
+        await uncount();
+        throw err;
+      }
       if (!user || !ok) throw new AppError("INVALID_CREDENTIALS", "The email or password is incorrect.");
-      await succeeded();
+      await uncount();
       return c.json({ success: true as const, data: { token: await deps.tokens.issue(user.id), expiresIn: TOKEN_LIFETIME_SECONDS } }, 200);
     });
 }

@@ -186,7 +186,7 @@ export interface paths {
         put?: never;
         /**
          * Obtain a token
-         * @description Failed attempts are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 with Retry-After); a successful login does not count.
+         * @description Failed attempts (a wrong email or password) are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 RATE_LIMITED with Retry-After); a successful login does not count, nor one refused for any other reason. Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1.
          */
         post: operations["login"];
         delete?: never;
@@ -204,7 +204,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user and receive a token */
+        /**
+         * Create a user and receive a token
+         * @description Registrations with a valid body (EMAIL_TAKEN included) are limited to 10 an hour per client (an IPv4 address or an IPv6 /64) and 30 an hour per IPv6 /48: 429 RATE_LIMITED with Retry-After, before the password is hashed. Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1, and the registration is not counted.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;

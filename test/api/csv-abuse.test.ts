@@ -196,7 +196,7 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
       for (const ip of ips) {
         // Each address registers free accounts and opens downloads it never reads, as many as it is let.
         for (let u = 0; u < 3; u++) {
-          const auth = await authHeader(t, `attacker-${ip}-${u}-${path.length}@example.com`);
+          const auth = await authHeader(t, `attacker-${ip}-${u}-${path.length}@example.com`, ip);
           for (let k = 0; k < 2; k++) {
             const res = await t.request(path, { headers: { ...auth, ...accept }, ip });
             if (res.status === 200) held.push(res);
@@ -208,7 +208,7 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     await attack(["198.51.100.1", "198.51.100.2"], `/assets/holders/${USDT}`, { Accept: "text/csv" });
     await attack(["198.51.100.11", "198.51.100.12", "198.51.100.13", "198.51.100.14"], `/snapshots/${snapshotId}/holders.csv`, {});
     expect(held.length).toBe(2 * 4 + 4 * 4); // 4 per client key: 24 downloads held (the attack held 2 and 8)
-    const bystander = await authHeader(t, "bystander@example.com");
+    const bystander = await authHeader(t, "bystander@example.com", "203.0.113.50");
     for (const [path, accept] of [[`/assets/holders/${USDT}`, { Accept: "text/csv" }], [`/snapshots/${snapshotId}/holders.csv`, {}]] as const) {
       const started = performance.now();
       const res = await t.request(path, { headers: { ...bystander, ...accept }, ip: "203.0.113.50" });

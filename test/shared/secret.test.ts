@@ -2,12 +2,13 @@
  * The JWT secret, from JWT_SECRET or DATA_DIR/jwt-secret, held to one rule: at least 128 bits of
  * estimated entropy (shared/secret-strength.ts: zxcvbn-ts), so repetition, dictionary words and
  * short hand-typed keys are refused in one line that says how to make a good one, and what
- * `openssl rand` and `tokenpool secret` print is accepted. A file that is not a usable key — not
+ * `openssl rand` and `tokenpool secret` print is accepted; hex or base64 is judged by what it
+ * encodes (a digest of a common password, guessable text). A file that is not a usable key — not
  * UTF-8 text (its bytes would all decode to U+FFFD, one constant key), guessable, not a regular
  * file — refuses the start with one message naming the file and what to do.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -172,6 +173,38 @@ describe("JWT_SECRET: at least 128 bits of estimated entropy", () => {
     // With room to spare: 2,000 of each measured 139 (base64), 195 (hex) and 208 bits (tokenpool secret) at the least.
     const bits = await Promise.all([...made, printed].map(async (s) => (await secretStrength(s)).bits));
     for (const b of bits) expect(b).toBeGreaterThan(MIN_SECRET_BITS + 5);
+  }, 60_000);
+});
+
+describe("JWT_SECRET: an encoding is judged by what it encodes (issue 38, finding 7)", () => {
+  const hex = (text: string) => Buffer.from(text).toString("hex");
+  const digest = (algorithm: string, text: string, encoding: "hex" | "base64" | "base64url") => createHash(algorithm).update(text).digest(encoding);
+
+  it("refuses the digest of a common password or word, in hex or base64, and hex or base64 of guessable text", async () => {
+    const cases: [string, RegExp][] = [
+      // 64 hex characters looked random: ≈ 200 bits by the estimate, and both passed.
+      [digest("sha256", "password", "hex"), /the SHA-256 \(hex\) of a common password/],
+      [digest("sha256", "password\n", "hex").toUpperCase(), /the SHA-256 \(hex\) of a common password/], // `echo password | sha256sum`
+      [digest("sha1", "dragon", "hex"), /the SHA-1 \(hex\) of a common password/],
+      [digest("sha1", "abdomen", "hex"), /the SHA-1 \(hex\) of a dictionary word/],
+      [Buffer.from(digest("md5", "qwerty", "hex")).toString("base64"), /the MD5 \(base64 of hex\) of a common password/], // an MD5 itself is too short
+      [digest("sha512", "monkey", "base64url"), /the SHA-512 \(base64\) of a common password/],
+      [Buffer.from(`${digest("sha256", "letmein", "hex")}  -\n`).toString("base64"), /the SHA-256 \(base64 of hex\) of a common password/],
+      [Buffer.from("changeme-changeme-changeme-changeme-changeme").toString("base64"), /base64-encoded text; a repeated pattern/],
+      [hex("this is the jwt secret of our token api"), /hex-encoded text; .*dictionary words/],
+      [hex("correct horse battery staple correct horse"), /hex-encoded text; dictionary words/],
+    ];
+    const messages = await Promise.all(cases.map(([secret]) => refusalOf(secret)));
+    messages.forEach((m, i) => expect(m, cases[i]![0]).toMatch(cases[i]![1]));
+    // The digest's estimate is the list it was found in: a few hundred thousand guesses at most.
+    expect((await secretStrength(digest("sha256", "password", "hex"))).bits).toBeLessThan(20);
+  }, 60_000);
+
+  it("accepts random bytes in hex and base64 (no digest of a listed word), and what `tokenpool secret` prints", async () => {
+    const printed = (await tokenpool(["secret"])).stdout.trim();
+    for (const secret of [randomBytes(32).toString("hex"), randomBytes(32).toString("base64"), randomBytes(20).toString("hex"), printed]) {
+      expect(await resolveJwtSecret(secret, dir), secret).toBe(secret);
+    }
   }, 60_000);
 });
 

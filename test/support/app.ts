@@ -59,9 +59,12 @@ export function buildApp(db: Database, overrides: Partial<AppDeps> & { clock?: F
   };
 }
 
-/** Registers a user and returns an Authorization header for it. */
-export async function authHeader(t: TestApp, email = "reader@example.com"): Promise<Record<string, string>> {
-  const res = await t.post("/auth/register", { email, password: "correct horse battery" });
+/**
+ * Registers a user (from `ip`: an address registers at most 10 an hour) and returns an
+ * Authorization header for it.
+ */
+export async function authHeader(t: TestApp, email = "reader@example.com", ip?: string): Promise<Record<string, string>> {
+  const res = await t.request("/auth/register", { method: "POST", body: JSON.stringify({ email, password: "correct horse battery" }), headers: { "Content-Type": "application/json" }, ...(ip ? { ip } : {}) });
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { data: { token: string } };
   return { Authorization: `Bearer ${body.data.token}` };

@@ -1,0 +1,111 @@
+/**
+ * Issue 38, finding 3: sign-in lockout and registration budgets against a hash flood.
+ * - Only a wrong password counts toward the failed-login lockout: a login refused because the
+ *   hash queue is full (someone else's flood) does not lock its user out.
+ * - One client key (and one IPv6 /48) holds only its share of the hash queue.
+ * - Registrations: 10 an hour per client key, 30 per IPv6 /48, 429 with Retry-After before hashing.
+ */
+import { randomUUID } from "node:crypto";
+import { expect, it } from "vitest";
+import { describeDb, services } from "../support/db.js";
+import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
+import { HASH_CONCURRENCY, HASH_PER_CLIENT, HASH_QUEUE, hashPassword } from "../../api/auth/password.js";
+import { REGISTER_LIMITS } from "../../api/routes/auth.js";
+import { buildApp, expectError } from "../support/app.js";
+
+const password = "correct horse battery";
+type App = ReturnType<typeof buildApp>;
+
+const send = (t: App, path: string, body: unknown, ip: string) =>
+  t.request(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" }, ip });
+const register = (t: App, email: string, ip = "203.0.113.7") => send(t, "/auth/register", { email, password }, ip);
+const login = (t: App, email: string, pw: string, ip = "203.0.113.7") => send(t, "/auth/login", { email, password: pw }, ip);
+
+describeDb("sign-in budgets", (ctx) => {
+  it("a login refused as busy (503) while others flood the hash queue does not count toward the lockout", async () => {
+    const t = buildApp(ctx.db);
+    expect((await register(t, "victim@example.com")).status).toBe(200);
+    // Other clients fill every running slot and waiting place, each within its share.
+    const storm = Promise.allSettled(Array.from({ length: HASH_CONCURRENCY + HASH_QUEUE }, (_, i) => hashPassword(`flood ${i}`, `198.18.${i >> 3}.${i & 7}`)));
+    // The victim tries six times with the right password meanwhile: "busy", each time.
+    for (let i = 0; i < 6; i++) {
+      const res = await login(t, "victim@example.com", password);
+      expect(res.headers.get("retry-after")).toBe("1");
+      await expectError(res, 503, "SERVICE_UNAVAILABLE");
+    }
+    await storm;
+    // Before the fix the five 503s were five failed attempts: 429 for 15 min.
+    expect((await login(t, "victim@example.com", password)).status).toBe(200);
+    // A wrong password still counts: five of them, and even the right one is refused.
+    for (let i = 0; i < 5; i++) await expectError(await login(t, "victim@example.com", "wrong password"), 401, "INVALID_CREDENTIALS");
+    await expectError(await login(t, "victim@example.com", password), 429, "RATE_LIMITED");
+  }, 30_000);
+
+  it("one client's burst of sign-ups holds 6 hashing places: the rest get 503 at once (not counted), and another client still signs up", async () => {
+    const t = buildApp(ctx.db);
+    const burst = Array.from({ length: 10 }, (_, i) => register(t, `burst${i}@example.com`, "198.51.100.66"));
+    const bystander = register(t, "bystander@example.com", "203.0.113.9");
+    const answers = await Promise.all(burst);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(HASH_PER_CLIENT);
+    const busy = answers.filter((r) => r.status === 503);
+    expect(busy).toHaveLength(10 - HASH_PER_CLIENT);
+    expect(busy[0]!.headers.get("retry-after")).toBe("1");
+    expect(await expectError(busy[0]!, 503, "SERVICE_UNAVAILABLE")).toMatch(/from your address/);
+    expect((await bystander).status).toBe(200);
+    // The refused four were not charged to its budget of 10: four more get through, then 429.
+    for (let i = 0; i < 4; i++) expect((await register(t, `later${i}@example.com`, "198.51.100.66")).status).toBe(200);
+    await expectError(await register(t, "one-too-many@example.com", "198.51.100.66"), 429, "RATE_LIMITED");
+  }, 30_000);
+
+  it("10 registrations an hour per client key (EMAIL_TAKEN counts, a refused body does not): then 429 with Retry-After, checked before hashing", async () => {
+    expect(REGISTER_LIMITS).toEqual({ windowMs: 3_600_000, perClient: 10, perPrefix: 30 });
+    const t = buildApp(ctx.db);
+    await expectError(await send(t, "/auth/register", { email: "bad", password }, "203.0.113.7"), 400, "VALIDATION_ERROR");
+    for (let i = 0; i < 9; i++) expect((await register(t, `user${i}@example.com`)).status).toBe(200);
+    await expectError(await register(t, "user0@example.com"), 409, "EMAIL_TAKEN"); // the tenth
+    // Checked before hashing: with this client's hashing share full, it is 429, not 503 "busy".
+    const share = Promise.all(Array.from({ length: HASH_PER_CLIENT }, (_, i) => hashPassword(`held ${i}`, "203.0.113.7")));
+    const limited = await register(t, "user10@example.com");
+    await share;
+    expect(limited.headers.get("retry-after")).toBe("3600");
+    expect(await expectError(limited, 429, "RATE_LIMITED")).toMatch(/Too many registrations from this client; retry after 3600 s/);
+    // Nothing was made, and other clients are not affected.
+    await expectError(await login(t, "user10@example.com", password), 401, "INVALID_CREDENTIALS");
+    expect((await register(t, "other@example.com", "198.51.100.9")).status).toBe(200);
+    // The window slides: an hour later the client may register again.
+    t.clock.advance(3_600_000);
+    expect((await register(t, "user10@example.com")).status).toBe(200);
+  }, 30_000);
+
+  it("30 registrations an hour per IPv6 /48 over all its /64s; another /48 is not affected", async () => {
+    const t = buildApp(ctx.db);
+    // Three /64s of one /48, ten each (one at a time per /64, the three side by side).
+    await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        for (let i = 0; i < 10; i++) expect((await register(t, `site${n}-${i}@example.com`, `2001:db8:7:${n}::1`)).status).toBe(200);
+      }),
+    );
+    // A fourth /64 of the same /48 has used none of its own ten, and is refused by the /48's.
+    const limited = await register(t, "site4@example.com", "2001:db8:7:4::1");
+    expect(limited.headers.get("retry-after")).toBe("3600");
+    expect(await expectError(limited, 429, "RATE_LIMITED")).toMatch(/network \(IPv6 \/48\)/);
+    expect((await register(t, "elsewhere@example.com", "2001:db8:8:1::1")).status).toBe(200);
+  }, 30_000);
+
+  it.skipIf(!services.redisUrl)(`the registration budget is shared by the replicas on Redis${services.redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
+    const store = new RedisRateLimitStore(services.redisUrl as string, `tokenpool-test-${randomUUID()}`);
+    await store.ready();
+    try {
+      // Two API replicas, one Redis: five accounts on each, then the client is refused on both.
+      const [a, b] = [buildApp(ctx.db, { loginStore: store }), buildApp(ctx.db, { loginStore: store })];
+      for (let i = 0; i < 10; i++) expect((await register(i % 2 ? a : b, `shared${i}@example.com`)).status).toBe(200);
+      for (const t of [a, b]) {
+        const limited = await register(t, "shared10@example.com");
+        expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(3_500);
+        await expectError(limited, 429, "RATE_LIMITED");
+      }
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
+});
