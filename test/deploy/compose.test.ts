@@ -42,6 +42,7 @@ interface Service {
   build?: unknown;
   deploy?: { replicas?: number };
   container_name?: string;
+  ulimits?: { nofile?: number | { soft: number; hard: number } };
 }
 
 /** The variables the file requires (`${VAR:?…}`), as an operator's .env would set them. */
@@ -185,6 +186,16 @@ describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neithe
 
   it("the proxy overwrites X-Forwarded-For with the client address", () => {
     expect(readFileSync("deploy/nginx.conf", "utf8")).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+  });
+
+  it("nginx runs the shipped main configuration, with as many open files as its workers may take", async () => {
+    const { services } = await resolved(REQUIRED);
+    const proxy = services.proxy!;
+    const mounts = (proxy.volumes ?? []).map((v) => (typeof v === "string" ? v : `${v.source}:${v.target}`));
+    expect(mounts.some((m) => /deploy\/nginx-main\.conf:\/etc\/nginx\/nginx\.conf\b/.test(m)), JSON.stringify(mounts)).toBe(true);
+    const rlimit = Number(/^worker_rlimit_nofile (\d+);/m.exec(readFileSync("deploy/nginx-main.conf", "utf8"))?.[1]);
+    const nofile = proxy.ulimits?.nofile;
+    expect(typeof nofile === "object" ? Math.min(nofile.soft, nofile.hard) : nofile).toBeGreaterThanOrEqual(rlimit);
   });
 
   it("WS_URL and PORT from the environment reach the services", async () => {
