@@ -15,6 +15,7 @@
  * - the edge's numbers are the API's;
  * - issue 38's edge review: an IPv6 /48 is one site for the limits, replicas that refused
  *   connections for a moment are not taken out, half-sent headers are reset after 5 s;
+ * - the CSV routes wait for any reader the API keeps;
  *
  * NGINX_CONF / NGINX_MAIN_CONF=<file> run it against another version of the files.
  */
@@ -22,7 +23,7 @@ import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONNECTION_LIMITS } from "../../api/connection-budget.js";
 import { DEFAULT_LIMITS } from "../../api/live/ws.js";
-import { MAX_BODY_BYTES } from "../../api/app.js";
+import { CSV_LIMITS, MAX_BODY_BYTES } from "../../api/app.js";
 import { loadConfig } from "../../shared/config.js";
 import { freePort } from "../support/port.js";
 import { until } from "../support/wait.js";
@@ -258,7 +259,7 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(r.ms).toBeLessThan(7_000);
   }, 15_000);
 
-  it("the site's limits are four clients' (/48), the timeouts bound what nothing counts", () => {
+  it("the site's limits are four clients' (/48), the timeouts bound what nothing counts, and the CSV routes wait for any reader the API keeps", () => {
     const conf = shippedConf();
     const config = loadConfig({});
     const all = (re: RegExp) => [...conf.matchAll(re)].map((m) => m[1]);
@@ -276,6 +277,16 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     // The server's own (the upstream block has one of its own for idle replica connections: 4 s).
     expect([...conf.slice(conf.indexOf("\nserver {")).matchAll(/^ {2}keepalive_timeout (\d+)s;/gm)].map((m) => m[1])).toEqual(["10"]);
     expect(conf).toMatch(/^ {2}reset_timedout_connection on;$/m);
+    // The CSV routes: nginx waits between writes at least as long as a reader at the API's minimum
+    // rate takes to drain a third of a 4 MiB send buffer (Linux's autotuning limit), unbuffered.
+    const locations = [...conf.matchAll(/^ {2}location (~|\^~) (\S+) \{\n([\s\S]*?)^ {2}\}/gm)].map((m) => ({ regex: m[1] === "~", spec: m[2]!, body: m[3]! }));
+    for (const route of ["/snapshots/7/holders.csv", "/assets/holders/1984"]) {
+      const block = locations.find((l) => (l.regex ? new RegExp(l.spec).test(route) : route.startsWith(l.spec)));
+      expect(block, route).toBeDefined();
+      const sendTimeout = Number(/send_timeout (\d+)s;/.exec(block!.body)?.[1]);
+      expect(sendTimeout * CSV_LIMITS.pace.minBytesPerSecond, route).toBeGreaterThanOrEqual((4 * 2 ** 20) / 3);
+      expect(block!.body, route).toMatch(/proxy_buffering off;/);
+    }
     // Capacity: the workers may open as many files as they hold connections, and more.
     const main = shippedMain();
     const workerConnections = Number(/^\s*worker_connections (\d+);/m.exec(main)?.[1]);
