@@ -16,10 +16,13 @@
  * - issue 38's edge review: an IPv6 /48 is one site for the limits, replicas that refused
  *   connections for a moment are not taken out, half-sent headers are reset after 5 s;
  * - the CSV routes wait for any reader the API keeps;
+ * - nginx's own refusals are logged one in 16;
  *
  * NGINX_CONF / NGINX_MAIN_CONF=<file> run it against another version of the files.
  */
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONNECTION_LIMITS } from "../../api/connection-budget.js";
 import { DEFAULT_LIMITS } from "../../api/live/ws.js";
@@ -258,6 +261,21 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(r.ms).toBeGreaterThan(4_500);
     expect(r.ms).toBeLessThan(7_000);
   }, 15_000);
+
+  it("the access log keeps every answer but nginx's own refusals, of which one in 16; the limits write no error-log line each", async () => {
+    const nginx = await edge([await stand("ok")]);
+    for (let i = 0; i < 20; i++) expect((await answer(nginx.port, { path: "/pool/stats", from: "127.0.0.2" })).status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 260 }, () => answer(nginx.port, { path: "/pool/stats", from: "127.0.0.3" })));
+    const refused = burst.filter((a) => a.status === 429).length;
+    expect(refused).toBeGreaterThanOrEqual(150);
+    const lines = readFileSync(path.join(nginx.dir, "access.log"), "utf8").split("\n");
+    const logged = (status: number) => lines.filter((l) => l.includes(`" ${status} `)).length;
+    expect(logged(200)).toBe(20 + burst.length - refused);
+    // One in 16 expected (≈ 10 of 160); 40 is past any chance.
+    console.log(`${refused} refusals at the edge: ${logged(429)} logged`);
+    expect(logged(429)).toBeLessThan(40);
+    expect(readFileSync(path.join(nginx.dir, "error.log"), "utf8")).not.toMatch(/limiting requests/);
+  });
 
   it("the site's limits are four clients' (/48), the timeouts bound what nothing counts, and the CSV routes wait for any reader the API keeps", () => {
     const conf = shippedConf();
