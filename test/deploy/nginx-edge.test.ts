@@ -17,6 +17,7 @@
  *   connections for a moment are not taken out, half-sent headers are reset after 5 s;
  * - the CSV routes wait for any reader the API keeps;
  * - nginx's own refusals are logged one in 16;
+ * - nginx's 400, 414 and 494 are the API's error body.
  *
  * NGINX_CONF / NGINX_MAIN_CONF=<file> run it against another version of the files.
  */
@@ -30,7 +31,7 @@ import { CSV_LIMITS, MAX_BODY_BYTES } from "../../api/app.js";
 import { loadConfig } from "../../shared/config.js";
 import { freePort } from "../support/port.js";
 import { until } from "../support/wait.js";
-import { answer, errorOf, fromEdge, NGINX, shippedConf, shippedMain, startNginx, type Nginx } from "./nginx-harness.js";
+import { answer, errorOf, fromEdge, NGINX, shippedConf, shippedMain, startNginx, type Answer, type Nginx } from "./nginx-harness.js";
 import { stand, type Stand } from "./nginx-stand.js";
 
 /** What came back on a raw connection: the bytes, and how it ended ("end", or the error's code). */
@@ -56,6 +57,14 @@ function raw(port: number, bytes: string, waitMs = 5_000): Promise<Raw> {
     socket.once("error", (err: NodeJS.ErrnoException) => done(err.code ?? "error"));
     socket.once("end", () => done("end"));
   });
+}
+
+/** A raw HTTP/1.1 answer's status, headers (lower-case names) and body. */
+function parsed(r: Raw): Answer {
+  const [head = "", body = ""] = r.text.split("\r\n\r\n");
+  const [status, ...fields] = head.split("\r\n");
+  const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(":")).toLowerCase(), f.slice(f.indexOf(":") + 1).trim()]));
+  return { status: Number(status!.split(" ")[1]), headers, body };
 }
 
 /** realip (the test's own directives, outside the shipped files): nginx takes X-Real-IP as the client's address, as a real IPv6 peer's. */
@@ -261,6 +270,24 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(r.ms).toBeGreaterThan(4_500);
     expect(r.ms).toBeLessThan(7_000);
   }, 15_000);
+
+  it("nginx's own refusals of a malformed request (400), a long request line (414) and a large header (431, nginx's 494) are the API's error body", async () => {
+    const ok = await stand("ok");
+    const nginx = await edge([ok]);
+    const cases: [string, number][] = [
+      ["GET /pool/stats HTTP/1.1\r\nHost: tokenpool\r\nNo colon here\r\n\r\n", 400],
+      [`GET /${"a".repeat(9_000)} HTTP/1.1\r\nHost: tokenpool\r\n\r\n`, 414],
+      [`GET /pool/stats HTTP/1.1\r\nHost: tokenpool\r\nX-Large: ${"a".repeat(9_000)}\r\n\r\n`, 431],
+    ];
+    for (const [bytes, status] of cases) {
+      const a = parsed(await raw(nginx.port, bytes));
+      expect(a.status, a.body).toBe(status);
+      expect(a.headers["content-type"]).toMatch(/^application\/json/);
+      expect(errorOf(a)?.code).toBe("VALIDATION_ERROR");
+      expect(fromEdge(a)).toBe(true);
+    }
+    expect(ok.seen).toEqual([]);
+  });
 
   it("the access log keeps every answer but nginx's own refusals, of which one in 16; the limits write no error-log line each", async () => {
     const nginx = await edge([await stand("ok")]);
