@@ -238,15 +238,23 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
   });
 
   it("one client at 95 requests a minute, 12 expensive reads at once: the apps refuse it on purpose, and no one else sees a 5xx; /health always answers 200", async () => {
-    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.30"], durationMs: 45_000 });
+    const durationMs = 45_000;
+    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.30"], durationMs });
     console.log(`one attacker: ${summary(result)}`);
-    expectNoAmplification(result);
+    // One attacker's reads meet the apps' 2 s wait for a read place only when a read is slow
+    // enough: its 503s swung from 0 to 17 in 45 s with the machine's load (its 429s did not), so
+    // here the apps' own refusals of either kind are the precondition; the three attackers' run
+    // below always met 503s (38 in 25 s, 67–87 in 45 s) and requires them.
+    expectNoAmplification(result, durationMs, [429, 503]);
   }, 120_000);
 
   it("three clients attacking so: bystanders see no 5xx, /health always answers 200", async () => {
-    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.31", "127.0.0.32", "127.0.0.33"], durationMs: 45_000 });
+    // 25 s, not the one attacker's 45: three attackers meet the apps' budgets several times as
+    // often (67 of the apps' 503s in 45 s, against 5 for one), so a shorter run proves as much.
+    const durationMs = 25_000;
+    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.31", "127.0.0.32", "127.0.0.33"], durationMs });
     console.log(`three attackers: ${summary(result)}`);
-    expectNoAmplification(result);
+    expectNoAmplification(result, durationMs, [503]);
   }, 120_000);
 
   it("a replica killed mid-load: nginx fails over, and no client sees a 5xx beyond those in flight", async () => {
@@ -274,15 +282,16 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
   });
 });
 
-/** The attack met the apps' budgets, and nothing else failed: no answer of nginx's own, no 5xx for a bystander, /health 200. */
-function expectNoAmplification(result: Awaited<ReturnType<typeof attack>>): void {
+/** The attack met the apps' budgets (refusals with a status of `refused`), and nothing else failed: no answer of nginx's own, no 5xx for a bystander, /health 200. */
+function expectNoAmplification(result: Awaited<ReturnType<typeof attack>>, durationMs: number, refused: number[]): void {
   // The apps refused the attacker on purpose (else the attack proves nothing).
-  expect(result.attacker.filter((a) => a.status === 503 && !a.edge).length, "the apps' own 503s").toBeGreaterThan(0);
+  expect(result.attacker.filter((a) => refused.includes(a.status) && !a.edge).length, `the apps' own ${refused.join(" or ")}`).toBeGreaterThan(0);
   for (const group of [result.attacker, result.bystanders, result.health]) {
     const edge = group.filter((a) => a.edge);
     expect(edge.length, `answers of nginx's own: ${JSON.stringify(edge.slice(0, 3))}`).toBe(0);
   }
   expect(result.bystanders.filter((a) => a.status !== 200).map((a) => a.status), "bystanders' answers other than 200").toEqual([]);
   expect(result.health.filter((a) => a.status !== 200).map((a) => a.status), "/health answers other than 200").toEqual([]);
-  expect(result.health.length).toBeGreaterThan(30);
+  // The monitor asks 80 times a minute; at least half of those were answered.
+  expect(result.health.length).toBeGreaterThan((durationMs / 60_000) * 40);
 }
