@@ -47,6 +47,15 @@ function answerClientErrors(server: Server): void {
   });
 }
 
+/**
+ * The listening socket's accept queue: connections the kernel has accepted and the process has
+ * not taken yet. Node's default is 511; past it, the kernel drops new connections' SYNs and
+ * nginx's connects time out (deploy/nginx.conf: 2 s), as a flood from one IPv6 /48 did to both
+ * replicas (issue 38). 4,096 rides out a burst eight times as large while the event loop is busy;
+ * the kernel caps it at net.core.somaxconn (4,096 by default since Linux 5.4).
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** How long shutdown lets requests in flight finish before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -285,7 +294,7 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, () => resolve()));
+  await new Promise<void>((resolve) => server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve()));
   // Block announcements come from the primary (NOTIFY is not replicated); values from reads.
   const reads = snapshots(replica?.db ?? handle.db);
   cache?.useSymbols(await loadSymbols(reads.db).catch(() => undefined));

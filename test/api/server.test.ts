@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApiServer, type ApiServer } from "../../api/server.js";
+import { LISTEN_BACKLOG, startApiServer, type ApiServer } from "../../api/server.js";
 import { keptTickShape } from "../../api/tick-shape.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
@@ -42,6 +42,14 @@ describe("the API server on a fresh DATA_DIR", () => {
     const stats = await fetch(`${base}/pool/stats`);
     expect(await stats.json()).toMatchObject({ totalPools: 0, totalValueLocked: "0", volume24h: "0", fees24h: "0" });
     expect((await fetch(`${base}/health`)).status).toBe(200);
+  });
+
+  it("listens with an accept queue of 4,096 (Node's default 511 overflowed under a flood through nginx: its connects timed out)", async () => {
+    // `ss` shows a listening socket's backlog as its Send-Q; the kernel caps it at somaxconn.
+    const somaxconn = Number(await readFile("/proc/sys/net/core/somaxconn", "utf8"));
+    const { stdout } = await run("ss", ["-ltnH", `sport = :${server.port}`]);
+    expect(Number(stdout.trim().split(/\s+/)[2])).toBe(Math.min(LISTEN_BACKLOG, somaxconn));
+    expect(Math.min(LISTEN_BACKLOG, somaxconn)).toBeGreaterThan(511);
   });
 
   it("keeps a process.nextTick entry alive, so an idle spell cannot slow later answers (api/tick-shape.ts)", () => {

@@ -42,6 +42,8 @@ interface Service {
   build?: unknown;
   deploy?: { replicas?: number };
   container_name?: string;
+  logging?: { driver?: string; options?: Record<string, string> };
+  ulimits?: { nofile?: number | { soft: number; hard: number } };
 }
 
 /** The variables the file requires (`${VAR:?…}`), as an operator's .env would set them. */
@@ -185,6 +187,26 @@ describe.skipIf(!compose)(`docker-compose.yml${compose ? "" : " (skipped: neithe
 
   it("the proxy overwrites X-Forwarded-For with the client address", () => {
     expect(readFileSync("deploy/nginx.conf", "utf8")).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+  });
+
+  it("every service's log is rotated: json-file, at most 10 MB a file and 5 files (Docker's default grows without bound)", async () => {
+    const { services } = await resolved(REQUIRED, ["--profile", "devnet", "--profile", "monitoring"]);
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(["api", "devnet", "indexer", "postgres", "proxy", "redis", "worker", "prometheus", "grafana"]));
+    for (const [name, s] of Object.entries(services)) {
+      expect(s.logging?.driver, name).toBe("json-file");
+      const size = /^(\d+)m$/.exec(s.logging?.options?.["max-size"] ?? "");
+      expect(Number(size?.[1]) * Number(s.logging?.options?.["max-file"]), `${name}: MB kept`).toBeLessThanOrEqual(50);
+    }
+  });
+
+  it("nginx runs the shipped main configuration, with as many open files as its workers may take", async () => {
+    const { services } = await resolved(REQUIRED);
+    const proxy = services.proxy!;
+    const mounts = (proxy.volumes ?? []).map((v) => (typeof v === "string" ? v : `${v.source}:${v.target}`));
+    expect(mounts.some((m) => /deploy\/nginx-main\.conf:\/etc\/nginx\/nginx\.conf\b/.test(m)), JSON.stringify(mounts)).toBe(true);
+    const rlimit = Number(/^worker_rlimit_nofile (\d+);/m.exec(readFileSync("deploy/nginx-main.conf", "utf8"))?.[1]);
+    const nofile = proxy.ulimits?.nofile;
+    expect(typeof nofile === "object" ? Math.min(nofile.soft, nofile.hard) : nofile).toBeGreaterThanOrEqual(rlimit);
   });
 
   it("WS_URL and PORT from the environment reach the services", async () => {

@@ -1,7 +1,8 @@
 /**
- * The shipped deploy/nginx.conf in the real nginx before stand-in replicas (small servers of this
- * test that answer 200, answer 503, drop the connection, answer late or send a large body), for
- * what the real API cannot be made to do on cue:
+ * The shipped deploy/nginx.conf (and deploy/nginx-main.conf) in the real nginx before stand-in
+ * replicas (test/deploy/nginx-stand.ts: small servers that answer 200, answer 503, drop the
+ * connection, answer late, send a large body or never answer), for what the real API cannot be
+ * made to do on cue:
  *
  * - an answer of the app's (503) is passed on as it is, never replayed, and never takes the
  *   replica out (the file before replayed it and took the replica out: a full outage);
@@ -11,86 +12,63 @@
  * - the edge counts an IPv6 client by its /64, like the API;
  * - a large answer to a client that does not read is held back, never spooled to nginx's disk;
  * - an answer slower than the API's own deadline is still passed on;
- * - the edge's numbers are the API's.
+ * - the edge's numbers are the API's;
+ * - issue 38's edge review: an IPv6 /48 is one site for the limits, replicas that refused
+ *   connections for a moment are not taken out, half-sent headers are reset after 5 s;
+ * - the CSV routes wait for any reader the API keeps;
+ * - nginx's own refusals are logged one in 16;
+ * - nginx's 400, 414 and 494 are the API's error body.
+ *
+ * NGINX_CONF / NGINX_MAIN_CONF=<file> run it against another version of the files.
  */
-import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONNECTION_LIMITS } from "../../api/connection-budget.js";
 import { DEFAULT_LIMITS } from "../../api/live/ws.js";
-import { MAX_BODY_BYTES } from "../../api/app.js";
+import { CSV_LIMITS, MAX_BODY_BYTES } from "../../api/app.js";
 import { loadConfig } from "../../shared/config.js";
 import { freePort } from "../support/port.js";
 import { until } from "../support/wait.js";
-import { answer, errorOf, fromEdge, NGINX, shippedConf, startNginx, type Nginx } from "./nginx-harness.js";
+import { answer, errorOf, fromEdge, NGINX, shippedConf, shippedMain, startNginx, type Answer, type Nginx } from "./nginx-harness.js";
+import { stand, type Stand } from "./nginx-stand.js";
 
-type Mode = "ok" | "unavailable" | "drop" | "closing" | { lateMs: number } | { bytes: number };
-
-interface Stand {
-  port: number;
-  /** Requests it received (each attempt nginx made on it). */
-  seen: string[];
-  /** Bytes of a large answer written so far, and whether its socket is full (write returned false, no drain since). */
-  written: number;
-  blocked: boolean;
-  close(): Promise<void>;
+/** What came back on a raw connection: the bytes, and how it ended ("end", or the error's code). */
+interface Raw {
+  text: string;
+  ended: string;
+  ms: number;
 }
 
-/** A stand-in replica on `port` (a fresh one when not given). */
-async function stand(mode: Mode, port?: number): Promise<Stand> {
-  const s: Stand = { port: port ?? (await freePort()), seen: [], written: 0, blocked: false, close: async () => {} };
-  let server: Server | NetServer;
-  if (mode === "drop") {
-    // Reads the request, then closes the connection without a word: a replica that died on it.
-    server = createNetServer((socket: Socket) => {
-      let head = "";
-      socket.on("data", (d) => {
-        head += d.toString();
-        if (head.includes("\r\n\r\n")) {
-          s.seen.push(head.split("\r\n")[0]!);
-          socket.destroy();
-        }
-      });
-      socket.on("error", () => {});
-    });
-  } else {
-    // "closing": a request that comes on a kept connection idle for 4.5 s or more meets the close
-    // the app has begun (Node closes idle keep-alive connections after 5 s, and a request sent as
-    // it does is lost): the connection is dropped.
-    const idleSince = new WeakMap<object, number>();
-    server = createHttpServer((req, res) => {
-      s.seen.push(`${req.method} ${req.url}`);
-      req.resume();
-      const since = idleSince.get(req.socket);
-      if (mode === "closing" && since !== undefined && Date.now() - since >= 4_500) return void req.socket.destroy();
-      res.once("finish", () => idleSince.set(req.socket, Date.now()));
-      if (mode === "ok" || mode === "closing") res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-      else if (mode === "unavailable") res.writeHead(503, { "content-type": "application/json", "retry-after": "5" }).end('{"success":false,"error":{"code":"SERVICE_UNAVAILABLE","message":"The app refused this read."}}');
-      else if ("lateMs" in mode) setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), mode.lateMs);
-      else {
-        res.writeHead(200, { "content-type": "text/csv", "content-length": String(mode.bytes) });
-        const chunk = Buffer.alloc(64 * 1024, "x");
-        const pump = (): void => {
-          while (s.written < mode.bytes) {
-            s.written += chunk.length;
-            if (!res.write(chunk)) {
-              s.blocked = true;
-              res.once("drain", () => ((s.blocked = false), pump()));
-              return;
-            }
-          }
-          res.end();
-        };
-        pump();
-      }
-    });
-  }
-  if (mode === "closing") (server as Server).keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(s.port, "127.0.0.1", resolve));
-  s.close = () => new Promise((resolve) => { (server as Server).closeAllConnections?.(); server.close(() => resolve()); });
-  return s;
+/** `bytes` sent on a connection of its own; resolves when nginx ends it (or after `waitMs`, ended "open"). */
+function raw(port: number, bytes: string, waitMs = 5_000): Promise<Raw> {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    let text = "";
+    const socket = connect({ host: "127.0.0.1", port, localAddress: "127.0.0.2" }, () => socket.write(bytes));
+    const done = (ended: string) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, ended, ms: Date.now() - t0 });
+    };
+    const timer = setTimeout(() => done("open"), waitMs);
+    socket.on("data", (d: Buffer) => (text += d.toString()));
+    socket.once("error", (err: NodeJS.ErrnoException) => done(err.code ?? "error"));
+    socket.once("end", () => done("end"));
+  });
 }
+
+/** A raw HTTP/1.1 answer's status, headers (lower-case names) and body. */
+function parsed(r: Raw): Answer {
+  const [head = "", body = ""] = r.text.split("\r\n\r\n");
+  const [status, ...fields] = head.split("\r\n");
+  const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(":")).toLowerCase(), f.slice(f.indexOf(":") + 1).trim()]));
+  return { status: Number(status!.split(" ")[1]), headers, body };
+}
+
+/** realip (the test's own directives, outside the shipped files): nginx takes X-Real-IP as the client's address, as a real IPv6 peer's. */
+const REAL_IP = "  set_real_ip_from 127.0.0.1;\n  real_ip_header X-Real-IP;";
 
 describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" : " (skipped: no nginx binary: apt-get install nginx)"}`, () => {
   const open: { close(): Promise<void> }[] = [];
@@ -159,7 +137,7 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     }
     const back = await stand("ok", downPort);
     open.push(back);
-    // Out for fail_timeout (10 s) after its failures; then a live request tries it, and it is in again.
+    // Never taken out (max_fails=0): the next request that comes to it finds it answering.
     await until("the replica answering again", async () => {
       await answer(nginx.port, { path: "/pool/stats", from: "127.0.0.2" });
       return back.seen.length > 0;
@@ -168,9 +146,8 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
 
   it("counts an IPv6 client by its /64, like the API: a new address in the same /64 is no fresh budget", async () => {
     const ok = await stand("ok");
-    // The test's clients all come from 127.0.0.1; realip (the test's own directives, outside the
-    // shipped file) makes nginx take X-Real-IP as the client's address, as a real IPv6 peer's.
-    const nginx = await edge([ok], "  set_real_ip_from 127.0.0.1;\n  real_ip_header X-Real-IP;");
+    // The test's clients all come from 127.0.0.1, their addresses in X-Real-IP (REAL_IP).
+    const nginx = await edge([ok], REAL_IP);
     const from = (ip: string) => answer(nginx.port, { path: "/pool/stats", from: "127.0.0.1", headers: { "X-Real-IP": ip } });
     const statuses: number[] = [];
     for (let i = 1; i <= 110; i++) statuses.push((await from(`2001:db8:1:2::${i.toString(16)}`)).status);
@@ -232,6 +209,135 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(a.body).toBe('{"late":true}');
     expect(late.seen).toHaveLength(1);
   }, 30_000);
+
+  it("an IPv6 /48 is one site however many /64s it spreads over: 80 /ws connections and a burst of 400 requests pass, then 429; another /48 is untouched", async () => {
+    const held = await stand("hold");
+    const nginx = await edge([held], REAL_IP);
+    // /ws upgrades the stand-in never answers, each from a /64 of its own: in progress, as open /ws connections are.
+    const sockets = Array.from({ length: 80 }, (_, i) => {
+      const socket = connect({ host: "127.0.0.1", port: nginx.port });
+      socket.on("error", () => {});
+      socket.write(`GET /ws HTTP/1.1\r\nHost: tokenpool\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Real-IP: 2001:db8:aa:${(i + 1).toString(16)}::1\r\n\r\n`);
+      return socket;
+    });
+    open.push({ close: async () => sockets.forEach((s) => s.destroy()) });
+    await until("80 /ws connections in progress", () => held.seen.length === 80, 5_000);
+    const ws = (ip: string) => answer(nginx.port, { path: "/ws", from: "127.0.0.1", headers: { "X-Real-IP": ip, Upgrade: "websocket", Connection: "Upgrade" }, timeoutMs: 500 }).catch(() => undefined);
+    const refused = await ws("2001:db8:aa:ffff::1");
+    expect(refused?.status).toBe(429);
+    expect(refused && fromEdge(refused)).toBe(true);
+    expect(refused && errorOf(refused)?.code).toBe("RATE_LIMITED");
+    await ws("2001:db8:ab:1::1");
+    expect(held.seen).toHaveLength(81);
+
+    const ok = await stand("ok");
+    const rest = await edge([ok], REAL_IP);
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 9; batch++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => answer(rest.port, { path: "/pool/stats", from: "127.0.0.1", headers: { "X-Real-IP": `2001:db8:cc:${(batch * 50 + i + 1).toString(16)}::1` } })));
+      statuses.push(...answers.map((a) => a.status));
+    }
+    // 400 at once and a few more as the site's bucket drains (404 a minute); the rest refused, though no /64 sent more than one.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(401);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
+    expect((await answer(rest.port, { path: "/pool/stats", from: "127.0.0.1", headers: { "X-Real-IP": "2001:db8:cc:ffff::1" } })).status).toBe(429);
+    expect((await answer(rest.port, { path: "/pool/stats", from: "127.0.0.1", headers: { "X-Real-IP": "2001:db8:cd:1::1" } })).status).toBe(200);
+  });
+
+  it("every replica unreachable for a moment (a flood filling their accept queues): none is taken out, and the first request after they accept again is served", async () => {
+    const [a, b] = [await stand("ok"), await stand("ok")];
+    const nginx = await edge([a, b]);
+    await Promise.all([a.close(), b.close()]);
+    // 8 requests, each tried on both: 8 connection errors a replica (max_fails=3 took both out for 10 s).
+    for (let i = 0; i < 8; i++) {
+      const down = await answer(nginx.port, { path: "/pool/stats", from: "127.0.0.2" });
+      expect(down.status).toBe(503);
+      expect(errorOf(down)?.code).toBe("SERVICE_UNAVAILABLE");
+    }
+    const back = [await stand("ok", a.port), await stand("ok", b.port)];
+    open.push(...back);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await answer(nginx.port, { path: "/pool/stats", from: "127.0.0.2" })).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(back.map((s) => s.seen.length)).toEqual([2, 2]);
+  });
+
+  it("a connection that has not sent its headers within 5 s is reset, with no answer (the API's 15 s let a flood of them hold nginx's connections three times as long)", async () => {
+    const nginx = await edge([await stand("ok")]);
+    const r = await raw(nginx.port, "GET /pool/stats HTTP/1.1\r\nHost: tokenpool\r\n", 9_000);
+    expect(r.ended).toBe("ECONNRESET");
+    expect(r.text).toBe("");
+    expect(r.ms).toBeGreaterThan(4_500);
+    expect(r.ms).toBeLessThan(7_000);
+  }, 15_000);
+
+  it("nginx's own refusals of a malformed request (400), a long request line (414) and a large header (431, nginx's 494) are the API's error body", async () => {
+    const ok = await stand("ok");
+    const nginx = await edge([ok]);
+    const cases: [string, number][] = [
+      ["GET /pool/stats HTTP/1.1\r\nHost: tokenpool\r\nNo colon here\r\n\r\n", 400],
+      [`GET /${"a".repeat(9_000)} HTTP/1.1\r\nHost: tokenpool\r\n\r\n`, 414],
+      [`GET /pool/stats HTTP/1.1\r\nHost: tokenpool\r\nX-Large: ${"a".repeat(9_000)}\r\n\r\n`, 431],
+    ];
+    for (const [bytes, status] of cases) {
+      const a = parsed(await raw(nginx.port, bytes));
+      expect(a.status, a.body).toBe(status);
+      expect(a.headers["content-type"]).toMatch(/^application\/json/);
+      expect(errorOf(a)?.code).toBe("VALIDATION_ERROR");
+      expect(fromEdge(a)).toBe(true);
+    }
+    expect(ok.seen).toEqual([]);
+  });
+
+  it("the access log keeps every answer but nginx's own refusals, of which one in 16; the limits write no error-log line each", async () => {
+    const nginx = await edge([await stand("ok")]);
+    for (let i = 0; i < 20; i++) expect((await answer(nginx.port, { path: "/pool/stats", from: "127.0.0.2" })).status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 260 }, () => answer(nginx.port, { path: "/pool/stats", from: "127.0.0.3" })));
+    const refused = burst.filter((a) => a.status === 429).length;
+    expect(refused).toBeGreaterThanOrEqual(150);
+    const lines = readFileSync(path.join(nginx.dir, "access.log"), "utf8").split("\n");
+    const logged = (status: number) => lines.filter((l) => l.includes(`" ${status} `)).length;
+    expect(logged(200)).toBe(20 + burst.length - refused);
+    // One in 16 expected (≈ 10 of 160); 40 is past any chance.
+    console.log(`${refused} refusals at the edge: ${logged(429)} logged`);
+    expect(logged(429)).toBeLessThan(40);
+    expect(readFileSync(path.join(nginx.dir, "error.log"), "utf8")).not.toMatch(/limiting requests/);
+  });
+
+  it("the site's limits are four clients' (/48), the timeouts bound what nothing counts, and the CSV routes wait for any reader the API keeps", () => {
+    const conf = shippedConf();
+    const config = loadConfig({});
+    const all = (re: RegExp) => [...conf.matchAll(re)].map((m) => m[1]);
+    expect(all(/^map \$binary_remote_addr \$tokenpool_site \{\n\s*"~\(\?s\)\^\(\?<\w+>\.\{(\d+)\}\)\.\{\d+\}\$"/gm)).toEqual(["6"]);
+    expect(all(/zone=tokenpool_site_requests:\S+ rate=(\d+)r\/m;/g)).toEqual([String(4 * (config.rateLimitMax + 1))]);
+    // Wherever a client's limit applies, its site's does too.
+    const count = (re: RegExp) => conf.match(re)?.length ?? 0;
+    expect(count(/limit_req zone=tokenpool_site_requests burst=400 nodelay;/g)).toBe(count(/limit_req zone=tokenpool_requests /g));
+    expect(count(/limit_conn tokenpool_site_connections 1024;/g)).toBe(count(/limit_conn tokenpool_connections /g));
+    expect(count(/limit_conn tokenpool_site_ws 80;/g)).toBe(count(/limit_conn tokenpool_ws /g));
+    expect(4 * CONNECTION_LIMITS.perClient).toBe(1024);
+    expect(4 * DEFAULT_LIMITS.maxConnectionsPerIp).toBe(80);
+    expect(conf).toMatch(/^\s*server api:3000 resolve max_fails=0;$/m);
+    expect(all(/^ {2}client_header_timeout (\d+)s;/gm)).toEqual(["5"]);
+    // The server's own (the upstream block has one of its own for idle replica connections: 4 s).
+    expect([...conf.slice(conf.indexOf("\nserver {")).matchAll(/^ {2}keepalive_timeout (\d+)s;/gm)].map((m) => m[1])).toEqual(["10"]);
+    expect(conf).toMatch(/^ {2}reset_timedout_connection on;$/m);
+    // The CSV routes: nginx waits between writes at least as long as a reader at the API's minimum
+    // rate takes to drain a third of a 4 MiB send buffer (Linux's autotuning limit), unbuffered.
+    const locations = [...conf.matchAll(/^ {2}location (~|\^~) (\S+) \{\n([\s\S]*?)^ {2}\}/gm)].map((m) => ({ regex: m[1] === "~", spec: m[2]!, body: m[3]! }));
+    for (const route of ["/snapshots/7/holders.csv", "/assets/holders/1984"]) {
+      const block = locations.find((l) => (l.regex ? new RegExp(l.spec).test(route) : route.startsWith(l.spec)));
+      expect(block, route).toBeDefined();
+      const sendTimeout = Number(/send_timeout (\d+)s;/.exec(block!.body)?.[1]);
+      expect(sendTimeout * CSV_LIMITS.pace.minBytesPerSecond, route).toBeGreaterThanOrEqual((4 * 2 ** 20) / 3);
+      expect(block!.body, route).toMatch(/proxy_buffering off;/);
+    }
+    // Capacity: the workers may open as many files as they hold connections, and more.
+    const main = shippedMain();
+    const workerConnections = Number(/^\s*worker_connections (\d+);/m.exec(main)?.[1]);
+    expect(workerConnections).toBeGreaterThanOrEqual(16_384);
+    expect(Number(/^worker_rlimit_nofile (\d+);/m.exec(main)?.[1])).toBeGreaterThan(workerConnections);
+  });
 
   it("the edge's budgets are the API's: 100 a minute, 256 connections, 20 /ws connections per client; bodies and deadlines within", () => {
     const conf = shippedConf();

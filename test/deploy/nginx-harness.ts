@@ -1,7 +1,8 @@
 /**
  * The shipped deploy/nginx.conf in the real nginx (Debian's package), as the compose stack runs
  * it: only the upstream's `server` line (one per address given) and the listen port are
- * rewritten, and the rest is checked to be the shipped file line for line. Debian's nginx 1.22
+ * rewritten, and the rest is checked to be the shipped file line for line. Around it, the shipped
+ * deploy/nginx-main.conf (workers, logs), with only its paths and `user` rewritten. Debian's nginx 1.22
  * has no `resolve` (nginx ≥ 1.27.3, the image compose pins): the rewritten lines keep every other
  * parameter of the shipped one.
  */
@@ -43,6 +44,37 @@ export function siteFor(shipped: string, listen: number, upstreams: number[]): s
   return out.join("\n");
 }
 
+/** The shipped main configuration (deploy/nginx-main.conf, or NGINX_MAIN_CONF). */
+export function shippedMain(): string {
+  return readFileSync(process.env.NGINX_MAIN_CONF ?? "deploy/nginx-main.conf", "utf8");
+}
+
+/**
+ * The shipped main configuration in the scratch prefix `dir`: its pid, logs and `user` (the
+ * image's account; here the master runs workers as its default) rewritten, and the site and the
+ * test's own http directives where it includes conf.d. Everything else is checked to be the
+ * shipped file line for line.
+ */
+export function mainFor(main: string, dir: string, http: string): string {
+  const rewrites: [RegExp, (line: string) => string][] = [
+    [/^user\s+\S+;$/, () => ""],
+    [/^pid\s+\S+;$/, () => `pid ${dir}/nginx.pid;`],
+    [/^error_log\s+\S+/, (l) => l.replace(/^error_log\s+\S+/, `error_log ${dir}/error.log`)],
+    [/^\s*access_log\s+\S+/, (l) => l.replace(/access_log\s+\S+/, `access_log ${dir}/access.log`)],
+    [/^\s*include\s+\/etc\/nginx\/conf\.d\/\*\.conf;$/, () => http],
+  ];
+  const lines = main.split("\n");
+  const out: string[] = [];
+  let rewritten = 0;
+  for (const line of lines) {
+    const rule = rewrites.find(([re]) => re.test(line));
+    if (rule) rewritten++;
+    out.push(rule ? `${rule[1](line)} # test` : line);
+  }
+  expect(rewritten, "the shipped main conf's user, pid, logs and include").toBe(rewrites.length);
+  return out.join("\n");
+}
+
 export interface Nginx {
   port: number;
   dir: string;
@@ -59,17 +91,7 @@ export async function startNginx(shipped: string, upstreams: number[], http = ""
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"];
   for (const t of temps) mkdirSync(path.join(dir, t));
   const port = await freePort();
-  const conf = `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 2048; }
-http {
-  access_log off;
-  ${temps.map((t) => `${t}_temp_path ${dir}/${t};`).join("\n  ")}
-${http}
-${siteFor(shipped, port, upstreams)}
-}
-`;
+  const conf = mainFor(shippedMain(), dir, `${temps.map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n")}\n${http}\n${siteFor(shipped, port, upstreams)}`);
   writeFileSync(path.join(dir, "nginx.conf"), conf);
   const child: ChildProcess = spawn(NGINX!, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "inherit", "inherit"] });
   let exited = false;

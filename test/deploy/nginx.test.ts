@@ -238,9 +238,13 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
   });
 
   it("three clients at 95 requests a minute, 12 expensive reads at once each: the apps refuse them on purpose, and bystanders see no 5xx; /health always answers 200", async () => {
-    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.31", "127.0.0.32", "127.0.0.33"], durationMs: 45_000 });
+    // Three attackers, not one: one attacker's reads meet the apps' 2 s wait for a read place only
+    // when a read is slow enough (its 503s swung from 0 to 17 in 45 s with the machine's load), so
+    // it proved nothing on a quiet machine; three met 503s every time (37–38 in 25 s, 67–87 in 45 s).
+    const durationMs = 30_000;
+    const result = await attack({ port, replicas: replicas.map((r) => r.port), token: BIG, authorization, attackers: ["127.0.0.31", "127.0.0.32", "127.0.0.33"], durationMs });
     console.log(`three attackers: ${summary(result)}`);
-    expectNoAmplification(result);
+    expectNoAmplification(result, durationMs, [503]);
   }, 120_000);
 
   it("a replica killed mid-load: nginx fails over, and no client sees a 5xx beyond those in flight", async () => {
@@ -268,15 +272,16 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
   });
 });
 
-/** The attack met the apps' budgets, and nothing else failed: no answer of nginx's own, no 5xx for a bystander, /health 200. */
-function expectNoAmplification(result: Awaited<ReturnType<typeof attack>>): void {
+/** The attack met the apps' budgets (refusals with a status of `refused`), and nothing else failed: no answer of nginx's own, no 5xx for a bystander, /health 200. */
+function expectNoAmplification(result: Awaited<ReturnType<typeof attack>>, durationMs: number, refused: number[]): void {
   // The apps refused the attacker on purpose (else the attack proves nothing).
-  expect(result.attacker.filter((a) => a.status === 503 && !a.edge).length, "the apps' own 503s").toBeGreaterThan(0);
+  expect(result.attacker.filter((a) => refused.includes(a.status) && !a.edge).length, `the apps' own ${refused.join(" or ")}`).toBeGreaterThan(0);
   for (const group of [result.attacker, result.bystanders, result.health]) {
     const edge = group.filter((a) => a.edge);
     expect(edge.length, `answers of nginx's own: ${JSON.stringify(edge.slice(0, 3))}`).toBe(0);
   }
   expect(result.bystanders.filter((a) => a.status !== 200).map((a) => a.status), "bystanders' answers other than 200").toEqual([]);
   expect(result.health.filter((a) => a.status !== 200).map((a) => a.status), "/health answers other than 200").toEqual([]);
-  expect(result.health.length).toBeGreaterThan(30);
+  // The monitor asks 80 times a minute; at least half of those were answered.
+  expect(result.health.length).toBeGreaterThan((durationMs / 60_000) * 40);
 }
