@@ -108,7 +108,8 @@ describeDb("holder snapshot budgets", (ctx) => {
 
   it("the disk cap holds: the kept snapshots' rows never pass it, the oldest go first, and what cannot fit is refused or fails", async () => {
     const h = (n: number) => ranked(n).length;
-    const maxRows = h(100) + h(101) + Math.floor(h(102) / 2);
+    // Two finished lists and the ranking of a third (its working copy: RANKING_COPIES times its rows) fit; three lists do not.
+    const maxRows = h(100) + h(101) + h(102) + Math.floor(h(103) / 2);
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37, maxRows });
     const t = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows } });
     const auth = await authHeader(t);
@@ -122,7 +123,7 @@ describeDb("holder snapshot budgets", (ctx) => {
       expect(await keptRows(ctx.db)).toBeLessThanOrEqual(maxRows);
       expect(await listRows(ctx.db)).toBe(await keptRows(ctx.db));
     }
-    // Two fit at a time: the oldest went first.
+    // Two fit at a time with the working copy of the next: the oldest went first.
     const kept = rowsOf<{ id: string | number }>(await ctx.db.execute(sql`select id from holder_snapshots where state = 'done' order by id`)).map((r) => Number(r.id));
     expect(kept).toEqual(ids.slice(2));
     // A request whose estimate alone passes the cap is refused, saying so.
