@@ -58,6 +58,27 @@ describeDb("holder snapshot budgets", (ctx) => {
     expect(held).toHaveLength(6);
   });
 
+  it("four /64s of one IPv6 /48 cannot fill the queue of 20: 8 per /48 (5 per /64), and another /48 still gets its place", async () => {
+    const t = buildApp(ctx.db, { snapshots: holding, rateLimit: noRequestLimit() });
+    let block = 100;
+    const users = new Map<string, Record<string, string>>();
+    const ask = async (email: string, ip: string) => {
+      const auth = users.get(email) ?? (await authHeader(t, email));
+      users.set(email, auth);
+      return t.request("/snapshots", { method: "POST", body: JSON.stringify({ tokenId: TOKEN, block: block++ }), headers: { ...auth, "Content-Type": "application/json" }, ip });
+    };
+    // The first /64: 5 (two users), its own bound.
+    for (const email of ["a1@example.com", "a1@example.com", "a1@example.com", "a2@example.com", "a2@example.com"]) expect((await ask(email, "2001:db8:1:a::1")).status).toBe(202);
+    // A second /64 of the same /48: 3 more, then the /48 is full.
+    for (const email of ["b1@example.com", "b1@example.com", "b1@example.com"]) expect((await ask(email, "2001:db8:1:b::7")).status).toBe(202);
+    expect(await expectError(await ask("b2@example.com", "2001:db8:1:b::7"), 429, "TOO_MANY_SNAPSHOTS")).toContain("8 holder snapshots asked for from your network (2001:db8:1::/48) are queued or running (at most 8 per IPv6 /48)");
+    expect(await expectError(await ask("c1@example.com", "2001:db8:1:ffff::1"), 429, "TOO_MANY_SNAPSHOTS")).toContain("at most 8 per IPv6 /48");
+    expect(held).toHaveLength(8);
+    // Another /48 is served.
+    expect((await ask("d1@example.com", "2001:db8:2:a::1")).status).toBe(202);
+    expect(held).toHaveLength(9);
+  });
+
   it("a user's rows per day: charged from the estimate when asked, refused past it with the numbers and Retry-After, settled to what the snapshot holds", async () => {
     // The estimate is the token's holder count as of the block; without stats, its count now.
     await ctx.db.execute(sql`delete from token_stats where token_id = ${TOKEN}`);
