@@ -4,7 +4,7 @@
  * api/services/snapshot-csv.ts).
  */
 import { sql } from "drizzle-orm";
-import { budgetFreesAt, chargeSnapshot, getSnapshot, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
+import { budgetFreesAt, chargeSnapshot, RANKING_COPIES, getSnapshot, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
 import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { widerPrefix } from "../middleware/client-ip.js";
@@ -62,8 +62,9 @@ async function checkBudgets(t: Database, q: { tokenId: number; block: number; us
   if (prefix && u.prefix >= limits.perPrefix) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.prefix} holder snapshots asked for from your network (${prefix}) are queued or running (at most ${limits.perPrefix} per IPv6 /48); ask again when one has finished.`, wait);
   if (u.all >= limits.queued) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.all} holder snapshots are queued or running (at most ${limits.queued}); ask again when one has finished.`, wait);
   const what = `The snapshot of token ${q.tokenId} at block ${q.block} would hold ≈ ${rows(estimate)} rows`;
-  const cap = Math.min(limits.rowsPerUserDay, limits.rowsPerClientDay, limits.maxRows);
-  if (estimate > cap) throw new AppError("SNAPSHOT_TOO_LARGE", `${what}: more than ${rows(cap)}, the most one user may ask for in a day and this server keeps (SNAPSHOTS_MAX_ROWS = ${rows(limits.maxRows)}). The operator can write it with \`tokenpool snapshot\`.`);
+  // Being ranked, a snapshot holds RANKING_COPIES copies of its rows under the disk cap: one larger than that share could never finish.
+  const cap = Math.min(limits.rowsPerUserDay, limits.rowsPerClientDay, Math.floor(limits.maxRows / RANKING_COPIES));
+  if (estimate > cap) throw new AppError("SNAPSHOT_TOO_LARGE", `${what}: more than ${rows(cap)}, the most one user may ask for in a day and this server can compute (SNAPSHOTS_MAX_ROWS = ${rows(limits.maxRows)}, where a snapshot being ranked holds ${RANKING_COPIES} copies of its rows). The operator can write it with \`tokenpool snapshot\`.`);
   for (const [used, budget, who, whose] of [
     [u.userRows, limits.rowsPerUserDay, { user: q.userId }, "You have"],
     [u.clientRows, limits.rowsPerClientDay, { clientKey: q.clientKey }, `Users from your address (${q.clientKey}) have`],

@@ -16,11 +16,12 @@ import { settleCharges } from "./snapshot-budget.js";
 import { dropWork, JOB_TIMEOUT, keepUnderCap, ranksTable } from "./snapshots.js";
 
 /**
- * Copies of its rows a snapshot holds on disk while it is ranked and copied: the ranking and the
- * ranked list (its walked balances are deleted when the ranking is made). Its place under the disk
- * cap grows to this many times its rows for that time.
+ * Copies of its rows a snapshot holds on disk while it is ranked and copied: its walked balances
+ * (deleted when the ranking is made, their space reused by later walks only after a vacuum), the
+ * ranking and the ranked list. Its place under the disk cap grows to this many times its rows
+ * for that time, so the cap counts its working space too.
  */
-export const RANKING_COPIES = 2;
+export const RANKING_COPIES = 3;
 
 type Locked = { state: string; block_number: string | number; floor: string | number | null; rows_written: string | number; ranked: boolean };
 

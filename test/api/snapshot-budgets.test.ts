@@ -129,8 +129,8 @@ describeDb("holder snapshot budgets", (ctx) => {
 
   it("the disk cap holds: the kept snapshots' rows never pass it, the oldest go first, and what cannot fit is refused or fails", async () => {
     const h = (n: number) => ranked(n).length;
-    // Two finished lists and the ranking of a third (its working copy: RANKING_COPIES times its rows) fit; three lists do not.
-    const maxRows = h(100) + h(101) + h(102) + Math.floor(h(103) / 2);
+    // A finished list and the next being ranked (RANKING_COPIES = 3 times its rows: walk, ranking, list) fit; two lists and a ranking do not.
+    const maxRows = Math.max(h(100) + 3 * h(101), h(101) + 3 * h(102), h(102) + 3 * h(103));
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37, maxRows });
     const t = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows } });
     const auth = await authHeader(t);
@@ -144,12 +144,15 @@ describeDb("holder snapshot budgets", (ctx) => {
       expect(await keptRows(ctx.db)).toBeLessThanOrEqual(maxRows);
       expect(await listRows(ctx.db)).toBe(await keptRows(ctx.db));
     }
-    // Two fit at a time with the working copy of the next: the oldest went first.
+    // Two fit at a time, the working copies of the next making room: the oldest went first.
     const kept = rowsOf<{ id: string | number }>(await ctx.db.execute(sql`select id from holder_snapshots where state = 'done' order by id`)).map((r) => Number(r.id));
     expect(kept).toEqual(ids.slice(2));
     // A request whose estimate alone passes the cap is refused, saying so.
     const small = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows: 50 } });
     expect(await expectError(await small.post("/snapshots", { tokenId: TOKEN, block: 104 }, auth), 422, "SNAPSHOT_TOO_LARGE")).toContain("SNAPSHOTS_MAX_ROWS = 50");
+    // So is one that fits the cap but not three times over: it could never be ranked within it.
+    const twice = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows: 2 * h(104) } });
+    expect(await expectError(await twice.post("/snapshots", { tokenId: TOKEN, block: 104 }, auth), 422, "SNAPSHOT_TOO_LARGE")).toContain("a snapshot being ranked holds 3 copies of its rows");
     // A job that writes more than it was estimated at (no stats: estimated at 0) fails at the cap, never passing it.
     await ctx.db.execute(sql`delete from token_stats where token_id = ${TOKEN}`);
     await ctx.db.execute(sql`delete from holder_counts where token_id = ${TOKEN}`);
