@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { getSnapshot, requestSnapshot, rowsOf, type Database } from "../../db/index.js";
+import { getSnapshot, rankSnapshot, requestSnapshot, resetIndexedData, rowsOf, snapshotStep, startSnapshot, type Database } from "../../db/index.js";
 import { runSnapshot } from "../../shared/snapshots.js";
 import { describeDb } from "../support/db.js";
 
@@ -100,5 +100,16 @@ describeDb("holder snapshot retries", (ctx) => {
     } finally {
       await removeFailures(ctx.db);
     }
+  });
+
+  it("a ranking left by a snapshot whose store was reset (a new chain) is dropped with it", async () => {
+    const { snapshot } = await requestSnapshot(ctx.db, TOKEN, 10, null);
+    await startSnapshot(ctx.db, snapshot.id);
+    expect(await snapshotStep(ctx.db, snapshot.id, 2 * HOLDERS)).toBe(HOLDERS);
+    expect(await rankSnapshot(ctx.db, snapshot.id)).toBe("ranked");
+    const ranking = async () => (await one<string | null>(ctx.db, sql`select to_regclass(${`snapshot_ranks_${snapshot.id}`})::text as t`)).t;
+    expect(await ranking()).not.toBeNull();
+    await resetIndexedData(ctx.db);
+    expect(await ranking()).toBeNull();
   });
 });
