@@ -84,11 +84,13 @@ export interface AppDeps {
 
 /**
  * New holder snapshot work (issue 38, finding 4): unfinished at once in all, per user and per
- * client key (7 free accounts from one address filled the 20 places); rows per user and per
+ * client key (7 free accounts from one address filled the 20 places), and per IPv6 /48 (4 /64s of
+ * one /48 filled them: 8 leaves 12 places to other networks, and a /48 with several subscribers
+ * more than one /64's 5); rows per user and per
  * client key over 24 hours (the largest Asset Hub tokens hold ≈ 1.5M accounts); and the disk cap,
  * in rows (SNAPSHOTS_MAX_ROWS: ≈ 150 B a row with its index, docs/operators.md).
  */
-export const SNAPSHOT_LIMITS: SnapshotLimits = { queued: 20, perUser: 3, perClient: 5, rowsPerUserDay: 5_000_000, rowsPerClientDay: 10_000_000, maxRows: 20_000_000 };
+export const SNAPSHOT_LIMITS: SnapshotLimits = { queued: 20, perUser: 3, perClient: 5, perPrefix: 8, rowsPerUserDay: 5_000_000, rowsPerClientDay: 10_000_000, maxRows: 20_000_000 };
 
 /**
  * CSV downloads (issue 38, finding 5; docs/api.md "CSV downloads"). A reader at 16 KB/s or more

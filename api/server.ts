@@ -231,8 +231,9 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
   const metrics = new ApiMetrics();
   const tokens = createTokenIssuer(jwtSecret, Date.now);
   const rateLimit = { store, max: config.rateLimitMax, windowMs: config.rateLimitWindowMs };
-  // Holder snapshots are written to the primary, by one job at a time (BullMQ across replicas with Redis).
-  const snapshotRunner = await startSnapshotRunner(handle.db, logger, { redisUrl: config.redisUrl, prefix: config.redisPrefix, keep: config.snapshotsKeep, maxAgeHours: config.snapshotsMaxAgeHours, maxRows: config.snapshotsMaxRows });
+  // Holder snapshots are written to the primary, by one job at a time (BullMQ across replicas with
+  // Redis), on the jobs' pool: the API's statement timeout and silence watch would cut their long statements.
+  const snapshotRunner = await startSnapshotRunner(handle.jobs, logger, { redisUrl: config.redisUrl, prefix: config.redisPrefix, keep: config.snapshotsKeep, maxAgeHours: config.snapshotsMaxAgeHours, maxRows: config.snapshotsMaxRows });
   // A current holder list is dumped in a transaction of its own, at the database's speed: a quarter
   // of the pool at once on Postgres; on the embedded store (one connection, the indexer's too) one.
   const holderFiles = new HolderCsvFiles(replica?.db ?? handle.db, { ...CSV_LIMITS.files, dumps: handle.kind === "pglite" ? 1 : Math.max(1, Math.floor(config.apiDbConnections / 4)) }, logger);

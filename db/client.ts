@@ -51,6 +51,15 @@ export interface DbHandle {
    * (a check that timed out leaves it to a frozen server): the next check opens a new one.
    */
   readonly health: { db: Database; ping(): Promise<void>; reset(): void };
+  /**
+   * The store as long jobs (holder snapshots) use it: on Postgres a pool of its own (two
+   * connections, opened on first use) whose statements are bounded by JOB_STATEMENT_TIMEOUT_MS,
+   * not by the API's statement_timeout and the silence watch that goes with it. On the API's pool
+   * a job's statement silent for longer than statement_timeout + STALL_GRACE_MS (7 s) had its
+   * connection closed under it (issue 38, re-attack finding 5: a 1M-holder ranking killed and
+   * retried until the database grew 11 GB). PGlite: `db` (one connection, no timeouts).
+   */
+  readonly jobs: Database;
   close(): Promise<void>;
 }
 
@@ -69,6 +78,8 @@ export interface DbOptions {
   statementTimeoutMs?: number | undefined;
   /** PGlite's shared_buffers in MiB (default PGLITE_SHARED_BUFFERS_MB). */
   pgliteSharedBuffersMb?: number;
+  /** The silence allowed past a statement timeout before a connection is taken for dead (default STALL_GRACE_MS; tests make it small). */
+  stallGraceMs?: number;
 }
 
 /**
@@ -84,7 +95,7 @@ const drizzleOptions = { schema, casing: "snake_case" } as const;
 const MIGRATION_LOCK_KEY = 7_262_021;
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
-  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? DEFAULT_POOL_SIZE, options.statementTimeoutMs) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
+  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? DEFAULT_POOL_SIZE, options.statementTimeoutMs, options.stallGraceMs ?? STALL_GRACE_MS) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
 }
 
 /** postgres.js connections per pool unless DbOptions.maxConnections says otherwise. */
@@ -96,6 +107,12 @@ export const DEFAULT_POOL_SIZE = 10;
  * is taken for dead.
  */
 export const STALL_GRACE_MS = 2_000;
+
+/**
+ * The statement_timeout of the jobs' pool (DbHandle.jobs): a job's statement is bounded by its
+ * batch or by its snapshot's size (a 20M-row ranking is minutes); this bounds a hung one.
+ */
+export const JOB_STATEMENT_TIMEOUT_MS = 15 * 60_000;
 
 /**
  * TCP keepalive of every connection (seconds idle before the first probe; postgres.js' default is
@@ -214,6 +231,7 @@ async function createPglite(dataDir: string, sharedBuffersMb: number): Promise<D
     tryWriterLock: async () => ({ fence: async () => {}, alive: async () => true, release: async () => {} }),
     listen: (channel, onPayload) => client.listen(channel, onPayload).then((unlisten) => () => unlisten()),
     health: { db, ping: async () => void (await client.query("select 1")), reset: () => {} },
+    jobs: db,
     close: async () => {
       try {
         await client.close();
@@ -249,12 +267,12 @@ async function initdbApart(dir: string): Promise<void> {
   });
 }
 
-function createPostgres(url: string, max: number, statementTimeoutMs?: number): DbHandle {
+function createPostgres(url: string, max: number, statementTimeoutMs: number | undefined, stallGraceMs: number): DbHandle {
   // numeric and bigint arrive as strings by default; keep it that way for numeric (exactness).
   const connection = statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {};
   // Only connections with a statement_timeout have a bound on the server's silence (the
   // indexer's long writes have none).
-  const stallMs = statementTimeoutMs ? statementTimeoutMs + STALL_GRACE_MS : undefined;
+  const stallMs = statementTimeoutMs ? statementTimeoutMs + stallGraceMs : undefined;
   const sockets = watchSockets(stallMs);
   const options = { onnotice: () => {}, connect_timeout: 10, keep_alive: KEEP_ALIVE_SECONDS, backoff: reconnectBackoff, connection };
   // `socket` is a documented postgres.js option its type declarations leave out.
@@ -263,6 +281,10 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
   const healthSockets = watchSockets(stallMs);
   const healthClient = postgres(url, { ...options, max: 1, ...({ socket: healthSockets.open } as object) });
   const healthDb = drizzlePostgres({ client: healthClient, ...drizzleOptions }) as unknown as Database;
+  // Jobs: their own timeout, and a silence watch measured against it rather than the API's.
+  const jobSockets = watchSockets(JOB_STATEMENT_TIMEOUT_MS + stallGraceMs);
+  const jobClient = postgres(url, { ...options, connection: { statement_timeout: JOB_STATEMENT_TIMEOUT_MS }, max: 2, ...({ socket: jobSockets.open } as object) });
+  const jobsDb = drizzlePostgres({ client: jobClient, ...drizzleOptions }) as unknown as Database;
   return {
     kind: "postgres",
     db,
@@ -303,10 +325,12 @@ function createPostgres(url: string, max: number, statementTimeoutMs?: number): 
       },
       reset: () => healthSockets.destroyAll(),
     },
+    jobs: jobsDb,
     close: async () => {
       sockets.stop();
       healthSockets.stop();
-      await Promise.all([client.end({ timeout: 5 }), healthClient.end({ timeout: 0 })]);
+      jobSockets.stop();
+      await Promise.all([client.end({ timeout: 5 }), healthClient.end({ timeout: 0 }), jobClient.end({ timeout: 5 })]);
     },
   };
 }

@@ -16,5 +16,6 @@ export * from "./queries/list-order.js";
 export * from "./queries/transfers.js";
 export * from "./queries/balance-history.js";
 export * from "./queries/snapshots.js";
+export * from "./queries/snapshot-rank.js";
 export * from "./writer-lock.js";
 export * from "./queries/snapshot-budget.js";

@@ -5,7 +5,7 @@
  * takes — and `tokenpool snapshot` runs one in the foreground. The database row is the job's
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
-import { failSnapshot, finishSnapshot, getSnapshot, makeRoomFor, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
+import { completeSnapshot, copyRanks, failSnapshot, getSnapshot, rankSnapshot, makeRoomFor, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
 import type { Logger } from "./logger.js";
 
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
@@ -14,8 +14,8 @@ export const SNAPSHOT_BATCH = 20_000;
 /** Attempts of each step before a snapshot is marked failed (a dropped connection, a restart of the database). */
 const ATTEMPTS = 5;
 
-/** `f`, retried with backoff (1, 2, 4, 8 s) while `signal` allows. */
-async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, onRetry: (err: unknown, attempt: number) => void): Promise<T> {
+/** `f`, retried with backoff (1, 2, 4, 8 s with `backoffMs` 1,000) while `signal` allows. */
+async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, onRetry: (err: unknown, attempt: number) => void, backoffMs: number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await f();
@@ -23,7 +23,7 @@ async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, 
       // Past the disk cap is an answer, not a fault: retrying cannot change it.
       if (attempt >= ATTEMPTS || signal?.aborted || err instanceof SnapshotTooLargeError) throw err;
       onRetry(err, attempt);
-      await new Promise((r) => setTimeout(r, 1_000 * 2 ** (attempt - 1)));
+      await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
     }
   }
 }
@@ -31,29 +31,40 @@ async function retried<T>(f: () => Promise<T>, signal: AbortSignal | undefined, 
 /**
  * Runs (or resumes) snapshot `id` to the end; `onProgress` after each batch. A step that fails is
  * retried (the snapshot stays resumable); after ATTEMPTS failures the snapshot is marked failed
- * with a short reason (the error itself goes to the log, never to the answer).
+ * with a short reason (the error itself goes to the log, never to the answer). Every step resumes
+ * from what the ones before committed, and a failed one leaves at most its own batch of dead
+ * rows: the walk and the copy of the ranking go by batches, the ranking is made once
+ * (db/queries/snapshot-rank.ts).
  */
-export async function runSnapshot(db: Database, id: number, opts: { batch?: number; maxRows?: number | undefined; signal?: AbortSignal; onProgress?: (s: Snapshot) => void; logger?: Logger } = {}): Promise<Snapshot> {
+export async function runSnapshot(db: Database, id: number, opts: { batch?: number; maxRows?: number | undefined; signal?: AbortSignal; onProgress?: (s: Snapshot) => void; logger?: Logger; backoffMs?: number } = {}): Promise<Snapshot> {
   const batch = opts.batch ?? SNAPSHOT_BATCH;
   let s = await getSnapshot(db, id);
   if (!s) throw new Error(`snapshot ${id} does not exist`);
   if (s.state === "done" || s.state === "failed") return s;
   const onRetry = (err: unknown, attempt: number) => opts.logger?.warn({ err, snapshot: id, attempt }, "holder snapshot: step failed; retrying");
+  const step = <T>(f: () => Promise<T>) => retried(f, opts.signal, onRetry, opts.backoffMs ?? 1_000);
+  const stopped = async () => (await getSnapshot(db, id)) ?? s!; // resumes later, from here
   try {
-    s = await retried(() => startSnapshot(db, id), opts.signal, onRetry);
+    s = await step(() => startSnapshot(db, id));
     const maxRows = opts.maxRows;
-    if (maxRows !== undefined) await retried(() => makeRoomFor(db, id, maxRows), opts.signal, onRetry);
+    if (maxRows !== undefined) await step(() => makeRoomFor(db, id, maxRows));
     opts.onProgress?.(s);
     for (;;) {
-      if (opts.signal?.aborted) return (await getSnapshot(db, id))!; // resumes later, from here
-      const read = await retried(() => snapshotStep(db, id, batch, opts.maxRows), opts.signal, onRetry);
+      if (opts.signal?.aborted) return stopped();
+      const read = await step(() => snapshotStep(db, id, batch, opts.maxRows));
       s = (await getSnapshot(db, id))!;
       opts.onProgress?.(s);
       if (read < batch) break;
     }
-    await retried(() => finishSnapshot(db, id), opts.signal, onRetry);
+    if ((await step(() => rankSnapshot(db, id, opts.maxRows))) === "ranked") {
+      for (;;) {
+        if (opts.signal?.aborted) return stopped();
+        if ((await step(() => copyRanks(db, id, batch))) < batch) break;
+      }
+      await step(() => completeSnapshot(db, id));
+    }
   } catch (err) {
-    if (opts.signal?.aborted) return (await getSnapshot(db, id)) ?? s;
+    if (opts.signal?.aborted) return stopped();
     const code = (err as { code?: unknown }).code;
     const why = err instanceof SnapshotTooLargeError ? err.message : `the computation failed ${ATTEMPTS} times${typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? ` (database error ${code})` : ""}; ask for it again to retry`;
     await failSnapshot(db, id, why).catch(() => {});

@@ -148,7 +148,7 @@ export interface SnapshotDeps {
   /** The primary: snapshots are written here (never a read replica). */
   db: Database;
   runner: SnapshotRunner | undefined;
-  /** Snapshot jobs: unfinished at once (in all, per user, per client key) and rows per day (SNAPSHOT_LIMITS). */
+  /** Snapshot jobs: unfinished at once (in all, per user, per client key, per IPv6 /48) and rows per day (SNAPSHOT_LIMITS). */
   limits: SnapshotLimits;
   /** CSV downloads: their places, their minimum rate, and the read budget their batches go through. */
   csv: { slots: DownloadSlots; pace: PaceLimits; reads?: ReadBudget | undefined };

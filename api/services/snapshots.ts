@@ -4,9 +4,10 @@
  * api/services/snapshot-csv.ts).
  */
 import { sql } from "drizzle-orm";
-import { budgetFreesAt, chargeSnapshot, getSnapshot, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
+import { budgetFreesAt, chargeSnapshot, RANKING_COPIES, getSnapshot, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
 import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
+import { widerPrefix } from "../middleware/client-ip.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
 import { resolveAsOf } from "./balances.js";
 
@@ -37,10 +38,11 @@ export async function snapshotView(db: Database, id: number, known?: Snapshot) {
 
 /** What new snapshot work is held to (api/app.ts SNAPSHOT_LIMITS; docs/security.md). */
 export interface SnapshotLimits {
-  /** Unfinished snapshots at once: in all, of one user, from one client key. */
+  /** Unfinished snapshots at once: in all, of one user, from one client key, from one IPv6 /48 (its /64 keys together). */
   queued: number;
   perUser: number;
   perClient: number;
+  perPrefix: number;
   /** Rows charged over the last 24 hours, per user and per client key. */
   rowsPerUserDay: number;
   rowsPerClientDay: number;
@@ -52,14 +54,17 @@ const rows = (n: number) => n.toLocaleString("en");
 
 /** Refuses new work past a limit, saying the numbers and, where waiting helps, when (Retry-After). */
 async function checkBudgets(t: Database, q: { tokenId: number; block: number; userId: string; clientKey: string }, estimate: number, limits: SnapshotLimits): Promise<void> {
-  const u = await snapshotUsage(t, q.userId, q.clientKey);
+  const prefix = widerPrefix(q.clientKey);
+  const u = await snapshotUsage(t, q.userId, q.clientKey, prefix);
   const wait = { "Retry-After": "30" };
   if (u.mine >= limits.perUser) throw new AppError("TOO_MANY_SNAPSHOTS", `You have ${u.mine} holder snapshots queued or running (at most ${limits.perUser}); ask again when one has finished.`, wait);
   if (u.client >= limits.perClient) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.client} holder snapshots asked for from your address (${q.clientKey}) are queued or running (at most ${limits.perClient} per address); ask again when one has finished.`, wait);
+  if (prefix && u.prefix >= limits.perPrefix) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.prefix} holder snapshots asked for from your network (${prefix}) are queued or running (at most ${limits.perPrefix} per IPv6 /48); ask again when one has finished.`, wait);
   if (u.all >= limits.queued) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.all} holder snapshots are queued or running (at most ${limits.queued}); ask again when one has finished.`, wait);
   const what = `The snapshot of token ${q.tokenId} at block ${q.block} would hold ≈ ${rows(estimate)} rows`;
-  const cap = Math.min(limits.rowsPerUserDay, limits.rowsPerClientDay, limits.maxRows);
-  if (estimate > cap) throw new AppError("SNAPSHOT_TOO_LARGE", `${what}: more than ${rows(cap)}, the most one user may ask for in a day and this server keeps (SNAPSHOTS_MAX_ROWS = ${rows(limits.maxRows)}). The operator can write it with \`tokenpool snapshot\`.`);
+  // Being ranked, a snapshot holds RANKING_COPIES copies of its rows under the disk cap: one larger than that share could never finish.
+  const cap = Math.min(limits.rowsPerUserDay, limits.rowsPerClientDay, Math.floor(limits.maxRows / RANKING_COPIES));
+  if (estimate > cap) throw new AppError("SNAPSHOT_TOO_LARGE", `${what}: more than ${rows(cap)}, the most one user may ask for in a day and this server can compute (SNAPSHOTS_MAX_ROWS = ${rows(limits.maxRows)}, where a snapshot being ranked holds ${RANKING_COPIES} copies of its rows). The operator can write it with \`tokenpool snapshot\`.`);
   for (const [used, budget, who, whose] of [
     [u.userRows, limits.rowsPerUserDay, { user: q.userId }, "You have"],
     [u.clientRows, limits.rowsPerClientDay, { clientKey: q.clientKey }, `Users from your address (${q.clientKey}) have`],

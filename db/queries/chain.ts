@@ -157,6 +157,11 @@ export const INDEXED_TABLES = [
 /** Empties the indexed data in one statement (the store then bootstraps like a new one). */
 export async function resetIndexedData(db: Database): Promise<void> {
   await db.execute(sql.raw(`TRUNCATE ${INDEXED_TABLES.map((t) => `"${t}"`).join(", ")}`));
+  // The rankings of snapshots being computed (db/queries/snapshot-rank.ts) are tables of their own: their snapshots are gone.
+  await db.execute(sql.raw(`do $$ declare t text; begin
+    for t in select tablename from pg_tables where schemaname = current_schema() and tablename ~ '^snapshot_ranks_[0-9]+$' loop
+      execute format('drop table %I', t);
+    end loop; end $$`));
 }
 
 /** The state of a long indexer task ("bootstrap", "history"), or undefined when none is on record. */

@@ -23,10 +23,11 @@ export async function snapshotEstimate(db: Database, tokenId: number, block: num
 }
 
 export interface SnapshotUsage {
-  /** Unfinished snapshots: in all, asked for by this user, and from this client key. */
+  /** Unfinished snapshots: in all, asked for by this user, from this client key, and from any key of its wider prefix (an IPv6 /64's /48; 0 without one). */
   all: number;
   mine: number;
   client: number;
+  prefix: number;
   /** Rows the unfinished ones hold a place for under the disk cap. */
   reserved: number;
   /** Rows charged over the last 24 hours to this user and to this client key. */
@@ -34,18 +35,23 @@ export interface SnapshotUsage {
   clientRows: number;
 }
 
-/** The counts a new snapshot is checked against (run under the snapshots' advisory lock). */
-export async function snapshotUsage(db: Database, user: string, clientKey: string): Promise<SnapshotUsage> {
+/**
+ * The counts a new snapshot is checked against (run under the snapshots' advisory lock). `prefix`
+ * is a client key's wider prefix (`a:b:c::/48`): the unfinished snapshots of every /64 key in it
+ * are counted by their recorded keys (`a:b:c:<any>::/64`).
+ */
+export async function snapshotUsage(db: Database, user: string, clientKey: string, prefix?: string): Promise<SnapshotUsage> {
+  const within = prefix?.endsWith("::/48") ? sql`requested_from like ${`${prefix.slice(0, -"::/48".length)}:%::/64`}` : sql`false`;
   const [row] = rowsOf<Record<keyof SnapshotUsage, string | number | null>>(
     await db.execute(sql`
       select count(*) as all, count(*) filter (where requested_by = ${user}) as mine,
-        count(*) filter (where requested_from = ${clientKey}) as client, coalesce(sum(reserved_rows), 0) as reserved,
+        count(*) filter (where requested_from = ${clientKey}) as client, count(*) filter (where ${within}) as prefix, coalesce(sum(reserved_rows), 0) as reserved,
         (select coalesce(sum(rows), 0) from snapshot_charges where user_id = ${user} and created_at > now() - ${DAY}) as "userRows",
         (select coalesce(sum(rows), 0) from snapshot_charges where client_key = ${clientKey} and created_at > now() - ${DAY}) as "clientRows"
       from holder_snapshots where state in ('queued', 'running')`),
   );
   const n = (k: keyof SnapshotUsage) => Number(row?.[k] ?? 0);
-  return { all: n("all"), mine: n("mine"), client: n("client"), reserved: n("reserved"), userRows: n("userRows"), clientRows: n("clientRows") };
+  return { all: n("all"), mine: n("mine"), client: n("client"), prefix: n("prefix"), reserved: n("reserved"), userRows: n("userRows"), clientRows: n("clientRows") };
 }
 
 /**

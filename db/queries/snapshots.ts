@@ -3,7 +3,7 @@
  * history. A job walks the token's accounts in batches (descending: one backward step of
  * balance_history's key per account gives its newest row at or before the block), writes each
  * batch's non-zero balances and the last account read in one transaction — so a job that stops
- * anywhere resumes where it was — then ranks them once.
+ * anywhere resumes where it was — then ranks them (db/queries/snapshot-rank.ts).
  */
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
@@ -50,9 +50,18 @@ export async function unfinishedSnapshots(db: Database): Promise<Snapshot[]> {
 /**
  * A job's statements are not requests: the API's statement timeout (API_STATEMENT_TIMEOUT_MS,
  * 5 s) cancelled the ranking of a 2M-holder snapshot. Each is bounded by its batch, or by the
- * snapshot's size; this bounds a hung one.
+ * snapshot's size; this bounds a hung one. (The API runs jobs on DbHandle.jobs, whose connections
+ * have this timeout and a silence watch to match; this covers any other connection, the CLI's.)
  */
-const JOB_TIMEOUT = sql`set local statement_timeout = '15min'`;
+export const JOB_TIMEOUT = sql`set local statement_timeout = '15min'`;
+
+/**
+ * Snapshot `id`'s ranking while it is copied into snapshot_holders (db/queries/snapshot-rank.ts):
+ * a table of its own, so that a ranking that fails gives its disk back at once (the files of a
+ * table created by a transaction that aborts are unlinked with it; rows deleted stay until a
+ * vacuum) and one that is done is dropped the same way.
+ */
+export const ranksTable = (id: number) => sql.raw(`"snapshot_ranks_${Math.trunc(Number(id))}"`);
 
 /** Marks a snapshot running and counts the accounts its walk will read (progress's denominator). */
 export async function startSnapshot(db: Database, id: number): Promise<Snapshot> {
@@ -131,7 +140,7 @@ export async function snapshotStep(db: Database, id: number, batch: number, maxR
  * unfinished reservations fit `maxRows`, or refuses snapshot `id` (SnapshotTooLargeError: the
  * transaction is undone). Serialized with requests and other jobs by SNAPSHOTS_LOCK.
  */
-async function keepUnderCap(t: Database, id: number, maxRows: number): Promise<void> {
+export async function keepUnderCap(t: Database, id: number, maxRows: number): Promise<void> {
   await t.execute(sql`select pg_advisory_xact_lock(${SNAPSHOTS_LOCK})`);
   const room = await makeRoom(t, maxRows);
   if (room.fits) return;
@@ -144,53 +153,21 @@ export async function makeRoomFor(db: Database, id: number, maxRows: number): Pr
   await db.transaction((tx) => keepUnderCap(tx as unknown as Database, id, maxRows));
 }
 
-/**
- * Ranks a walked snapshot's balances (balance descending, then address) and marks it done.
- * Refused (marked failed, false) when the history it was read from was pruned past its block
- * while it ran (`tokenpool prune-history`): the list could miss accounts.
- */
-export async function finishSnapshot(db: Database, id: number): Promise<boolean> {
-  const finished = await db.transaction(async (tx) => {
+/** Marks a snapshot failed: its working rows go (its ranking's table dropped: disk back at once), its place under the disk cap is freed, its charge given back (it keeps nothing). */
+export async function failSnapshot(db: Database, id: number, error: string): Promise<void> {
+  await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
-    await t.execute(JOB_TIMEOUT);
-    // Two runners on one snapshot (the API's and the CLI's) take turns on its row: the second finds it done.
-    const [s] = rowsOf<{ state: string; block_number: string | number; floor: string | number | null }>(
-      await t.execute(sql`select state, block_number, (select block_number from history_floors where kind = 'holders') as floor from holder_snapshots where id = ${id} for update`),
-    );
-    if (s?.state !== "running") return s?.state === "done";
-    if (s.floor === null || Number(s.floor) > Number(s.block_number)) {
-      await t.execute(sql`update holder_snapshots set state = 'failed', finished_at = now(), reserved_rows = 0, error = ${`balance history before block ${s.floor} was pruned while this snapshot ran: it can no longer be answered exactly`} where id = ${id}`);
-      await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
-      await settleCharges(t, id, 0);
-      return false;
-    }
-    await t.execute(sql`delete from snapshot_holders where snapshot_id = ${id}`);
-    await t.execute(sql`
-      insert into snapshot_holders (snapshot_id, rank, account, balance)
-      select ${id}, row_number() over (order by balance desc, account), account, balance
-      from snapshot_balances where snapshot_id = ${id}`);
-    await t.execute(sql`
-      update holder_snapshots set state = 'done', finished_at = now(), resume_after = null, reserved_rows = 0,
-        holders = (select count(*) from snapshot_holders where snapshot_id = ${id}),
-        total = (select coalesce(sum(balance), 0) from snapshot_holders where snapshot_id = ${id})
-      where id = ${id}`);
-    await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
-    // The charge of the request that asked for it becomes what it holds.
-    await settleCharges(t, id, sql`(select holders from holder_snapshots where id = ${id})`);
-    return true;
+    await t.update(holderSnapshots).set({ state: "failed", error: error.slice(0, 500), finishedAt: sql`now()`, reservedRows: 0 }).where(eq(holderSnapshots.id, id));
+    await dropWork(t, id);
+    await settleCharges(t, id, 0);
   });
-  if (!finished) return false;
-  // Fresh statistics for the pages' keyset reads (a table that just grew by 600,000 rows is
-  // otherwise planned from its size before). One sample, ≈ 0.1 s.
-  await db.execute(sql`analyze snapshot_holders`);
-  return true;
 }
 
-/** Marks a snapshot failed: its working rows go, its place under the disk cap is freed, its charge given back (it keeps nothing). */
-export async function failSnapshot(db: Database, id: number, error: string): Promise<void> {
-  await db.update(holderSnapshots).set({ state: "failed", error: error.slice(0, 500), finishedAt: sql`now()`, reservedRows: 0 }).where(eq(holderSnapshots.id, id));
-  await db.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
-  await settleCharges(db, id, 0);
+/** Within a transaction: the working rows of snapshot `id` (walked balances, its ranking, ranks copied so far) go. */
+export async function dropWork(t: Database, id: number): Promise<void> {
+  await t.execute(sql`delete from snapshot_balances where snapshot_id = ${id}`);
+  await t.execute(sql`delete from snapshot_holders where snapshot_id = ${id}`);
+  await t.execute(sql`drop table if exists ${ranksTable(id)}`);
 }
 
 /** Ranks after `afterRank`, up to `limit` of them. */

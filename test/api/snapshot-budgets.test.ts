@@ -58,6 +58,27 @@ describeDb("holder snapshot budgets", (ctx) => {
     expect(held).toHaveLength(6);
   });
 
+  it("four /64s of one IPv6 /48 cannot fill the queue of 20: 8 per /48 (5 per /64), and another /48 still gets its place", async () => {
+    const t = buildApp(ctx.db, { snapshots: holding, rateLimit: noRequestLimit() });
+    let block = 100;
+    const users = new Map<string, Record<string, string>>();
+    const ask = async (email: string, ip: string) => {
+      const auth = users.get(email) ?? (await authHeader(t, email));
+      users.set(email, auth);
+      return t.request("/snapshots", { method: "POST", body: JSON.stringify({ tokenId: TOKEN, block: block++ }), headers: { ...auth, "Content-Type": "application/json" }, ip });
+    };
+    // The first /64: 5 (two users), its own bound.
+    for (const email of ["a1@example.com", "a1@example.com", "a1@example.com", "a2@example.com", "a2@example.com"]) expect((await ask(email, "2001:db8:1:a::1")).status).toBe(202);
+    // A second /64 of the same /48: 3 more, then the /48 is full.
+    for (const email of ["b1@example.com", "b1@example.com", "b1@example.com"]) expect((await ask(email, "2001:db8:1:b::7")).status).toBe(202);
+    expect(await expectError(await ask("b2@example.com", "2001:db8:1:b::7"), 429, "TOO_MANY_SNAPSHOTS")).toContain("8 holder snapshots asked for from your network (2001:db8:1::/48) are queued or running (at most 8 per IPv6 /48)");
+    expect(await expectError(await ask("c1@example.com", "2001:db8:1:ffff::1"), 429, "TOO_MANY_SNAPSHOTS")).toContain("at most 8 per IPv6 /48");
+    expect(held).toHaveLength(8);
+    // Another /48 is served.
+    expect((await ask("d1@example.com", "2001:db8:2:a::1")).status).toBe(202);
+    expect(held).toHaveLength(9);
+  });
+
   it("a user's rows per day: charged from the estimate when asked, refused past it with the numbers and Retry-After, settled to what the snapshot holds", async () => {
     // The estimate is the token's holder count as of the block; without stats, its count now.
     await ctx.db.execute(sql`delete from token_stats where token_id = ${TOKEN}`);
@@ -108,7 +129,8 @@ describeDb("holder snapshot budgets", (ctx) => {
 
   it("the disk cap holds: the kept snapshots' rows never pass it, the oldest go first, and what cannot fit is refused or fails", async () => {
     const h = (n: number) => ranked(n).length;
-    const maxRows = h(100) + h(101) + Math.floor(h(102) / 2);
+    // A finished list and the next being ranked (RANKING_COPIES = 3 times its rows: walk, ranking, list) fit; two lists and a ranking do not.
+    const maxRows = Math.max(h(100) + 3 * h(101), h(101) + 3 * h(102), h(102) + 3 * h(103));
     runner = await startSnapshotRunner(ctx.db, createLogger("silent"), { batch: 37, maxRows });
     const t = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows } });
     const auth = await authHeader(t);
@@ -122,12 +144,15 @@ describeDb("holder snapshot budgets", (ctx) => {
       expect(await keptRows(ctx.db)).toBeLessThanOrEqual(maxRows);
       expect(await listRows(ctx.db)).toBe(await keptRows(ctx.db));
     }
-    // Two fit at a time: the oldest went first.
+    // Two fit at a time, the working copies of the next making room: the oldest went first.
     const kept = rowsOf<{ id: string | number }>(await ctx.db.execute(sql`select id from holder_snapshots where state = 'done' order by id`)).map((r) => Number(r.id));
     expect(kept).toEqual(ids.slice(2));
     // A request whose estimate alone passes the cap is refused, saying so.
     const small = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows: 50 } });
     expect(await expectError(await small.post("/snapshots", { tokenId: TOKEN, block: 104 }, auth), 422, "SNAPSHOT_TOO_LARGE")).toContain("SNAPSHOTS_MAX_ROWS = 50");
+    // So is one that fits the cap but not three times over: it could never be ranked within it.
+    const twice = buildApp(ctx.db, { snapshots: runner, rateLimit: noRequestLimit(), snapshotLimits: { maxRows: 2 * h(104) } });
+    expect(await expectError(await twice.post("/snapshots", { tokenId: TOKEN, block: 104 }, auth), 422, "SNAPSHOT_TOO_LARGE")).toContain("a snapshot being ranked holds 3 copies of its rows");
     // A job that writes more than it was estimated at (no stats: estimated at 0) fails at the cap, never passing it.
     await ctx.db.execute(sql`delete from token_stats where token_id = ${TOKEN}`);
     await ctx.db.execute(sql`delete from holder_counts where token_id = ${TOKEN}`);

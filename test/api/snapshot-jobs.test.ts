@@ -53,18 +53,27 @@ describeDb("holder snapshot jobs", (ctx) => {
     expect((await next.text()).split("\n")).toEqual(csvLines(111));
   });
 
-  // Each phase of a job (start: count the accounts; a step: walk a batch; finish: rank) waits
-  // 700 ms on a lock, on a pool whose statement timeout is 200 ms (the API's, made short): the
-  // job's own 15-minute limit applies, so no statement is cancelled and nothing is retried.
+  // Each phase of a job (start: count the accounts; a step: walk a batch; the ranking; a copy of
+  // ranks) waits 700 ms on a lock, on the jobs' pool of a store whose statement timeout is 200 ms
+  // and whose silence watch cuts a connection after 300 ms (the API's, made short): the job's own
+  // limits apply, so no statement is cancelled or cut and nothing is retried.
   const phases: Array<[string, number, (id: number) => SQL]> = [
     ["start", 105, (id) => sql`select 1 from holder_snapshots where id = ${id} for update`],
     ["a step", 108, () => sql`lock table snapshot_balances in access exclusive mode`],
-    ["finish", 111, () => sql`lock table snapshot_holders in access exclusive mode`],
+    ["the ranking", 110, () => sql`lock table history_floors in access exclusive mode`],
+    ["a copy", 111, () => sql`lock table snapshot_holders in access exclusive mode`],
   ];
-  it.runIf(ctx.target.name === "postgres")("a job's statements outlast the API's statement timeout in every phase: waited for, never cancelled or retried (Postgres: PGlite has no statement timeout)", async () => {
+  it.runIf(ctx.target.name === "postgres")("a job's statements outlast the API's statement timeout and silence watch in every phase: waited for, never cut or retried (Postgres: PGlite has no timeouts)", async () => {
     const url = (ctx.handle as { url?: string }).url!;
-    const api = await createDb({ databaseUrl: url, statementTimeoutMs: 200, maxConnections: 2 });
+    const api = await createDb({ databaseUrl: url, statementTimeoutMs: 200, stallGraceMs: 100, maxConnections: 2 });
     try {
+      // The API's own pool cuts a statement silent for longer, even one that lifts its timeout
+      // (as jobs did, on this pool, before they had one of their own): CONNECTION_CLOSED.
+      const cut = api.db.transaction(async (tx) => {
+        await tx.execute(sql`set local statement_timeout = '15min'`);
+        await tx.execute(sql`select pg_sleep(0.7)`);
+      });
+      await expect(cut).rejects.toThrow();
       for (const [phase, block, lock] of phases) {
         const { snapshot } = await requestSnapshot(ctx.db, TOKEN, block, null);
         let locked!: () => void;
@@ -77,7 +86,7 @@ describeDb("holder snapshot jobs", (ctx) => {
         await held;
         const log = captureLog();
         const started = Date.now();
-        const s = await runSnapshot(api.db, snapshot.id, { batch: 400, logger: log.logger });
+        const s = await runSnapshot(api.jobs, snapshot.id, { batch: 400, logger: log.logger });
         await holder;
         expect(Date.now() - started, `${phase} waited for the lock`).toBeGreaterThanOrEqual(600);
         expect(log.records().filter((r) => r.level >= 40).map((r) => r.msg), phase).toEqual([]);
@@ -121,6 +130,36 @@ describe.skipIf(queueSkip)(`holder snapshots on BullMQ${queueSkip ? ` (skipped: 
       expect((await (await fetch(`${base}/snapshots/${id}/holders.csv`, { headers: auth })).text()).split("\n")).toEqual(csvLines(109));
       // The queue's keys carry the deployment's prefix (two deployments on one Redis keep apart).
       expect((await redis.keys(`${prefix}:${SNAPSHOT_QUEUE}:*`)).length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Issue 38, re-attack finding 5: on the API's pool, a 1M-holder job's step silent for longer than
+  // API_STATEMENT_TIMEOUT_MS + 2 s had its connection closed (CONNECTION_CLOSED), was retried and
+  // rewritten per attempt. Here the job's first batch waits 2.6 s on a lock, with the timeout at 200 ms.
+  it("the API's BullMQ worker runs jobs on their own pool: a step silent past the API's statement timeout and silence watch is waited for, not cut and retried", async () => {
+    const log = captureLog();
+    const server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: handle.url!, REDIS_URL: services.redisUrl!, REDIS_PREFIX: prefix, RATE_LIMIT_MAX: "0", API_STATEMENT_TIMEOUT_MS: "200" }), log.logger);
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      const register = await fetch(`${base}/auth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "slow@example.com", password: "correct horse battery" }) });
+      const auth = { Authorization: `Bearer ${((await register.json()) as { data: { token: string } }).data.token}` };
+      let locked!: () => void;
+      const held = new Promise<void>((r) => (locked = r));
+      const holder = handle.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table snapshot_balances in access exclusive mode`);
+        locked();
+        await new Promise((r) => setTimeout(r, 2_600));
+      });
+      await held;
+      const answer = await fetch(`${base}/snapshots`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ tokenId: TOKEN, block: 110 }) });
+      expect(answer.status).toBe(202);
+      const { id } = (await answer.json()) as { id: number };
+      await holder;
+      await until("the snapshot", async () => (await getSnapshot(handle.db, id))?.state === "done", 20_000);
+      expect(await getSnapshot(handle.db, id)).toMatchObject({ state: "done", holders: ranked(110).length });
+      expect(log.records().filter((r) => r.level >= 40).map((r) => r.msg)).toEqual([]);
     } finally {
       await server.close();
     }
