@@ -24,6 +24,7 @@ import { DownloadSlots, type DownloadSlotLimits } from "./services/download-slot
 import { HolderCsvFiles, type HolderCsvFileLimits } from "./services/holder-csv-files.js";
 import type { SnapshotLimits } from "./services/snapshots.js";
 import type { SnapshotRunner } from "../shared/snapshots.js";
+import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
 import { authRoutes } from "./routes/auth.js";
@@ -185,7 +186,7 @@ export function createApp(deps: AppDeps) {
 
   // Failed sign-ins are throttled whatever the request limit is (RATE_LIMIT_MAX=0 turns off that
   // one only): a password guesser is not a heavy reader.
-  app.route("/", authRoutes({ db: deps.db, tokens, guard: { store: deps.loginStore ?? deps.rateLimit.store, trustProxy: deps.trustProxy, now } }));
+  app.route("/", authRoutes({ db: deps.db, tokens, guard: { store: deps.loginStore ?? deps.rateLimit.store, fallback: new MemoryRateLimitStore(), trustProxy: deps.trustProxy, now } }));
   const reads = { ...deps, db: snapshot.db };
   app.route("/", oracleRoutes(reads));
   const csvPace = deps.csv?.pace ?? CSV_LIMITS.pace;

@@ -65,6 +65,7 @@ const login = createRoute({
   summary: "Obtain a token",
   description:
     "Failed attempts (a wrong email or password) are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 RATE_LIMITED with Retry-After); a successful login does not count, nor one refused for any other reason. " +
+    "Sign-ins of any outcome are limited to 10 a minute per client and 30 per IPv6 /48 (429 RATE_LIMITED with Retry-After). " +
     "Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1.",
   request: { body: { ...json(LoginBody, "Credentials"), required: true } },
   responses: {
@@ -78,56 +79,94 @@ export const LOGIN_LIMITS = { windowMs: 15 * 60_000, perEmailAndClient: 5, perCl
 
 export interface LoginGuard {
   store: RateLimitStore;
+  /**
+   * Counts kept in this process while `store` (Redis) fails: the sign-in budgets fall back to
+   * per-replica counters instead of letting every attempt through (issue 38, round-3 review: with
+   * Redis down, 60 guesses at an email already locked all got 401 in 5 s). A budget is then per
+   * replica: N replicas allow N times it, still a bound.
+   */
+  fallback: RateLimitStore;
   trustProxy: number;
   now: () => number;
 }
 
-/** One sliding-window counter a request is charged to: its key, its limit, and who the 429 names. */
+/** One sliding-window counter a request is charged to: its key, window and limit, and who the 429 names. */
 interface Budget {
   key: string;
+  windowMs: number;
   max: number;
   who: string;
+  what: string;
+}
+
+/** A charge made, to take back: the store it went to (the shared one, or the fallback). */
+interface Charge {
+  store: RateLimitStore;
+  key: string;
+  entry: string;
+}
+
+async function uncharge(charges: Charge[]): Promise<void> {
+  await Promise.all(charges.map(({ store, key, entry }) => store.undo(key, entry).catch(() => {})));
 }
 
 /**
  * Charges a request to every budget before the work it pays for (so a burst in one tick cannot get
- * more than the limit), or refuses it with 429 and Retry-After, charging none. Returns the undo.
- * A counter store outage lets the request through, like the request limit.
+ * more than the limit), or refuses it with 429 and Retry-After, charging none. Returns the charges,
+ * in the budgets' order. A shared store that fails is replaced by this process's counters for
+ * that budget (guard.fallback), never skipped.
  */
-async function reserve(guard: LoginGuard, windowMs: number, budgets: Budget[], what: string): Promise<() => Promise<void>> {
-  const counted: [string, string][] = [];
-  const undo = async () => {
-    await Promise.all(counted.map(([key, entry]) => guard.store.undo(key, entry).catch(() => {})));
-  };
-  for (const { key, max, who } of budgets) {
+async function reserve(guard: LoginGuard, budgets: Budget[]): Promise<Charge[]> {
+  const charges: Charge[] = [];
+  for (const { key, windowMs, max, who, what } of budgets) {
+    let store = guard.store;
     let hit: RateLimitHit;
     try {
-      hit = await guard.store.hit(key, guard.now(), windowMs, max);
+      hit = await store.hit(key, guard.now(), windowMs, max);
     } catch {
-      break;
+      store = guard.fallback;
+      hit = await store.hit(key, guard.now(), windowMs, max);
     }
     if (!hit.allowed) {
-      await undo();
+      await uncharge(charges);
       const retry = String(Math.max(1, Math.ceil(hit.resetMs / 1000)));
       throw new AppError("RATE_LIMITED", `Too many ${what} ${who}; retry after ${retry} s.`, { "Retry-After": retry });
     }
-    if (hit.entry) counted.push([key, hit.entry]);
+    if (hit.entry) charges.push({ store, key, entry: hit.entry });
   }
-  return undo;
+  return charges;
 }
 
 /**
- * Counts a login attempt as failed before it is checked, and uncounts it unless it turns out to
- * be a wrong password (see the route). Keys hold a hash of the email, never the email.
+ * Sign-ins per minute that get as far as hashing, whatever their outcome, per client key and per
+ * IPv6 /48. Only failed ones were counted: a client signing in correctly in a loop, from a fresh
+ * /64 each time, held its share of the hash queue for free — 8 /48s left a bystander 7 of 27
+ * sign-ins, 3 without the edge none of 56 (issue 38, round-3 review). Hashing takes 60–100 ms on
+ * 2 places, ≈ 1,200–2,000 a minute: at 10 a client and 30 a /48, starving it takes 40–70 /48s or
+ * 120–200 IPv4 addresses. 10 a minute is more than the people behind one address sign in.
  */
-function reserveAttempt(guard: LoginGuard, ip: string, email: string): Promise<() => Promise<void>> {
+export const SIGNIN_LIMITS = { windowMs: 60_000, perClient: 10, perPrefix: 30 } as const;
+
+/**
+ * A login's charges: the hash budgets (kept, whatever the outcome but a busy refusal), then the
+ * failed-attempt budgets (given back unless the password is wrong). Keys hold a hash of the email,
+ * never the email.
+ */
+async function reserveLogin(guard: LoginGuard, ip: string, email: string): Promise<{ hashes: Charge[]; attempt: Charge[] }> {
   const who = createHash("sha256").update(email).digest("base64url").slice(0, 22);
+  const prefix = widerPrefix(ip);
   // `ip` is a client key (an IPv4 address, an IPv6 /64 or "unknown", never client-chosen text), so
-  // request-limit keys (bare client keys) never start with "login:", and these two never collide.
-  return reserve(guard, LOGIN_LIMITS.windowMs, [
-    { key: `login:email:${who}:${ip}`, max: LOGIN_LIMITS.perEmailAndClient, who: "for this email from this client" },
-    { key: `login:client:${ip}`, max: LOGIN_LIMITS.perClient, who: "from this client" },
-  ], "failed sign-ins");
+  // request-limit keys (bare client keys) never start with "login:", and these never collide.
+  const hashing: Budget[] = [{ key: `login:hash:${ip}`, windowMs: SIGNIN_LIMITS.windowMs, max: SIGNIN_LIMITS.perClient, who: "from this client", what: "sign-ins" }];
+  if (prefix) hashing.push({ key: `login:hash-net:${prefix}`, windowMs: SIGNIN_LIMITS.windowMs, max: SIGNIN_LIMITS.perPrefix, who: "from this client's network (IPv6 /48)", what: "sign-ins" });
+  const failed: Budget[] = [
+    { key: `login:email:${who}:${ip}`, windowMs: LOGIN_LIMITS.windowMs, max: LOGIN_LIMITS.perEmailAndClient, who: "for this email from this client", what: "failed sign-ins" },
+    { key: `login:client:${ip}`, windowMs: LOGIN_LIMITS.windowMs, max: LOGIN_LIMITS.perClient, who: "from this client", what: "failed sign-ins" },
+  ];
+  const charges = await reserve(guard, [...hashing, ...failed]);
+  // Budgets without an entry (a store that counts without one) are not in `charges`: split by key.
+  const hashKeys = new Set(hashing.map((b) => b.key));
+  return { hashes: charges.filter((c) => hashKeys.has(c.key)), attempt: charges.filter((c) => !hashKeys.has(c.key)) };
 }
 
 /**
@@ -142,11 +181,11 @@ function reserveAttempt(guard: LoginGuard, ip: string, email: string): Promise<(
  */
 export const REGISTER_LIMITS = { windowMs: 60 * 60_000, perClient: 10, perPrefix: 30 } as const;
 
-function reserveRegistration(guard: LoginGuard, ip: string): Promise<() => Promise<void>> {
+function reserveRegistration(guard: LoginGuard, ip: string): Promise<Charge[]> {
   const prefix = widerPrefix(ip);
-  const budgets: Budget[] = [{ key: `register:client:${ip}`, max: REGISTER_LIMITS.perClient, who: "from this client" }];
-  if (prefix) budgets.push({ key: `register:net:${prefix}`, max: REGISTER_LIMITS.perPrefix, who: "from this client's network (IPv6 /48)" });
-  return reserve(guard, REGISTER_LIMITS.windowMs, budgets, "registrations");
+  const budgets: Budget[] = [{ key: `register:client:${ip}`, windowMs: REGISTER_LIMITS.windowMs, max: REGISTER_LIMITS.perClient, who: "from this client", what: "registrations" }];
+  if (prefix) budgets.push({ key: `register:net:${prefix}`, windowMs: REGISTER_LIMITS.windowMs, max: REGISTER_LIMITS.perPrefix, who: "from this client's network (IPv6 /48)", what: "registrations" });
+  return reserve(guard, budgets);
 }
 
 export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard: LoginGuard }) {
@@ -154,12 +193,12 @@ export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard: Log
     .openapi(register, async (c) => {
       const { email, password, name } = c.req.valid("json");
       const ip = clientIp(c, deps.guard.trustProxy);
-      const uncount = await reserveRegistration(deps.guard, ip);
+      const charges = await reserveRegistration(deps.guard, ip);
       let passwordHash: string;
       try {
         passwordHash = await hashPassword(password, ip);
       } catch (err) {
-        await uncount(); // refused as busy: no hash was spent, no account made
+        await uncharge(charges); // refused as busy: no hash was spent, no account made
         throw err;
       }
       const userId = randomUUID();
@@ -171,7 +210,7 @@ export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard: Log
     .openapi(login, async (c) => {
       const { email, password } = c.req.valid("json");
       const ip = clientIp(c, deps.guard.trustProxy);
-      const uncount = await reserveAttempt(deps.guard, ip, email);
+      const { hashes, attempt } = await reserveLogin(deps.guard, ip, email);
       let user: Awaited<ReturnType<typeof findUserByEmail>>;
       let ok: boolean;
       try {
@@ -181,12 +220,13 @@ export function authRoutes(deps: { db: Database; tokens: TokenIssuer; guard: Log
       } catch (err) {
         // Only a wrong password is a failed attempt: a hash refused as busy (someone else's storm),
         // a store error, anything thrown, is uncounted — else a flood of other clients' sign-ins
-        // locked a user out who never typed a wrong password (issue 38, finding 3).
-        await uncount();
+        // locked a user out who never typed a wrong password (issue 38, finding 3). A hash that
+        // was refused was not spent either.
+        await uncharge([...attempt, ...hashes]);
         throw err;
       }
       if (!user || !ok) throw new AppError("INVALID_CREDENTIALS", "The email or password is incorrect.");
-      await uncount();
+      await uncharge(attempt);
       return c.json({ success: true as const, data: { token: await deps.tokens.issue(user.id), expiresIn: TOKEN_LIFETIME_SECONDS } }, 200);
     });
 }

@@ -186,7 +186,7 @@ export interface paths {
         put?: never;
         /**
          * Obtain a token
-         * @description Failed attempts (a wrong email or password) are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 RATE_LIMITED with Retry-After); a successful login does not count, nor one refused for any other reason. Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1.
+         * @description Failed attempts (a wrong email or password) are limited to 5 per 15 min per email and client, and 20 per 15 min per client (429 RATE_LIMITED with Retry-After); a successful login does not count, nor one refused for any other reason. Sign-ins of any outcome are limited to 10 a minute per client and 30 per IPv6 /48 (429 RATE_LIMITED with Retry-After). Password hashing is bounded: when too many sign-ins are hashing at once, or this client already has 6 in progress (12 per IPv6 /48), 503 SERVICE_UNAVAILABLE with Retry-After: 1.
          */
         post: operations["login"];
         delete?: never;

@@ -10,7 +10,8 @@ import { expect, it } from "vitest";
 import { describeDb, services } from "../support/db.js";
 import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
 import { HASH_CONCURRENCY, HASH_PER_CLIENT, HASH_QUEUE, hashPassword } from "../../api/auth/password.js";
-import { REGISTER_LIMITS } from "../../api/routes/auth.js";
+import { LOGIN_LIMITS, REGISTER_LIMITS, SIGNIN_LIMITS } from "../../api/routes/auth.js";
+import type { RateLimitStore } from "../../api/rate-limit/store.js";
 import { buildApp, expectError } from "../support/app.js";
 
 const password = "correct horse battery";
@@ -107,5 +108,49 @@ describeDb("sign-in budgets", (ctx) => {
     } finally {
       await store.close();
     }
+  }, 30_000);
+
+  it("sign-ins of any outcome: 10 a minute per client key, 30 per IPv6 /48 — correct passwords in a loop no longer hold the hash queue for free", async () => {
+    expect(SIGNIN_LIMITS).toEqual({ windowMs: 60_000, perClient: 10, perPrefix: 30 });
+    const t = buildApp(ctx.db);
+    expect((await register(t, "looper@example.com", "198.51.100.20")).status).toBe(200);
+    // Ten correct sign-ins pass; the eleventh, correct too, is refused before it is hashed.
+    // Five at a time: a client's share of the hash queue is 6.
+    for (let i = 0; i < 10; i += 5) {
+      const batch = await Promise.all(Array.from({ length: 5 }, () => login(t, "looper@example.com", password, "198.51.100.21")));
+      expect(batch.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    }
+    const limited = await login(t, "looper@example.com", password, "198.51.100.21");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(50);
+    expect(await expectError(limited, 429, "RATE_LIMITED")).toMatch(/Too many sign-ins from this client/);
+    // Another client signs in; a minute later this one may again.
+    expect((await login(t, "looper@example.com", password, "198.51.100.22")).status).toBe(200);
+    t.clock.advance(60_000);
+    expect((await login(t, "looper@example.com", password, "198.51.100.21")).status).toBe(200);
+    // Fresh /64s of one /48 share its 30: the 31st is refused whichever /64 sends it.
+    // Ten at a time over ten /64s (a /48's share of the hash queue is 12).
+    for (let i = 0; i < 30; i += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => login(t, "looper@example.com", password, `2001:db8:9:${(i + j).toString(16)}::1`)));
+      expect(batch.map((r) => r.status)).toEqual(Array(10).fill(200));
+    }
+    expect(await expectError(await login(t, "looper@example.com", password, "2001:db8:9:ff::1"), 429, "RATE_LIMITED")).toMatch(/network \(IPv6 \/48\)/);
+    expect((await login(t, "looper@example.com", password, "2001:db8:a:1::1")).status).toBe(200);
+  }, 30_000);
+
+  it("with the shared counter store down, the sign-in budgets are kept in the process: a locked email stays locked", async () => {
+    const down: RateLimitStore = {
+      hit: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379")),
+      undo: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379")),
+      close: () => Promise.resolve(),
+    };
+    const t = buildApp(ctx.db, { loginStore: down });
+    expect((await register(t, "target@example.com", "198.51.100.30")).status).toBe(200);
+    for (let i = 0; i < LOGIN_LIMITS.perEmailAndClient; i++) await expectError(await login(t, "target@example.com", `guess ${i}`, "198.51.100.31"), 401, "INVALID_CREDENTIALS");
+    // Before: every store error let the attempt through (60 guesses in 5 s, all 401).
+    const locked = await login(t, "target@example.com", "guess 5", "198.51.100.31");
+    await expectError(locked, 429, "RATE_LIMITED");
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
+    // The right password from elsewhere still works: the fallback counts per client, as the store does.
+    expect((await login(t, "target@example.com", password, "198.51.100.32")).status).toBe(200);
   }, 30_000);
 });
