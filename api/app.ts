@@ -95,8 +95,8 @@ export const SNAPSHOT_LIMITS: SnapshotLimits = { queued: 20, perUser: 3, perClie
 
 /**
  * CSV downloads (issue 38, finding 5; docs/api.md "CSV downloads"). A reader at 16 KB/s or more
- * is never cut (csv-pace.ts). Places per user, per client key and per IPv6 /48 (a quarter of the
- * total), with a fair queue of 5 s; the
+ * is never cut (csv-pace.ts). Places per user, per client key and per IPv6 /48 (four client
+ * keys' worth), with a fair queue of 5 s; the
  * total bounds memory (a download holds at most one 120 KB batch or one 64 KB file read:
  * docs/performance.md), not a scarce resource — neither kind holds a database connection while
  * the client reads. The current lists' files take at most 1 GiB of disk; a token's list is dumped
@@ -104,7 +104,7 @@ export const SNAPSHOT_LIMITS: SnapshotLimits = { queued: 20, perUser: 3, perClie
  */
 export const CSV_LIMITS = {
   pace: { minBytesPerSecond: 16 * 1024, graceMs: 30_000 } satisfies PaceLimits,
-  downloads: { total: 256, perUser: 2, perClient: 4, perPrefix: 64, queue: 128, queuePerClient: 4, queuePerPrefix: 32, queueMs: 5_000 } satisfies DownloadSlotLimits,
+  downloads: { total: 256, perUser: 2, perClient: 4, perPrefix: 16, queue: 128, queuePerClient: 4, queuePerPrefix: 8, queueMs: 5_000 } satisfies DownloadSlotLimits,
   files: { maxBytes: 1024 * 2 ** 20, dumps: 2, lingerMs: 30_000, reuseMs: 30_000 } satisfies HolderCsvFileLimits,
 };
 

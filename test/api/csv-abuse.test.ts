@@ -23,6 +23,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
 import { DownloadSlots } from "../../api/services/download-slots.js";
+import { CSV_LIMITS } from "../../api/app.js";
 import { HolderCsvFiles } from "../../api/services/holder-csv-files.js";
 import { createDb, rowsOf, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
@@ -287,7 +288,9 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
   });
 
   it("many /64s of one IPv6 /48 share the /48's places and queue: the rest of the server stays free for other /48s and IPv4 clients", async () => {
-    const slots = new DownloadSlots({ total: 256, perUser: 2, perClient: 4, perPrefix: 64, queue: 128, queuePerClient: 4, queuePerPrefix: 32, queueMs: 5_000 });
+    const limits = CSV_LIMITS.downloads;
+    expect([limits.perPrefix, limits.queuePerPrefix]).toEqual([16, 8]);
+    const slots = new DownloadSlots(limits);
     // 64 /64s of 2001:db8:1::/48, each with a fresh account per download: 4 each would be 256 places.
     const held: ReturnType<typeof slots.enter>[] = [];
     const waiting: ReturnType<typeof slots.enter>[] = [];
@@ -298,16 +301,16 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
           const slot = slots.enter(`2001:db8:1:${n.toString(16)}::/64`, `attacker-${n}-${d}`);
           (slots.inUse > held.length ? held : waiting).push(slot);
         } catch (err) {
-          expect(err).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("64 per IPv6 /48") });
+          expect(err).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("16 per IPv6 /48") });
           refused += 1;
         }
       }
     }
-    expect([slots.inUse, slots.waiting, refused]).toEqual([64, 32, 256 - 96]);
-    // Another /48 and an IPv4 address run at once: the /48 took a quarter, not all.
+    expect([slots.inUse, slots.waiting, refused]).toEqual([16, 8, 256 - 24]);
+    // Another /48 and an IPv4 address run at once: the /48 took 16 of 256.
     const other = slots.enter("2001:db8:2:1::/64", "bystander-6");
     const v4 = slots.enter("203.0.113.7", "bystander-4");
-    expect(slots.inUse).toBe(66);
+    expect(slots.inUse).toBe(18);
     for (const s of [...held, ...waiting, other, v4]) s.release();
     await Promise.allSettled(waiting.map((w) => w.ready));
     expect([slots.inUse, slots.waiting]).toEqual([0, 0]);
