@@ -332,10 +332,11 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       // after it), then release the store and counters.
       shutdown.closing = true;
       await Promise.all([live.close(), closeHttp(server, sockets, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, logger)]);
-      await snapshotRunner.close();
+      // The two that wait on Redis at once, each bounded (REDIS_CLOSE_TIMEOUT_MS): an unreachable
+      // Redis delays shutdown by one bound, not two.
+      await Promise.all([snapshotRunner.close(), store.close()]);
       await holderFiles.close().catch((err: unknown) => logger.warn({ err }, "api: the holder CSV files could not be deleted"));
       stopTickShape();
-      await store.close();
       await replica?.close();
       if (own) await handle.close();
     },

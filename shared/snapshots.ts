@@ -6,6 +6,7 @@
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
 import { completeSnapshot, copyRanks, failSnapshot, getSnapshot, rankSnapshot, makeRoomFor, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
+import { REDIS_CLOSE_TIMEOUT_MS, within } from "./bounded.js";
 import type { Logger } from "./logger.js";
 
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
@@ -136,7 +137,11 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: Sn
     const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     const prefix = opts.prefix ?? "tokenpool"; // REDIS_PREFIX: deployments sharing a Redis keep apart
     const queue = new Queue(SNAPSHOT_QUEUE, { connection, prefix });
-    const worker = new Worker(SNAPSHOT_QUEUE, async (job) => run(Number(job.data.id)), { connection: connection.duplicate(), prefix, concurrency: 1 });
+    const workerConnection = connection.duplicate();
+    // Their errors reach the worker's "error" event (logged below); a connection cut at shutdown
+    // that keeps trying to reconnect must not print ioredis's "Unhandled error event" too.
+    for (const c of [connection, workerConnection]) c.on("error", () => {});
+    const worker = new Worker(SNAPSHOT_QUEUE, async (job) => run(Number(job.data.id)), { connection: workerConnection, prefix, concurrency: 1 });
     worker.on("error", (err) => logger.warn({ err }, "snapshot worker: redis error"));
     runner = {
       async enqueue(id) {
@@ -144,8 +149,18 @@ export async function startSnapshotRunner(db: Database, logger: Logger, opts: Sn
       },
       async close() {
         stop.abort();
-        await worker.close();
-        await queue.close();
+        // Bounded: with Redis accepting and never answering, BullMQ's closes wait on it for ever
+        // (issue 38 re-attack round 3, finding 8: SIGTERM did not finish). Past the bound the
+        // connections are cut; a job in progress is then handed back by its lock's expiry instead.
+        const closing = (async () => {
+          await worker.close();
+          await queue.close();
+        })();
+        await within(closing, REDIS_CLOSE_TIMEOUT_MS, () => {
+          logger.warn({ timeoutMs: REDIS_CLOSE_TIMEOUT_MS }, "snapshot worker: Redis did not answer the close; connections cut");
+          void worker.close(true).catch(() => {});
+          workerConnection.disconnect();
+        });
         connection.disconnect();
       },
     };

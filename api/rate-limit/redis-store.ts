@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { REDIS_CLOSE_TIMEOUT_MS, within } from "../../shared/bounded.js";
 import type { RateLimitHit, RateLimitStore } from "./store.js";
 
 // The same sliding-window log as the memory store, as one atomic script so that every API
@@ -62,7 +63,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.redis.zrem(this.prefix + key, entry);
   }
 
+  /** QUIT, bounded: a Redis that accepts and never answers is cut after REDIS_CLOSE_TIMEOUT_MS. */
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    const quit = this.redis.quit().catch(() => this.redis.disconnect());
+    await within(quit, REDIS_CLOSE_TIMEOUT_MS, () => this.redis.disconnect());
   }
 }

@@ -5,6 +5,7 @@
  * the balances the store was written with (test/support/snapshot-store.ts).
  */
 import { randomBytes } from "node:crypto";
+import { connect, createServer, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { sql, type SQL } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -203,4 +204,39 @@ describe.skipIf(queueSkip)(`holder snapshots on BullMQ${queueSkip ? ` (skipped: 
       await second?.close();
     }
   }, 60_000);
+
+  // Issue 38 re-attack round 3, finding 8: with Redis unreachable, `tokenpool api` logged "shutting
+  // down" and was still running 8 s later (BullMQ's close and the counters' QUIT wait on Redis).
+  it("Redis gone silent (connections open, nothing answered, new ones accepted and ignored): close() still finishes within its 5 s bound", async () => {
+    const target = new URL(services.redisUrl!);
+    let silent = false;
+    const pairs: [Socket, Socket][] = [];
+    const proxy = createServer((client) => {
+      client.on("error", () => {});
+      if (silent) return void pairs.push([client, client]);
+      const upstream = connect(Number(target.port || 6379), target.hostname);
+      upstream.on("error", () => {});
+      client.pipe(upstream).pipe(client);
+      pairs.push([client, upstream]);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const port = (proxy.address() as { port: number }).port;
+    try {
+      const server = await startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: handle.url!, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: prefix, RATE_LIMIT_MAX: "0" }), createLogger("silent"));
+      silent = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe();
+        upstream.unpipe();
+        if (upstream !== client) upstream.destroy();
+      }
+      const t0 = Date.now();
+      await server.close();
+      const ms = Date.now() - t0;
+      console.log(`close() with Redis silent: ${ms} ms`);
+      expect(ms).toBeLessThan(7_000);
+    } finally {
+      for (const [client, upstream] of pairs) (client.destroy(), upstream.destroy());
+      proxy.close();
+    }
+  }, 20_000);
 });

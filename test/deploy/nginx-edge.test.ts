@@ -32,7 +32,7 @@ import { loadConfig } from "../../shared/config.js";
 import { freePort } from "../support/port.js";
 import { until } from "../support/wait.js";
 import { answer, errorOf, fromEdge, NGINX, shippedConf, shippedMain, startNginx, type Answer, type Nginx } from "./nginx-harness.js";
-import { stand, type Stand } from "./nginx-stand.js";
+import { stand, STAND_MAX_BODY_BYTES, STAND_REQUEST_TIMEOUT_MS, type Stand } from "./nginx-stand.js";
 
 /** What came back on a raw connection: the bytes, and how it ended ("end", or the error's code). */
 interface Raw {
@@ -41,7 +41,7 @@ interface Raw {
   ms: number;
 }
 
-/** `bytes` sent on a connection of its own; resolves when nginx ends it (or after `waitMs`, ended "open"). */
+/** `bytes` sent on a connection of its own; resolves when nginx ends it, or once a whole answer came (ended "answered"; or after `waitMs`, ended "open"). */
 function raw(port: number, bytes: string, waitMs = 5_000): Promise<Raw> {
   return new Promise((resolve) => {
     const t0 = Date.now();
@@ -53,7 +53,12 @@ function raw(port: number, bytes: string, waitMs = 5_000): Promise<Raw> {
       resolve({ text, ended, ms: Date.now() - t0 });
     };
     const timer = setTimeout(() => done("open"), waitMs);
-    socket.on("data", (d: Buffer) => (text += d.toString()));
+    socket.on("data", (d: Buffer) => {
+      text += d.toString();
+      const end = text.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+      if (end >= 0 && length && Buffer.byteLength(text) - end - 4 >= Number(length[1])) done("answered");
+    });
     socket.once("error", (err: NodeJS.ErrnoException) => done(err.code ?? "error"));
     socket.once("end", () => done("end"));
   });
@@ -166,7 +171,12 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
   it("the dashboard's page, script and style and /docs are outside the edge's request budget (the API keeps one of its own for them); the REST paths are not", async () => {
     const ok = await stand("ok");
     const nginx = await edge([ok]);
-    const burst = (paths: string[], from: string) => Promise.all(Array.from({ length: 150 }, (_, i) => answer(nginx.port, { path: paths[i % paths.length]!, from })));
+    // 150 requests, 30 at a time (a client holds at most 32 in progress).
+    const burst = async (paths: string[], from: string) => {
+      const answers: Answer[] = [];
+      for (let wave = 0; wave < 5; wave++) answers.push(...(await Promise.all(Array.from({ length: 30 }, (_, i) => answer(nginx.port, { path: paths[(wave * 30 + i) % paths.length]!, from })))));
+      return answers;
+    };
     const statics = await burst(["/", "/dashboard/app.js", "/dashboard/style.css", "/docs", "/docs/assets/swagger-ui-bundle.js"], "127.0.0.2");
     expect(statics.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
     const rest = await burst(["/pool/stats", "/docs/other", "/dashboardx"], "127.0.0.3");
@@ -289,6 +299,94 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(ok.seen).toEqual([]);
   });
 
+  it("nginx's other refusals (405 for TRACE, 501 for an unknown Transfer-Encoding, 505 for HTTP/2.0 in plain text) and a direct request for its internal URIs (404) are the API's error body", async () => {
+    const ok = await stand("ok");
+    const nginx = await edge([ok]);
+    const cases: [string, number, string][] = [
+      ["TRACE /pool/stats HTTP/1.1\r\nHost: tokenpool\r\n\r\n", 405, "METHOD_NOT_ALLOWED"],
+      ["POST /auth/login HTTP/1.1\r\nHost: tokenpool\r\nTransfer-Encoding: foo\r\n\r\n", 501, "VALIDATION_ERROR"],
+      ["GET /pool/stats HTTP/2.0\r\nHost: tokenpool\r\n\r\n", 505, "VALIDATION_ERROR"],
+      ["GET /.tokenpool/bad-request HTTP/1.1\r\nHost: tokenpool\r\n\r\n", 404, "NOT_FOUND"],
+      ["GET /.tokenpool/not-found HTTP/1.1\r\nHost: tokenpool\r\n\r\n", 404, "NOT_FOUND"],
+    ];
+    for (const [bytes, status, code] of cases) {
+      const a = parsed(await raw(nginx.port, bytes, 2_000));
+      expect(a.status, a.body).toBe(status);
+      expect(a.headers["content-type"], bytes).toMatch(/^application\/json/);
+      expect(errorOf(a)?.code, bytes).toBe(code);
+      expect(fromEdge(a), bytes).toBe(true);
+    }
+    expect(ok.seen).toEqual([]);
+  });
+
+  it("a body is passed on as it arrives, so the API's deadline for the whole request cuts one dripped a byte a second (nginx held it for as long as each pause was under its body timeout)", async () => {
+    const api = await stand("api");
+    const nginx = await edge([api]);
+    const t0 = Date.now();
+    let text = "";
+    const socket = connect({ host: "127.0.0.1", port: nginx.port, localAddress: "127.0.0.2" });
+    socket.on("error", () => {});
+    socket.write("POST /auth/login HTTP/1.1\r\nHost: tokenpool\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n");
+    const drip = setInterval(() => socket.write("x"), 1_000);
+    open.push({ close: async () => void (clearInterval(drip), socket.destroy()) });
+    socket.on("data", (d: Buffer) => (text += d.toString()));
+    const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await Promise.race([ended, new Promise((r) => setTimeout(r, STAND_REQUEST_TIMEOUT_MS + 3_000))]);
+    clearInterval(drip);
+    // The stand-in replica saw the request at once and cut it at its deadline; nginx passed its 408 on.
+    expect(api.seen).toEqual(["POST /auth/login"]);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - t0).toBeLessThan(STAND_REQUEST_TIMEOUT_MS + 2_000);
+  }, 10_000);
+
+  it("a client holds 32 requests in progress, its /48 128: the next is refused 429 at once; another /48 is served", async () => {
+    const held = await stand("hold");
+    const nginx = await edge([held], REAL_IP);
+    const hold = (ip: string) => {
+      const socket = connect({ host: "127.0.0.1", port: nginx.port });
+      socket.on("error", () => {});
+      socket.write(`GET /pool/stats HTTP/1.1\r\nHost: tokenpool\r\nX-Real-IP: ${ip}\r\n\r\n`);
+      return socket;
+    };
+    // Four /64s of one /48, 32 requests each, none answered: 128 in progress.
+    const sockets = Array.from({ length: 128 }, (_, i) => hold(`2001:db8:ee:${Math.floor(i / 32) + 1}::${(i % 32) + 1}`));
+    open.push({ close: async () => sockets.forEach((s) => s.destroy()) });
+    await until("128 requests in progress", () => held.seen.length === 128, 5_000);
+    const ask = (ip: string) => answer(nginx.port, { path: "/pool/stats", from: "127.0.0.1", headers: { "X-Real-IP": ip }, timeoutMs: 500 }).catch(() => undefined);
+    // A 33rd from a client holding 32, and a first from a fifth /64 of the full /48.
+    for (const ip of ["2001:db8:ee:1::ff", "2001:db8:ee:5::1"]) {
+      const refused = await ask(ip);
+      expect(refused?.status, ip).toBe(429);
+      expect(refused && errorOf(refused)?.code, ip).toBe("RATE_LIMITED");
+    }
+    await ask("2001:db8:ef:1::1");
+    expect(held.seen).toHaveLength(129);
+  });
+
+  it("a body over the API's limit is refused by the API, behind the rate limit (429 past the burst), with no error-log line each", async () => {
+    const api = await stand("api");
+    const nginx = await edge([api]);
+    const errorLog = path.join(nginx.dir, "error.log");
+    const before = readFileSync(errorLog).length;
+    // A 7 KB request line and a Content-Length of 999,999: the attack's 413 flood, whose every refusal nginx logged.
+    const oversized = `POST /auth/login?${"a".repeat(7_000)} HTTP/1.1\r\nHost: tokenpool\r\nContent-Type: application/json\r\nContent-Length: 999999\r\nConnection: close\r\n\r\n{"email":`;
+    const statuses: number[] = [];
+    // 25 at a time: a client holds at most 32 requests in progress.
+    for (let batch = 0; batch < 8; batch++) {
+      const answers = await Promise.all(Array.from({ length: 25 }, () => raw(nginx.port, oversized, 2_000)));
+      statuses.push(...answers.map((r) => parsed(r).status));
+    }
+    const count = (status: number) => statuses.filter((s) => s === status).length;
+    expect(count(413) + count(429)).toBe(200);
+    expect(count(413)).toBeGreaterThanOrEqual(101);
+    // And a few more as the bucket drains (1.68 a second).
+    expect(count(413)).toBeLessThanOrEqual(110);
+    expect(api.seen).toHaveLength(count(413));
+    const grown = readFileSync(errorLog).length - before;
+    console.log(`200 oversized bodies: ${count(413)} × 413 (the API's), ${count(429)} × 429; error.log +${grown} bytes`);
+    expect(grown).toBeLessThan(2_048);
+  });
+
   it("the access log keeps every answer but nginx's own refusals, of which one in 16; the limits write no error-log line each", async () => {
     const nginx = await edge([await stand("ok")]);
     for (let i = 0; i < 20; i++) expect((await answer(nginx.port, { path: "/pool/stats", from: "127.0.0.2" })).status).toBe(200);
@@ -313,12 +411,12 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     // Wherever a client's limit applies, its site's does too.
     const count = (re: RegExp) => conf.match(re)?.length ?? 0;
     expect(count(/limit_req zone=tokenpool_site_requests burst=400 nodelay;/g)).toBe(count(/limit_req zone=tokenpool_requests /g));
-    expect(count(/limit_conn tokenpool_site_connections 1024;/g)).toBe(count(/limit_conn tokenpool_connections /g));
+    expect(count(/limit_conn tokenpool_site_connections 128;/g)).toBe(count(/limit_conn tokenpool_connections /g));
     expect(count(/limit_conn tokenpool_site_ws 80;/g)).toBe(count(/limit_conn tokenpool_ws /g));
-    expect(4 * CONNECTION_LIMITS.perClient).toBe(1024);
     expect(4 * DEFAULT_LIMITS.maxConnectionsPerIp).toBe(80);
     expect(conf).toMatch(/^\s*server api:3000 resolve max_fails=0;$/m);
     expect(all(/^ {2}client_header_timeout (\d+)s;/gm)).toEqual(["5"]);
+    expect(all(/^ {2}client_body_timeout (\d+)s;/gm)).toEqual(["5"]);
     // The server's own (the upstream block has one of its own for idle replica connections: 4 s).
     expect([...conf.slice(conf.indexOf("\nserver {")).matchAll(/^ {2}keepalive_timeout (\d+)s;/gm)].map((m) => m[1])).toEqual(["10"]);
     expect(conf).toMatch(/^ {2}reset_timedout_connection on;$/m);
@@ -339,15 +437,19 @@ describe.skipIf(!NGINX)(`deploy/nginx.conf before stand-in replicas${NGINX ? "" 
     expect(Number(/^worker_rlimit_nofile (\d+);/m.exec(main)?.[1])).toBeGreaterThan(workerConnections);
   });
 
-  it("the edge's budgets are the API's: 100 a minute, 256 connections, 20 /ws connections per client; bodies and deadlines within", () => {
+  it("the edge's budgets are the API's: 100 a minute, 20 /ws connections per client, 32 requests in progress (under the API's 256 connections); bodies and deadlines the API's", () => {
     const conf = shippedConf();
     const config = loadConfig({});
     const one = (re: RegExp) => [...conf.matchAll(re)].map((m) => m[1]);
     expect(one(/zone=tokenpool_requests:\S+ rate=(\d+)r\/m;/g)).toEqual([String(config.rateLimitMax + 1)]);
     expect(new Set(one(/limit_req zone=tokenpool_requests burst=(\d+) nodelay;/g))).toEqual(new Set([String(config.rateLimitMax)]));
-    expect(new Set(one(/limit_conn tokenpool_connections (\d+);/g))).toEqual(new Set([String(CONNECTION_LIMITS.perClient)]));
+    expect(new Set(one(/limit_conn tokenpool_connections (\d+);/g))).toEqual(new Set(["32"]));
+    expect(32).toBeLessThan(CONNECTION_LIMITS.perClient);
     expect(one(/limit_conn tokenpool_ws (\d+);/g)).toEqual([String(DEFAULT_LIMITS.maxConnectionsPerIp)]);
-    expect(Number(one(/client_max_body_size (\d+)k;/g)[0]) * 1024).toBeGreaterThanOrEqual(MAX_BODY_BYTES);
+    // No size of nginx's own: the API's 413 (over MAX_BODY_BYTES), on a body passed on as it arrives.
+    expect(one(/^ {2}client_max_body_size (\S+);/gm)).toEqual(["0"]);
+    expect(conf).toMatch(/^ {2}proxy_request_buffering off;$/m);
+    expect(MAX_BODY_BYTES).toBe(STAND_MAX_BODY_BYTES);
     expect(Number(one(/^ {2}proxy_read_timeout (\d+)s;/gm)[0]) * 1000).toBeGreaterThan(config.requestTimeoutMs);
   });
 });

@@ -7,7 +7,11 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import { freePort } from "../support/port.js";
 
-export type Mode = "ok" | "unavailable" | "drop" | "closing" | "hold" | { lateMs: number } | { bytes: number };
+export type Mode = "ok" | "unavailable" | "drop" | "closing" | "hold" | "api" | { lateMs: number } | { bytes: number };
+
+/** The "api" stand-in's deadline for a whole request (the API's requestTimeout is 30 s), and its body limit (MAX_BODY_BYTES). */
+export const STAND_REQUEST_TIMEOUT_MS = 2_000;
+export const STAND_MAX_BODY_BYTES = 16 * 1024;
 
 export interface Stand {
   port: number;
@@ -35,6 +39,19 @@ export async function stand(mode: Mode, port?: number): Promise<Stand> {
         }
       });
       socket.on("error", () => {});
+    });
+  } else if (mode === "api") {
+    // As the API receives a body: the whole request within a deadline (Node's requestTimeout:
+    // past it, 408 and the connection closed), a body over the limit refused from its
+    // Content-Length with a 413 before it is read, any other read to its end and answered 200.
+    server = createHttpServer({ requestTimeout: STAND_REQUEST_TIMEOUT_MS, headersTimeout: STAND_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 200 }, (req, res) => {
+      s.seen.push(`${req.method} ${req.url}`);
+      if (Number(req.headers["content-length"] ?? 0) > STAND_MAX_BODY_BYTES) {
+        res.writeHead(413, { "content-type": "application/json", connection: "close" }).end('{"success":false,"error":{"code":"PAYLOAD_TOO_LARGE","message":"The request body exceeds 16384 bytes."}}');
+        return;
+      }
+      req.resume();
+      req.once("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
     });
   } else {
     // "closing": a request that comes on a kept connection idle for 4.5 s or more meets the close
