@@ -9,9 +9,9 @@
 
 /**
  * Digest algorithms by their length in bytes: what `md5sum`, `sha1sum`, `sha224sum`, `sha256sum`,
- * `sha512sum`, `b2sum` (BLAKE2b-512) and `openssl dgst -sha3-256` print. Not SHA-384: 48 bytes is
- * also what `tokenpool secret` prints, and every default secret would pay its search
- * (shared/secret-strength.ts has the figure).
+ * `sha512sum` and `b2sum` (BLAKE2b-512) print. Not SHA-384: 48 bytes is also what `tokenpool
+ * secret` prints, and every default secret would pay its search; nor SHA3-256, ≈ 145 ms more for
+ * every 32-byte secret (shared/secret-strength.ts has the figures).
  */
 export const DIGESTS_BY_LENGTH: Readonly<Record<number, readonly string[]>> = {
   16: ["md5"],
@@ -21,7 +21,7 @@ export const DIGESTS_BY_LENGTH: Readonly<Record<number, readonly string[]>> = {
   64: ["sha512", "blake2b512"],
 };
 
-/** A digest algorithm's name as the refusal spells it: SHA-256, SHA3-256, BLAKE2b-512, MD5. */
+/** A digest algorithm's name as the refusal spells it: SHA-256, SHA-1, BLAKE2b-512, MD5. */
 export function digestName(algorithm: string): string {
   if (algorithm === "blake2b512") return "BLAKE2b-512";
   return algorithm.toUpperCase().replace(/^SHA(\d{3})$/, "SHA-$1").replace(/^SHA1$/, "SHA-1");
@@ -120,7 +120,12 @@ export function patterned(bytes: Buffer, minBits: number): { bits: number; patte
     for (let i = p; i < n && repeats; i += 1) repeats = bytes[i] === bytes[i - p];
     if (repeats) return { bits: 8 * p, pattern: `${p} bytes repeated` };
   }
-  const d = new Set(bytes).size;
+  // No length trips on more than 10 values (20 or 21 bytes of 10: 124–128 bits): counting stops
+  // there, so a 16 MB secret of random bytes costs no pass over all of it.
+  const seen = new Uint8Array(256);
+  let d = 0;
+  for (let i = 0; i < n && d <= 10; i += 1) if (seen[bytes[i]!]!++ === 0) d += 1;
+  if (d > 10) return undefined;
   const bits = log2Choose(256, d) + n * Math.log2(d);
   if (d <= n / 2 && bits < minBits) return { bits, pattern: `bytes of only ${d} distinct values` };
   return undefined;

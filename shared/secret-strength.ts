@@ -11,9 +11,13 @@
  *
  * The estimate runs in a worker thread: loading the dictionaries and checking a 64-character key
  * is ≈ 0.3 s of CPU, which the API's start spends meanwhile opening its store (it awaits the
- * answer before it serves). A secret that decodes to a digest's length (16, 20, 32 or 64 bytes:
- * `openssl rand -hex 32`) adds the dictionary's digests: ≈ 0.2 s (125 → 330 ms median, measured
- * on a loaded 2-core machine); what `tokenpool secret` prints (48 bytes) adds nothing.
+ * answer before it serves). A secret that decodes to a digest's length (16, 20, 28, 32 or 64
+ * bytes: `openssl rand -hex 32`) adds the dictionary's digests: ≈ 0.2 s (125 → 316–327 ms median
+ * for `-hex 32`, 307–408 for `-base64 32`, measured on a loaded 2-core machine); what
+ * `tokenpool secret` prints (48 bytes) adds nothing. SHA-384 (48 bytes too) would add ≈ 0.2 s to
+ * every `tokenpool secret` (129 → 298–374 ms) and to `-hex 32` (its base64 reading is 48 bytes:
+ * → 445–554 ms): left out. SHA3-256 would add ≈ 145 ms to every 32-byte decoding: left out
+ * (issue 38 re-attack round 3, finding 5).
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
@@ -50,9 +54,11 @@ const L33T_SUBSTITUTIONS = 10;
 /**
  * CommonJS run in the worker: the modules' paths come resolved from here, so it works from dist/
  * and from the sources alike. It estimates each text (the secret and what it decodes to), and
- * looks each digest-sized decoding up among the digests of every common password and diceware
- * word, as typed and with the newline `echo` adds (57,009 words: ≈ 114,000 hashes of one
- * algorithm, 120–200 ms, only for a secret that decodes to 16, 20, 32 or 64 bytes).
+ * looks each digest-sized decoding up among the digests of "" and "\n" (`echo -n "$UNSET" |
+ * sha256sum`), then of every common password and diceware word (57,009) in six forms — as typed,
+ * with the line end `echo` or Windows adds, with a trailing space or "1", capitalised — and, for
+ * MD5 and SHA-256, the digest of the word's hex digest (double hashing): ≈ 400,000 hashes an
+ * algorithm, 85–150 ms each with crypto.hash, only for a secret that decodes to a digest's length.
  */
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
