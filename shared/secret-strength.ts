@@ -11,13 +11,17 @@
  *
  * The estimate runs in a worker thread: loading the dictionaries and checking a 64-character key
  * is ≈ 0.3 s of CPU, which the API's start spends meanwhile opening its store (it awaits the
- * answer before it serves). A secret that decodes to a digest's length (16, 20, 32 or 64 bytes:
- * `openssl rand -hex 32`) adds the dictionary's digests: ≈ 0.2 s (125 → 330 ms median, measured
- * on a loaded 2-core machine); what `tokenpool secret` prints (48 bytes) adds nothing.
+ * answer before it serves). A secret that decodes to a digest's length (16, 20, 28, 32 or 64
+ * bytes: `openssl rand -hex 32`) adds the dictionary's digests: ≈ 0.2 s (125 → 316–327 ms median
+ * for `-hex 32`, 307–408 for `-base64 32`, measured on a loaded 2-core machine); what
+ * `tokenpool secret` prints (48 bytes) adds nothing. SHA-384 (48 bytes too) would add ≈ 0.2 s to
+ * every `tokenpool secret` (129 → 298–374 ms) and to `-hex 32` (its base64 reading is 48 bytes:
+ * → 445–554 ms): left out. SHA3-256 would add ≈ 145 ms to every 32-byte decoding: left out
+ * (issue 38 re-attack round 3, finding 5).
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { DIGEST_BY_LENGTH, decodings } from "./secret-decodings.js";
+import { DIGESTS_BY_LENGTH, decodings, digestName, patterned } from "./secret-decodings.js";
 
 /** The least estimated entropy of a secret, in bits. */
 export const MIN_SECRET_BITS = 128;
@@ -50,13 +54,15 @@ const L33T_SUBSTITUTIONS = 10;
 /**
  * CommonJS run in the worker: the modules' paths come resolved from here, so it works from dist/
  * and from the sources alike. It estimates each text (the secret and what it decodes to), and
- * looks each digest-sized decoding up among the digests of every common password and diceware
- * word, as typed and with the newline `echo` adds (57,009 words: ≈ 114,000 hashes of one
- * algorithm, 120–200 ms, only for a secret that decodes to 16, 20, 32 or 64 bytes).
+ * looks each digest-sized decoding up among the digests of "" and "\n" (`echo -n "$UNSET" |
+ * sha256sum`), then of every common password and diceware word (57,009) in six forms — as typed,
+ * with the line end `echo` or Windows adds, with a trailing space or "1", capitalised — and, for
+ * MD5 and SHA-256, the digest of the word's hex digest (double hashing): ≈ 400,000 hashes an
+ * algorithm, 85–150 ms each with crypto.hash, only for a secret that decodes to a digest's length.
  */
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { createHash } = require("node:crypto");
+const { createHash, hash } = require("node:crypto");
 const { ZxcvbnFactory } = require(workerData.core);
 const common = require(workerData.common);
 const zxcvbn = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs, l33tMaxSubstitutions: workerData.l33t });
@@ -65,18 +71,36 @@ const estimates = workerData.texts.map((text) => {
   return { log10: result.guessesLog10, patterns: result.sequence.map((m) => m.pattern) };
 });
 const lists = [["a common password", common.dictionary["passwords-common"]], ["a dictionary word", common.dictionary["diceware-common"]]];
+// crypto.hash (Node 20.12 on) is one call: 4–6 times faster than createHash for words this short.
+const hashOf = hash ? (algorithm, text) => hash(algorithm, text, "hex") : (algorithm, text) => createHash(algorithm).update(text).digest("hex");
+const wanted = new Map();
+for (const d of workerData.digests) {
+  if (!wanted.has(d.algorithm)) wanted.set(d.algorithm, new Map());
+  wanted.get(d.algorithm).set(d.hex, d.index);
+}
+const algorithms = [...wanted];
+const twice = algorithms.filter(([algorithm]) => algorithm === "sha256" || algorithm === "md5");
 let digest;
 let tried = 0;
-search: for (const wanted of workerData.digests) {
+const look = (typed, kind, pairs, inner) => {
+  for (const [algorithm, hexes] of pairs) {
+    tried += 1;
+    const index = hexes.get(hashOf(algorithm, inner ? hashOf(algorithm, typed) : typed));
+    if (index !== undefined) {
+      digest = { index, algorithm, kind, twice: inner };
+      return true;
+    }
+  }
+  return false;
+};
+search: if (algorithms.length > 0) {
+  for (const [typed, kind] of [["", "an empty string"], ["\\n", "a lone newline"]]) if (look(typed, kind, algorithms, false)) break search;
   for (const [kind, words] of lists) {
     for (const word of words) {
-      for (const typed of [word, word + "\\n"]) {
-        tried += 1;
-        if (createHash(wanted.algorithm).update(typed).digest("hex") === wanted.hex) {
-          digest = { index: wanted.index, kind };
-          break search;
-        }
-      }
+      const capital = word.charAt(0).toUpperCase() + word.slice(1);
+      for (const typed of [word, word + "\\n", word + "\\r\\n", word + " ", word + "1"]) if (look(typed, kind, algorithms, false)) break search;
+      if (capital !== word && look(capital, kind, algorithms, false)) break search;
+      if (look(word, kind, twice, true)) break search;
     }
   }
 }
@@ -95,7 +119,7 @@ const PATTERNS: Record<string, string> = {
 
 interface WorkerAnswer {
   estimates: { log10: number; patterns: string[] }[];
-  digest: { index: number; kind: string } | undefined;
+  digest: { index: number; algorithm: string; kind: string; twice: boolean } | undefined;
   tried: number;
 }
 
@@ -121,15 +145,13 @@ function inWorker(texts: string[], digests: { algorithm: string; hex: string; in
 export async function secretStrength(text: string): Promise<SecretStrength> {
   const readings = decodings(text);
   const texts = readings.filter((r) => r.text !== undefined);
-  const digests = readings.flatMap((r, index) => {
-    const algorithm = DIGEST_BY_LENGTH[r.bytes.length];
-    return algorithm ? [{ algorithm, hex: r.bytes.toString("hex"), index }] : [];
-  });
+  const digests = readings.flatMap((r, index) => (DIGESTS_BY_LENGTH[r.bytes.length] ?? []).map((algorithm) => ({ algorithm, hex: r.bytes.toString("hex"), index })));
   const answer = await inWorker([text, ...texts.map((r) => r.text!)], digests);
   if (answer.digest) {
-    const { encoding, bytes } = readings[answer.digest.index]!;
-    const algorithm = DIGEST_BY_LENGTH[bytes.length]!.toUpperCase().replace(/^SHA/, "SHA-");
-    return { bits: Math.log2(answer.tried), found: [`the ${algorithm} (${encoding}) of ${answer.digest.kind}`] };
+    const { index, algorithm, kind, twice } = answer.digest;
+    const name = digestName(algorithm);
+    const of = twice ? `the ${name} of the hex ${name}` : `the ${name}`;
+    return { bits: Math.log2(answer.tried), found: [`${of} (${readings[index]!.encoding}) of ${kind}`] };
   }
   // Brute force is named only when nothing else was found: then length is what is missing.
   const named = answer.estimates.map((e, i) => {
@@ -137,7 +159,12 @@ export async function secretStrength(text: string): Promise<SecretStrength> {
     const found = (patterns.length ? patterns : ["bruteforce"]).map((p) => PATTERNS[p] ?? p);
     return { bits: e.log10 * Math.log2(10), found: i === 0 ? found : [`${texts[i - 1]!.encoding}-encoded text`, ...found] };
   });
-  return named.reduce((weakest, e) => (e.bits < weakest.bits ? e : weakest));
+  // Bytes made, not drawn (00 01 02 …), by what the pattern leaves to guess.
+  const made = readings.flatMap(({ encoding, bytes }) => {
+    const found = patterned(bytes, MIN_SECRET_BITS);
+    return found ? [{ bits: found.bits, found: [`${found.pattern} (${encoding})`] }] : [];
+  });
+  return [...named, ...made].reduce((weakest, e) => (e.bits < weakest.bits ? e : weakest));
 }
 
 /** Why `text` is too short to be a usable secret, or undefined (a check without the estimator, for shared/config.ts). */

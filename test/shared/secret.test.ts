@@ -16,6 +16,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../shared/errors.js";
 import { resolveJwtSecret } from "../../shared/secret.js";
+import { patterned } from "../../shared/secret-decodings.js";
 import { MIN_SECRET_BITS, secretStrength } from "../../shared/secret-strength.js";
 
 const run = promisify(execFile);
@@ -209,6 +210,61 @@ describe("JWT_SECRET: an encoding is judged by what it encodes (issue 38, findin
       expect(await resolveJwtSecret(secret, dir), secret).toBe(secret);
     }
   }, 60_000);
+});
+
+describe("JWT_SECRET: digests and made bytes that passed (issue 38 re-attack round 3, finding 5)", () => {
+  const digest = (algorithm: string, text: string, encoding: "hex" | "base64" = "hex") => createHash(algorithm).update(text).digest(encoding);
+  /** What `md5sum`, `sha*sum` and `b2sum` print for standard input: "<hex>  -". */
+  const sumLine = (algorithm: string, text: string) => `${digest(algorithm, text)}  -`;
+
+  it("refuses a digest with what `sha256sum` prints after it, of nothing, of line ends and of common forms of a word", async () => {
+    const cases: [string, RegExp][] = [
+      // JWT_SECRET=$(echo password | sha256sum): the "  -" made it not hex, and 64 random-looking characters.
+      [sumLine("sha256", "password\n"), /the SHA-256 \(hex\) of a common password/],
+      [`${sumLine("sha512", "password\n")}\n`, /the SHA-512 \(hex\) of a common password/],
+      [digest("sha256", ""), /the SHA-256 \(hex\) of an empty string/], // echo -n "$UNSET" | sha256sum
+      [sumLine("sha256", "\n"), /the SHA-256 \(hex\) of a lone newline/], // echo "$UNSET" | sha256sum
+      [digest("sha256", "password\r\n"), /the SHA-256 \(hex\) of a common password/],
+      [digest("sha256", "password "), /the SHA-256 \(hex\) of a common password/],
+      [digest("sha256", "Password1"), /the SHA-256 \(hex\) of a common password/],
+    ];
+    const messages = await Promise.all(cases.map(([secret]) => refusalOf(secret)));
+    messages.forEach((m, i) => expect(m, cases[i]![0]).toMatch(cases[i]![1]));
+    // Found in a few hundred thousand guesses: the list, five forms of each word, "" and "\n" first.
+    expect((await secretStrength(digest("sha256", ""))).bits).toBe(0);
+  }, 60_000);
+
+  it("refuses SHA-224 and BLAKE2b-512 (`b2sum`), and the SHA-256 of a hex SHA-256", async () => {
+    const cases: [string, RegExp][] = [
+      [digest("sha224", "password"), /the SHA-224 \(hex\) of a common password/],
+      [sumLine("blake2b512", "password\n"), /the BLAKE2b-512 \(hex\) of a common password/], // echo password | b2sum
+      [digest("sha256", digest("sha256", "password")), /the SHA-256 of the hex SHA-256 \(hex\) of a common password/],
+    ];
+    const messages = await Promise.all(cases.map(([secret]) => refusalOf(secret)));
+    messages.forEach((m, i) => expect(m, cases[i]![0]).toMatch(cases[i]![1]));
+  }, 60_000);
+
+  it("refuses bytes that are made, not drawn: a sequence, one byte repeated, a short repeat, few distinct values", async () => {
+    // 36 bytes of three values, in no repeat: the digits of π, mod 3.
+    const few = Buffer.from([..."314159265358979323846264338327950288"].map((d) => [0x11, 0x5a, 0xc3][Number(d) % 3]!));
+    const cases: [string, RegExp][] = [
+      [Buffer.from(Array.from({ length: 32 }, (_, i) => i)).toString("hex"), /about 16 bits .*an arithmetic sequence of bytes \(hex\)/],
+      [Buffer.from(Array.from({ length: 48 }, (_, i) => i)).toString("base64"), /an arithmetic sequence of bytes \(base64\)/],
+      [Buffer.alloc(48, 7).toString("base64"), /one byte repeated \(base64\)/],
+      // 13 bytes thrice: the base64 repeats only every 52 characters, where zxcvbn sees no repeat.
+      [Buffer.from(randomBytes(13).toString("hex").repeat(3), "hex").toString("base64"), /13 bytes repeated \(base64\)/],
+      [few.toString("base64"), /bytes of only 3 distinct values \(base64\)/],
+    ];
+    const messages = await Promise.all(cases.map(([secret]) => refusalOf(secret)));
+    messages.forEach((m, i) => expect(m, cases[i]![0]).toMatch(cases[i]![1]));
+  }, 60_000);
+
+  it("finds no pattern in random bytes of 16 to 64 (the odds are under 10^-10 each: shared/secret-decodings.ts)", () => {
+    for (let i = 0; i < 5_000; i += 1) {
+      const bytes = randomBytes(16 + (i % 49));
+      expect(patterned(bytes, MIN_SECRET_BITS), bytes.toString("hex")).toBeUndefined();
+    }
+  });
 });
 
 describe("`tokenpool secret` and the API's start", () => {
