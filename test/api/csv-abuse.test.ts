@@ -31,6 +31,7 @@ import { authHeader, buildApp, noRequestLimit } from "../support/app.js";
 import { HEAD_BLOCK, KSM, seedMarket, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
 import { until } from "../support/wait.js";
+import { dechunk } from "../support/chunked.js";
 
 /** Holders of USDt added at the head: a CSV of ≈ 5 MB, more than loopback's socket buffers (≈ 4 MB) hold. */
 const N = 66_000;
@@ -102,16 +103,6 @@ function readAt(port: number, target: string, headers: Record<string, string>, p
   });
 }
 
-function dechunk(raw: string): string {
-  let out = "";
-  for (let at = 0; ; ) {
-    const eol = raw.indexOf("\r\n", at);
-    const size = parseInt(raw.slice(at, eol), 16);
-    if (!(size > 0)) return out;
-    out += raw.slice(eol + 2, eol + 2 + size);
-    at = eol + 2 + size + 2;
-  }
-}
 
 describe("CSV downloads: places per user and client key, a stated minimum rate", () => {
   let handle: DbHandle;

@@ -13,11 +13,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "../../db/index.js";
 import { dbTargets } from "../support/db.js";
-import { HEAD_BLOCK, seedMarket, TEN } from "../support/fixtures.js";
+import { seedBigToken, seedMarket, TEN } from "../support/fixtures.js";
 
 const pg = dbTargets.find((t) => t.name === "postgres")!;
 const BIG = 1_000;
@@ -86,13 +85,7 @@ describe.skipIf(pg.skip)(`database fairness under a pool flood (Postgres)${pg.sk
   beforeAll(async () => {
     target = await pg.open();
     await seedMarket(target.db);
-    await target.db.execute(sql.raw(`insert into tokens (id, name, symbol, decimals, supply, owner, kind, asset_id, status, block_number) values (${BIG}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', 'asset', ${BIG}, 'live', ${HEAD_BLOCK})`));
-    await target.db.execute(
-      sql.raw(`insert into holders (token_id, account, balance, block_number)
-        select ${BIG}, 'acct' || lpad(i::text, 44, '0'), (('x' || substr(md5(i::text), 1, 12))::bit(48)::bigint)::numeric * 10000000000 + 1, ${HEAD_BLOCK} from generate_series(1, ${HOLDERS}) i`),
-    );
-    await target.db.execute(sql.raw(`insert into holder_counts (token_id, holders) values (${BIG}, ${HOLDERS}) on conflict (token_id) do update set holders = excluded.holders`));
-    await target.db.execute(sql.raw("vacuum analyze holders"));
+    await seedBigToken(target.db, BIG, HOLDERS);
     ({ child: api, port } = await spawnApi({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", JWT_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: target.url!, TRUST_PROXY: "1", REDIS_URL: "", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tokenpool-fairness-")) }));
     base = `http://127.0.0.1:${port}`;
     const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.1" }, body: JSON.stringify({ email: "fair@example.com", password: "correct horse battery" }) });

@@ -28,6 +28,7 @@ import { u8aToHex } from "@polkadot/util";
 import { ALICE, KSM, seedMarket, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
 import { until } from "../support/wait.js";
+import { dechunk } from "../support/chunked.js";
 
 interface RawAnswer {
   status: number;
@@ -53,17 +54,6 @@ function exchange(port: number, text: string, ms = 400): Promise<string> {
   });
 }
 
-/** The body of a chunked answer (latin1 text of ASCII: lengths are byte counts). */
-function dechunk(raw: string): string {
-  let out = "";
-  for (let at = 0; ; ) {
-    const eol = raw.indexOf("\r\n", at);
-    const size = parseInt(raw.slice(at, eol), 16);
-    if (!(size > 0)) return out;
-    out += raw.slice(eol + 2, eol + 2 + size);
-    at = eol + 2 + size + 2;
-  }
-}
 
 function parse(raw: string): RawAnswer {
   const end = raw.indexOf("\r\n\r\n");

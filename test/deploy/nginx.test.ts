@@ -30,7 +30,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { announceBlocks, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { dbTargets, services } from "../support/db.js";
-import { HEAD_BLOCK, HEAD_TIME, KSM, seedMarket } from "../support/fixtures.js";
+import { HEAD_BLOCK, HEAD_TIME, KSM, seedBigToken, seedMarket } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { answer, errorOf, fromEdge, NGINX, shippedConf, startNginx, type Answer, type Nginx } from "./nginx-harness.js";
 import { attack, summary } from "./nginx-attack.js";
@@ -93,13 +93,7 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
   beforeAll(async () => {
     store = await dbTargets.find((t) => t.name === "postgres")!.open();
     await seedMarket(store.db);
-    await store.db.execute(sql.raw(`insert into tokens (id, name, symbol, decimals, supply, owner, kind, asset_id, status, block_number) values (${BIG}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', 'asset', ${BIG}, 'live', ${HEAD_BLOCK})`));
-    await store.db.execute(
-      sql.raw(`insert into holders (token_id, account, balance, block_number)
-        select ${BIG}, 'acct' || lpad(i::text, 44, '0'), (('x' || substr(md5(i::text), 1, 12))::bit(48)::bigint)::numeric * 10000000000 + 1, ${HEAD_BLOCK} from generate_series(1, ${HOLDERS}) i`),
-    );
-    await store.db.execute(sql.raw(`insert into holder_counts (token_id, holders) values (${BIG}, ${HOLDERS}) on conflict (token_id) do update set holders = excluded.holders`));
-    await store.db.execute(sql.raw("vacuum analyze holders"));
+    await seedBigToken(store.db, BIG, HOLDERS);
     // A deep page costs what it costs on a token with millions of holders (seconds: a sort of
     // every holder, one core each), not the 20–40 ms of an index walk over these 300,000, so
     // that the read budgets above are met as on a real chain. Only the replicas' new connections

@@ -23,6 +23,7 @@ import {
   type NewSwap,
   type NewToken,
 } from "../../db/index.js";
+import { sql } from "drizzle-orm";
 
 export const HOUR = 3_600;
 /** Unix seconds of the newest indexed block. */
@@ -160,4 +161,18 @@ export async function seedMarket(db: Database): Promise<void> {
   // The rows above are the store's first complete snapshot: balance history starts at the head.
   await snapshotTaken(db, "holders", b);
   await snapshotTaken(db, "lp", b);
+}
+
+/**
+ * Token `id` ("BIG", 10 decimals) with `holders` current holders of random-looking balances,
+ * written in one statement each, then analysed: the large token of the attack suites.
+ */
+export async function seedBigToken(db: Database, id: number, holders: number): Promise<void> {
+  await db.execute(sql.raw(`insert into tokens (id, name, symbol, decimals, supply, owner, kind, asset_id, status, block_number) values (${id}, 'Big', 'BIG', 10, '1000000000000000000000', 'treasury', 'asset', ${id}, 'live', ${HEAD_BLOCK})`));
+  await db.execute(
+    sql.raw(`insert into holders (token_id, account, balance, block_number)
+      select ${id}, 'acct' || lpad(i::text, 44, '0'), (('x' || substr(md5(i::text), 1, 12))::bit(48)::bigint)::numeric * 10000000000 + 1, ${HEAD_BLOCK} from generate_series(1, ${holders}) i`),
+  );
+  await db.execute(sql.raw(`insert into holder_counts (token_id, holders) values (${id}, ${holders}) on conflict (token_id) do update set holders = excluded.holders`));
+  await db.execute(sql.raw("vacuum analyze holders"));
 }
