@@ -1,8 +1,9 @@
 /**
  * A run of blocks after the checkpoint, through the pipeline (fetch → decode → derive) into one
  * batch, written in one transaction with the checkpoint (the write stage, writer.ts). What the
- * blocks call for reading again — state that changed without events — is scheduled in the same
- * transaction (reread.ts), so a crash at any moment loses none of it.
+ * blocks call for reading again — the holders of a token whose accounts were destroyed unnamed
+ * (reread.ts), a verification pass from a runtime upgrade (sweep.ts) — is scheduled in the same
+ * transaction, so a crash at any moment loses none of it.
  */
 import { getTask, setTask, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
@@ -11,6 +12,7 @@ import { isStateDiscarded, type ChainReader } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
 import type { Pipeline } from "./pipeline.js";
 import { readTokenHolders, REREAD_TASK, scheduleReread, writeTokenHolders, type RereadRequest, type RereadTask } from "./reread.js";
+import { UPGRADE_SWEEP_TASK } from "./sweep.js";
 import { Batch } from "./writer.js";
 
 /** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
@@ -35,8 +37,6 @@ export interface CatchUpContext {
   stopped(): boolean;
   /** Holder rows read again that the batch writes itself (readTokenHolders); more are scheduled. */
   inlineRereadRows?: number;
-  /** Whether this batch ends by comparing every asset's details with chain storage (Deriver.reconcile). */
-  reconcile(): boolean;
 }
 
 export interface CatchUpResult {
@@ -59,6 +59,7 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
   let swaps = 0;
   let skipped = 0;
   let lastAt: Parameters<ChainReader["tokens"]>[0] | undefined;
+  let upgrade: { block: number; specName: string; specVersion: number } | undefined;
   const end = Math.min(to, from + ctx.batchBlocks);
   for (let n = from + 1; n <= end; n++) {
     // Stopping: the blocks applied so far are committed (a shorter batch), the rest left.
@@ -78,20 +79,15 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
     lastAt = r.block.at;
     if (r.reread.length > 0) requests.push({ scope: r.reread, reason: `block ${n}: accounts of token(s) ${ids(r.reread)} destroyed (AccountsDestroyed names none)` });
     if (r.upgraded) {
-      // Migrations ran in this block: the batch ends here, and a new snapshot is taken at it.
+      // Migrations ran in this block and announce nothing: the batch ends here, and its commit
+      // owes a verification pass from it (sweep.ts). Following goes on meanwhile.
       const { specName, specVersion } = r.block.runtime;
-      requests.push({ scope: "all", reason: `block ${n} is the first of runtime ${specName} ${specVersion}; its migrations may change state without events` });
-      ctx.logger.warn({ block: n, specName, specVersion }, "indexer: runtime upgrade; reading state again after this block");
+      upgrade = { block: n, specName, specVersion };
+      ctx.logger.warn(upgrade, "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on");
       break;
     }
   }
   const last = batch.lastBlock!;
-  if (lastAt && !requests.some((r) => r.scope === "all") && ctx.reconcile()) {
-    // Counts of every asset first (one read each); the whole token only of those that moved.
-    const moved = ctx.deriver.moved(await ctx.reader.assetCounts(lastAt, ctx.deriver.knownAssets()));
-    const changed = moved.length === 0 ? [] : ctx.deriver.reconcile(await ctx.reader.tokens(lastAt, moved), batch, last.number);
-    if (changed.length > 0) requests.push({ scope: changed, reason: `block ${last.number}: supply or account count of token(s) ${ids(changed)} changed without an event naming their accounts` });
-  }
   // Tokens' holders read again are written with the batch (its checkpoint never stands without
   // them); a new snapshot, or holders too many for one transaction, are scheduled (reread.ts).
   const tokens = requests.some((r) => r.scope === "all") ? [] : [...new Set(requests.flatMap((r) => r.scope as number[]))];
@@ -101,6 +97,7 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
   await batch.commit(ctx.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, chainFinalized) }, ctx.fence, async (t) => {
     if (holders) await writeTokenHolders(t, tokens, holders, last.number);
     if (scheduled.length > 0) await setTask(t, REREAD_TASK, scheduleReread(await getTask<RereadTask>(t, REREAD_TASK), scheduled, last));
+    if (upgrade) await setTask(t, UPGRADE_SWEEP_TASK, upgrade);
   });
   timer?.();
   for (const r of requests) ctx.logger.warn({ block: last.number, reason: r.reason, with: holders ? "this batch" : "a re-read after it" }, "indexer: state changed without events: reading it again");

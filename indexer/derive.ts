@@ -4,7 +4,7 @@
  * stage reads it), `apply` turns the reads into rows of the batch and moves the in-memory market
  * (pools, reserves, decimals, prices) forward. Nothing is derived by adding up event amounts.
  */
-import { tokenDetails, type Database } from "../db/index.js";
+import type { Database } from "../db/index.js";
 import { formatFixed, USD_SCALE } from "../shared/decimal.js";
 import type { Logger } from "../shared/logger.js";
 import { chainAnchors } from "./anchors.js";
@@ -67,9 +67,6 @@ export class Deriver {
   private readonly feeProblems = new Set<string>();
   /** The runtime of the block applied last (undefined: not known yet, no upgrade can be told). */
   private runtime: SpecId | undefined;
-  /** Each asset's supply and account count as last read ("supply|accounts"): see reconcile. */
-  private readonly details = new Map<number, string>();
-
   constructor(
     private readonly chain: { identity: ChainIdentity; nativeTokenId: number; directory: TokenDirectory },
     private readonly options: DeriveOptions,
@@ -83,37 +80,9 @@ export class Deriver {
     );
   }
 
-  /** The market as the store last committed it (at start, and after a repair). */
+  /** The market as the store last committed it (at start, and after a re-read). */
   async load(db: Database): Promise<void> {
-    const [market, details] = await Promise.all([Market.load(db, this.options.oracle, this.anchors, this.chain.directory, this.anchorNotice), tokenDetails(db)]);
-    this.market = market;
-    this.details.clear();
-    for (const d of details) if (d.accounts !== null) this.details.set(d.id, `${d.supply}|${d.accounts}`);
-  }
-
-  /** The assets and foreign assets the indexer knows (those whose details reconcile compares). */
-  knownAssets(): number[] {
-    return [...this.market.decimals.keys()].filter((id) => id !== this.chain.nativeTokenId).sort((a, b) => a - b);
-  }
-
-  /** Of `counts` (Reader.assetCounts), the assets whose numbers are not the ones last read. */
-  moved(counts: Map<number, string | null>): number[] {
-    return [...counts].filter(([id, c]) => this.details.get(id) !== (c ?? undefined)).map(([id]) => id);
-  }
-
-  /**
-   * Assets whose supply or account count (read at the end of a batch) differ from what the
-   * indexer last read, though no event of the batch named them: a refund that burns a balance
-   * (no event on the 2023 runtimes, \`balances.Unreserved\` at most), a storage write, a
-   * migration. Their details are written anew; the ids returned are the tokens whose holders are
-   * read again. A token gone from storage is destroyed.
-   */
-  reconcile(read: { tokens: TokenState[]; missing: number[] }, batch: Batch, blockNumber: number): number[] {
-    // A token whose count was never read (a store from before counts were kept) is only written.
-    const changed = read.tokens.filter((t) => t.accounts !== null && this.details.get(t.id) !== `${t.supply}|${t.accounts}`);
-    const unknown = new Set(changed.filter((t) => !this.details.has(t.id)).map((t) => t.id));
-    this.applyTokenStates({ tokens: changed, missing: read.missing }, batch, blockNumber);
-    return changed.map((t) => t.id).filter((id) => !unknown.has(id));
+    this.market = await Market.load(db, this.options.oracle, this.anchors, this.chain.directory, this.anchorNotice);
   }
 
   /** Pools the chain has but the indexer cannot use, and foreign locations refused: never silently. */
@@ -225,12 +194,10 @@ export class Deriver {
     for (const t of tokens) {
       batch.token({ ...t, blockNumber });
       this.market.setToken(t);
-      if (t.accounts !== null) this.details.set(t.id, `${t.supply}|${t.accounts}`);
     }
     for (const id of missing) {
       batch.destroy(id, blockNumber);
       this.market.deleteToken(id);
-      this.details.delete(id);
     }
     return new Set(missing);
   }

@@ -34,10 +34,12 @@ export interface FollowerOptions extends IndexerOptions {
   /** How often the heartbeat is written, and the finalized head asked for while idle at it. Default 5 s. */
   heartbeatMs?: number;
   /**
-   * How often, at most, a batch ends by comparing every asset's supply and account count with
-   * chain storage, to find changes no event names (0 = every batch). Default 30 s.
+   * The verification sweep's node budget (sweep.ts): storage entries read per second at most;
+   * 0 turns it off (then nothing finds state the chain changes without events). Default 2,500.
    */
-  reconcileMs?: number;
+  sweepReadsPerSecond?: number;
+  /** Entries per sweep page (default 500). */
+  sweepPageSize?: number;
   /**
    * Holder rows of tokens read again that are written with the batch that called for it; more
    * are read again after it, page by page (reread.ts). Default 100,000.
@@ -59,5 +61,7 @@ export interface FollowerStatus {
   blocksIndexed: number;
   skippedEvents: number;
   /** Long tasks as they move: the bootstrap snapshot and the first start's history. */
-  progress: Partial<Record<TaskName, { done: number; total: number | null; finished: boolean }>>;
+  progress: Partial<Record<TaskName | "sweep", { done: number; total: number | null; finished: boolean }>>;
+  /** The verification sweep as this process saw it: passes ended, differences found by "table.kind", the last pass. */
+  sweep: { passes: number; drift: Record<string, number>; lastPass: { pass: number; startBlock: number; endBlock: number; seconds: number; endedAt: number } | null };
 }

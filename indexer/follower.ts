@@ -20,7 +20,9 @@ import { Heartbeat } from "./heartbeat.js";
 import { startHistory } from "./history.js";
 import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedError } from "./start.js";
 import { Pipeline } from "./pipeline.js";
+import { applyRepairs } from "./repair.js";
 import { REREAD_TASK, runReread } from "./reread.js";
+import { RepairQueue, Sweeper, SweepStopped, type SweepState } from "./sweep.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type TaskName } from "./tasks.js";
 import type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
@@ -28,7 +30,10 @@ export type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
 const MAX_RETRY_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
-const RECONCILE_MS = 30_000;
+/** The sweep's node budget: storage entries read per second (INDEXER_SWEEP_READS_PER_SECOND). */
+export const SWEEP_READS_PER_SECOND = 2_500;
+/** After a failed sweep page (a read that failed), the sweep tries again after this long. */
+const SWEEP_RETRY_MS = 5_000;
 /** Failures in a row at one checkpoint after which the follower logs at error level. */
 const STUCK_AFTER = 3;
 
@@ -43,7 +48,7 @@ export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
-  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, blockTime: null, blocksIndexed: 0, skippedEvents: 0, progress: {} };
+  readonly status: FollowerStatus = { block: null, finalized: null, connected: false, sessions: 0, fatal: null, blockTime: null, blocksIndexed: 0, skippedEvents: 0, progress: {}, sweep: { passes: 0, drift: {}, lastPass: null } };
   private history: Promise<void> | undefined;
   /** Aborted by stop(): the bootstrap, the catch-up and the history end early. */
   private readonly abort = new AbortController();
@@ -52,7 +57,6 @@ export class Follower {
   private readonly heartbeat: Heartbeat;
   /** Bootstrap accounts last reported: a report that moves them is progress, a restart's first is not. */
   private bootstrapSeen: number | undefined;
-  private reconciledAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -156,6 +160,12 @@ export class Follower {
     const deriver = new Deriver(reader, this.options);
     const s: Session = { reader, deriver, bootstrapper: new Bootstrapper(this.db, reader, deriver, { ...this.options, onTask: this.onTask, signal: this.abort.signal }) };
     let failure: Error | undefined;
+    const queue = new RepairQueue();
+    queue.onPost = () => this.wake?.();
+    const sweepAbort = new AbortController();
+    const stopSweep = () => sweepAbort.abort();
+    this.abort.signal.addEventListener("abort", stopSweep);
+    let sweeping: Promise<void> | undefined;
     api.on("disconnected", () => {
       failure = new Error("WebSocket disconnected");
       this.wake?.();
@@ -176,8 +186,24 @@ export class Follower {
       deriver.startFrom(await reader.runtimes.ofState(checkpoint.blockHash));
       log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
       const pipeline = new Pipeline(reader, deriver, this.options.prefetchBlocks ?? 32);
+      sweeping = this.sweep(s, queue, sweepAbort.signal);
       while (!this.stopped) {
         if (failure) throw failure;
+        // What the sweep found different from chain storage, read again at the checkpoint.
+        const taken = queue.take();
+        if (taken) {
+          try {
+            const cp = (await getCheckpoint(this.db))!;
+            await applyRepairs({ ...s, db: this.db, logger: log, fence: this.options.fence }, taken.repairs, cp);
+            // Blocks fetched ahead were planned against the market before the repair.
+            pipeline.clear();
+            taken.settle();
+          } catch (err) {
+            taken.settle(err);
+            throw err;
+          }
+          continue;
+        }
         const finalized = this.status.finalized ?? block;
         if (block >= finalized) {
           // At the chain's head: alive. Without a new head within a heartbeat, ask the node for
@@ -203,7 +229,52 @@ export class Follower {
     } finally {
       this.wake = undefined;
       unsubscribe();
+      stopSweep();
+      this.abort.signal.removeEventListener("abort", stopSweep);
+      queue.fail(new SweepStopped("the follower's session ended"));
+      await sweeping;
     }
+  }
+
+  /**
+   * The verification sweep of this session (sweep.ts), until it ends: a failed page is logged and
+   * tried again (its position was not stored); following never waits for it.
+   */
+  private async sweep(s: Session, queue: RepairQueue, signal: AbortSignal): Promise<void> {
+    const readsPerSecond = this.options.sweepReadsPerSecond ?? SWEEP_READS_PER_SECOND;
+    if (readsPerSecond <= 0) return;
+    const log = this.options.logger;
+    while (!signal.aborted) {
+      try {
+        await new Sweeper({
+          db: this.db,
+          reader: s.reader,
+          queue,
+          logger: log,
+          fence: this.options.fence,
+          signal,
+          readsPerSecond,
+          pageSize: this.options.sweepPageSize,
+          onProgress: (state, drift) => this.sweepProgress(state, drift.map((d) => `${d.table}.${d.kind}`)),
+        }).run();
+        return;
+      } catch (err) {
+        if (signal.aborted || err instanceof SweepStopped) return;
+        log.warn({ err: err instanceof Error ? err.message : String(err), retryMs: SWEEP_RETRY_MS }, "indexer: a verification page failed; trying it again");
+        await new Promise((resolve) => setTimeout(resolve, SWEEP_RETRY_MS));
+      }
+    }
+  }
+
+  private sweepProgress(state: SweepState, found: string[]): void {
+    const sweep = this.status.sweep;
+    for (const k of found) sweep.drift[k] = (sweep.drift[k] ?? 0) + 1;
+    if (state.lastPass && state.lastPass.pass !== sweep.lastPass?.pass) {
+      sweep.passes++;
+      sweep.lastPass = { pass: state.lastPass.pass, startBlock: state.lastPass.startBlock, endBlock: state.lastPass.endBlock, seconds: state.lastPass.seconds, endedAt: Date.parse(state.lastPass.endedAt) / 1000 };
+    }
+    this.status.progress.sweep = { done: state.checked, total: null, finished: false };
+    this.heartbeat.progressed();
   }
 
   /**
@@ -276,7 +347,6 @@ export class Follower {
 
   /** Blocks after `from` up to `to` as one batch, then any re-read they called for. */
   private async follow(s: Session, pipeline: Pipeline, from: number, to: number): Promise<number> {
-    const reconcileMs = this.options.reconcileMs ?? RECONCILE_MS;
     const result = await catchUp(
       {
         ...s,
@@ -288,11 +358,6 @@ export class Follower {
         metrics: this.options.metrics,
         stopped: () => this.stopped,
         inlineRereadRows: this.options.inlineRereadRows,
-        reconcile: () => {
-          if (Date.now() - this.reconciledAt < reconcileMs) return false;
-          this.reconciledAt = Date.now();
-          return true;
-        },
       },
       from,
       to,

@@ -4,14 +4,9 @@
  *
  * - `AccountsDestroyed` (an asset being destroyed loses its accounts a thousand at a time and
  *   names none of them) — its holders are read again;
- * - a refund that burns a balance (`assets.refund(allow_burn)`: no event on the 2023 runtimes but
- *   `balances.Unreserved`, none at all on later ones when no deposit was held), a storage write,
- *   anything else that moves an asset's supply or account count without naming it — found by
- *   comparing every asset's details with chain storage at the end of a batch (Deriver.reconcile),
- *   and its holders read again;
- * - a runtime upgrade, whose migrations may change any state — everything is read again: a new
- *   snapshot (tokens, holders, pools, LP positions) at the block after which the new runtime
- *   ran, as a bootstrap takes it.
+ * - everything else (a refund that burns a balance, a hold, a storage write, a runtime upgrade's
+ *   migrations) is found by the verification sweep (sweep.ts) and repaired by the follower
+ *   (repair.ts).
  *
  * A re-read is scheduled in the transaction of the batch that called for it (a crash cannot lose
  * it), pinned at that batch's last block, and runs before the next batch: every page is read at

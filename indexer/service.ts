@@ -38,7 +38,7 @@ export function startIndexer(config: Config, logger: Logger, handle: DbHandle, w
     prefetchBlocks: config.indexerPrefetchBlocks,
     rebootstrap: config.indexerRebootstrap,
     historyHours: config.indexerHistoryHours,
-    reconcileMs: config.indexerReconcileSeconds * 1000,
+    sweepReadsPerSecond: config.indexerSweepReadsPerSecond,
     oracle: oracleSettings(config),
     logger,
     fence,

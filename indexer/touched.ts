@@ -385,6 +385,12 @@ export function collectChanges(events: ChainEvent[], ctx: CollectContext): Block
       legs = [];
       legsOf = e.extrinsic;
     }
+    // Any account any event names may have had its native balance moved without a `balances`
+    // event: a hold placed or released by staking, delegated staking, nomination pools, the
+    // election's deposits, preimages, revive's storage deposits, proxy and multisig deposits
+    // (today's hubs have no Held/Released events). Read again at this block; the verification
+    // sweep (sweep.ts) finds what no event names at all.
+    for (const a of e.accounts) touch(changes, ctx.nativeTokenId, a);
     try {
       handle(e, ctx, changes, lpTokens, legs);
     } catch (err) {

@@ -67,6 +67,12 @@ export class Batch {
   /** How to read the foreign tokens met in the batch (history too: a backfill may meet them first). */
   readonly foreignLocations: ForeignLocation[] = [];
 
+  /**
+   * A repair batch's block (indexer/repair.ts): its reads are at this block, which the store
+   * already has; it is announced again and dates the rows, but not written as a block.
+   */
+  at: Block | undefined;
+
   get size(): number {
     return this.blocks.length;
   }
@@ -118,7 +124,7 @@ export class Batch {
     for (const s of this.swaps) swaps.set(s.blockNumber, (swaps.get(s.blockNumber) ?? new Set()).add(s.eventIndex));
     const rowSets: Iterable<{ blockNumber: number }>[] = [this.liquidity, this.prices, this.reserves, this.holders.values(), this.tokens.values(), this.transfers];
     const [liquidity, prices, reserves, holders, tokens, transfers] = rowSets.map(countBy);
-    return this.blocks.map((b) => ({
+    return (this.blocks.length > 0 ? this.blocks : this.at ? [this.at] : []).map((b) => ({
       number: b.number,
       hash: b.hash,
       timestamp: b.timestamp,
@@ -149,14 +155,14 @@ export class Batch {
   private async writeHistory(t: Database): Promise<void> {
     for (const rows of chunks(this.reserves)) await insertPoolReserves(t, rows);
     for (const rows of chunks(this.prices)) await insertPrices(t, rows);
-    const times = new Map(this.blocks.map((b) => [b.number, b.timestamp]));
+    const times = new Map([...this.blocks, ...(this.at ? [this.at] : [])].map((b) => [b.number, b.timestamp]));
     for (const rows of chunks(this.prices)) await addTokenCandles(t, rows, (n) => times.get(n));
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
     for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
-    await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
+    if (this.blocks.length > 0) await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
     for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);
   }
 
@@ -188,7 +194,7 @@ export class Batch {
       for (const { id, block } of this.destroyedAt) await recordDestroyed(t, [id], block);
       await after?.(t);
       // Supply and holder count of every token the batch changed, as they stand after it.
-      const last = this.lastBlock;
+      const last = this.lastBlock ?? this.at;
       const touched = new Set([...this.tokens.keys(), ...this.deleted.keys(), ...[...this.holders.values()].map((h) => h.tokenId)]);
       if (last) await recordTokenStats(t, [...touched].sort((a, b) => a - b), last);
       await setCheckpoint(t, checkpoint);

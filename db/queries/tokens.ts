@@ -73,11 +73,6 @@ export async function tokenSymbols(db: Database) {
   return db.select({ id: tokens.id, decimals: tokens.decimals, symbol: tokens.symbol }).from(tokens);
 }
 
-/** Supply and the chain's account count of every token, as last read (compared with chain storage for changes without events). */
-export async function tokenDetails(db: Database) {
-  return db.select({ id: tokens.id, supply: tokens.supply, accounts: tokens.accounts }).from(tokens);
-}
-
 export type ForeignLocation = typeof foreignLocations.$inferSelect;
 
 export async function upsertForeignLocations(db: Database, rows: ForeignLocation[]): Promise<void> {

@@ -1,5 +1,5 @@
 import "@polkadot/api-augment/assetHubKusama";
-import { AbstractArray, AbstractInt, Compact, Option, Struct } from "@polkadot/types-codec";
+import { AbstractArray, AbstractInt, Compact, Enum, Option, Struct } from "@polkadot/types-codec";
 import type { Codec } from "@polkadot/types/types";
 import type { EventRecord } from "@polkadot/types/interfaces";
 import { encodeAddress } from "@polkadot/util-crypto";
@@ -18,8 +18,8 @@ export interface ChainEvent {
   /** Fields by name; an XCM location is the hex of its SCALE bytes (the same in v3, v4 and v5). */
   data: Record<string, unknown>;
   /**
-   * Every account the event names: the fields whose type in the runtime's metadata is an
-   * AccountId32 (or an Option of one), whatever they are called.
+   * Every account the event names: the values whose type in the runtime's metadata is an
+   * AccountId32, whatever they are called, in a field or nested in one (collectAccounts).
    */
   accounts: string[];
 }
@@ -50,9 +50,23 @@ function plain(codec: Codec, ss58: number): unknown {
   return codec.toPrimitive();
 }
 
-function account(codec: Codec, ss58: number): string | undefined {
-  const inner = codec instanceof Option ? (codec.isSome ? codec.unwrap() : undefined) : codec;
-  return inner && isAccount(inner) ? encodeAddress(inner.toU8a(), ss58) : undefined;
+/** Accounts one event may name (nested ones included); more are left to the sweep (sweep.ts). */
+export const MAX_EVENT_ACCOUNTS = 64;
+const MAX_DEPTH = 6;
+
+/**
+ * Every AccountId32 inside `codec`: a field, an Option, a struct's or an enum's inner value, a
+ * tuple's or a vector's items (Staking.Rewarded's `dest: RewardDestination::Account(..)`, a
+ * proxy's delegate). Bounded in depth and count: an event is the chain's, but a vector can be long.
+ */
+function collectAccounts(codec: Codec, ss58: number, out: Set<string>, depth = 0): void {
+  if (out.size >= MAX_EVENT_ACCOUNTS || depth > MAX_DEPTH) return;
+  if (isAccount(codec)) return void out.add(encodeAddress(codec.toU8a(), ss58));
+  if (codec instanceof AbstractInt || codec instanceof Compact) return;
+  if (codec instanceof Option) return codec.isSome ? collectAccounts(codec.unwrap(), ss58, out, depth + 1) : undefined;
+  if (codec instanceof Struct) for (const v of codec.values()) collectAccounts(v, ss58, out, depth + 1);
+  else if (codec instanceof Enum) collectAccounts(codec.value, ss58, out, depth + 1);
+  else if (codec instanceof AbstractArray) for (const v of codec as Iterable<Codec>) collectAccounts(v, ss58, out, depth + 1);
 }
 
 /** Decodes a block's System.Events, as the runtime's own metadata typed them. */
@@ -64,8 +78,7 @@ export function decodeEvents(records: Iterable<EventRecord>, ss58: number): Chai
     const accounts = new Set<string>();
     event.data.forEach((value, i) => {
       data[names[i] ?? String(i)] = plain(value, ss58);
-      const a = account(value, ss58);
-      if (a) accounts.add(a);
+      collectAccounts(value, ss58, accounts);
     });
     return {
       index,

@@ -127,26 +127,6 @@ export class ChainReader extends ChainNode {
   }
 
   /** Current state of tokens; ids absent from chain (destroyed) come back in `missing`. */
-  /**
-   * Each asset's supply and account count ("supply|accounts"), or null when it no longer
-   * exists: its details only, no metadata (what Deriver.reconcile compares at every batch end).
-   */
-  async assetCounts(at: At, ids: number[]): Promise<Map<number, string | null>> {
-    const sides = this.sides(ids, (id) => id);
-    const foreign = at.query.foreignAssets;
-    const details = await byKind<number, Codec>(sides, {
-      native: async (c) => c.map(() => undefined as unknown as Codec),
-      asset: (c) => at.query.assets.asset.multi(c.map((s) => assetKey(s.key))),
-      foreign: (c) => (foreign ? foreign.asset.multi(c.map((s) => foreignKey(s.key)) as never) : Promise.resolve(c.map(() => undefined as unknown as Codec))),
-    });
-    return new Map(
-      sides.map(({ item: id }, i) => {
-        const d = details[i] && some(details[i]!);
-        return [id, d ? `${d.supply.toString()}|${d.accounts.toString()}` : null];
-      }),
-    );
-  }
-
   async tokens(at: At, ids: number[]): Promise<{ tokens: TokenState[]; missing: number[] }> {
     const out: TokenState[] = [];
     const missing: number[] = [];
@@ -306,15 +286,9 @@ export class ChainReader extends ChainNode {
     return [this.nativeTokenId, ...[...assets, ...foreignIds].sort((x, y) => x - y)];
   }
 
-  /**
-   * Every non-zero balance of the native token, every asset and every foreign asset, a page at
-   * a time, from `from` on (a resumed snapshot: the map's index in BALANCE_MAPS and the last
-   * storage key read of it, exclusive). Each page says where it ended, so the caller can store
-   * that with the page's rows, and how far into the map's key space it is (`fraction`): keys
-   * begin with a blake2_128 hash, spread evenly, so it estimates the share of the map read.
-   */
-  async *allBalances(at: At, from: { map: number; lastKey: string | null } = { map: 0, lastKey: null }, pageSize = PAGE, only?: number): AsyncGenerator<BalancePage> {
-    const maps: [unknown, (key: any, value: any) => BalanceState | undefined][] = [
+  /** The balance maps in BALANCE_MAPS order, each with its entry decoder (undefined: a map the runtime lacks). */
+  private balanceMaps(at: At): [unknown, (key: any, value: any) => BalanceState | undefined][] {
+    return [
       [at.query.system.account, (k, v) => ({ tokenId: this.nativeTokenId, account: encodeAddress(k.args[0], this.ss58), ...nativeParts(v.data) })],
       [at.query.assets.account, (k, v) => ({ tokenId: assetTokenId(Number(k.args[0].toString()), this.nativeTokenId), account: encodeAddress(k.args[1], this.ss58), ...assetParts(some(v)) })],
       [
@@ -325,6 +299,37 @@ export class ChainReader extends ChainNode {
         },
       ],
     ];
+  }
+
+  /**
+   * One page of the balance maps from `from` on (the sweep's unit of work): the non-zero balances
+   * of up to `pageSize` storage entries of one map, and where the next page starts (null after
+   * the last map). Unlike allBalances, nothing is read ahead: the caller paces the reads.
+   */
+  async balancePage(at: At, from: { map: number; lastKey: string | null }, pageSize = PAGE): Promise<{ rows: BalanceState[]; entries: number; next: { map: number; lastKey: string | null } | null }> {
+    const maps = this.balanceMaps(at);
+    for (let map = from.map, startKey = from.lastKey; map < maps.length; map++, startKey = null) {
+      const [query, decode] = maps[map]!;
+      if (!query) continue;
+      const page = (await (query as any).entriesPaged({ args: [], pageSize, startKey: startKey ?? undefined })) as [any, Codec][];
+      if (page.length === 0) continue;
+      const lastKey = page[page.length - 1]![0].toHex() as string;
+      const rows = page.map(([k, v]) => decode(k, v)).filter((b): b is BalanceState => b !== undefined && b.balance !== "0");
+      const next = page.length < pageSize ? (map + 1 < maps.length ? { map: map + 1, lastKey: null } : null) : { map, lastKey };
+      return { rows, entries: page.length, next };
+    }
+    return { rows: [], entries: 0, next: null };
+  }
+
+  /**
+   * Every non-zero balance of the native token, every asset and every foreign asset, a page at
+   * a time, from `from` on (a resumed snapshot: the map's index in BALANCE_MAPS and the last
+   * storage key read of it, exclusive). Each page says where it ended, so the caller can store
+   * that with the page's rows, and how far into the map's key space it is (`fraction`): keys
+   * begin with a blake2_128 hash, spread evenly, so it estimates the share of the map read.
+   */
+  async *allBalances(at: At, from: { map: number; lastKey: string | null } = { map: 0, lastKey: null }, pageSize = PAGE, only?: number): AsyncGenerator<BalancePage> {
+    const maps = this.balanceMaps(at);
     // One token's balances (`only`): the map of its kind, under its key's prefix.
     const key = only === undefined ? undefined : this.directory.mustKey(only);
     const scope = key && { map: key.kind === "native" ? 0 : key.kind === "asset" ? 1 : 2, args: key.kind === "asset" ? [key.assetId] : key.kind === "foreign" ? [key.key] : [] };

@@ -37,7 +37,7 @@ describe("config", () => {
       indexerPrefetchBlocks: 32,
       indexerRebootstrap: "off",
       indexerHistoryHours: 24,
-      indexerReconcileSeconds: 30,
+      indexerSweepReadsPerSecond: 2_500,
       // shipped with the project: a clone with nothing beside it runs the same devnet
       devnetGenesis: DEFAULT_GENESIS,
       devnetPort: 9944,
@@ -138,7 +138,7 @@ describe("config", () => {
     expect(() => loadConfig({ INDEXER_REBOOTSTRAP: "yes" })).toThrow('INDEXER_REBOOTSTRAP must be one of off, auto, got "yes"');
     expect(() => loadConfig({ INDEXER_PREFETCH_BLOCKS: "0" })).toThrow(/INDEXER_PREFETCH_BLOCKS/);
     expect(() => loadConfig({ INDEXER_HISTORY_HOURS: "-1" })).toThrow(/INDEXER_HISTORY_HOURS/);
-    expect(loadConfig({ INDEXER_RECONCILE_SECONDS: "0" }).indexerReconcileSeconds).toBe(0);
-    expect(() => loadConfig({ INDEXER_RECONCILE_SECONDS: "x" })).toThrow(/INDEXER_RECONCILE_SECONDS/);
+    expect(loadConfig({ INDEXER_SWEEP_READS_PER_SECOND: "0" }).indexerSweepReadsPerSecond).toBe(0);
+    expect(() => loadConfig({ INDEXER_SWEEP_READS_PER_SECOND: "x" })).toThrow(/INDEXER_SWEEP_READS_PER_SECOND/);
   });
 });
