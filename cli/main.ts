@@ -389,8 +389,8 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
     }),
   );
 
-/** The bootstrap, history and re-read lines of `tokenpool status`. */
-function taskLines({ bootstrap: b, history: h, reread: r }: TaskProgress): string {
+/** The bootstrap, history, re-read and verification lines of `tokenpool status`. */
+function taskLines({ bootstrap: b, history: h, reread: r, verification: v }: TaskProgress): string {
   let out = "";
   if (b) {
     const rate = b.perSecond !== null ? `, ${b.perSecond}/s` : "";
@@ -402,6 +402,12 @@ function taskLines({ bootstrap: b, history: h, reread: r }: TaskProgress): strin
     out += h.error ? `history: not backfilled: ${h.error}\n` : `history: ${h.finished ? "done" : "in progress"}, blocks ${h.from}–${h.to} (${h.hours} h), ${h.done}/${total}\n`;
   }
   if (r) out += `re-read: in progress at block ${r.block}, ${r.scope === "all" ? "a new snapshot" : `holders of ${r.tokenCount} token(s), ${r.rows} rows`} (${r.reasons.join("; ")})\n`;
+  if (v) {
+    const repaired = Object.entries(v.repaired).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+    const last = v.lastPass ? `last full pass ${v.lastPass.pass} ended ${v.lastPass.endedAt} (blocks ${v.lastPass.startBlock}–${v.lastPass.endBlock}, ${v.lastPass.seconds} s, ${v.lastPass.checked} entries, ${v.lastPass.found} differences)` : "no full pass yet";
+    const upgrade = v.upgrade ? `; verifying from the upgrade at block ${v.upgrade.block} (${v.upgrade.specName} ${v.upgrade.specVersion})` : "";
+    out += `verification: pass ${v.pass}, ${v.phase} at block ${v.block}, ${v.checked} entries compared, ${v.found} differences; ${last}; repaired since the start: ${repaired}${upgrade}\n`;
+  }
   return out;
 }
 

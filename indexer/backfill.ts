@@ -18,10 +18,10 @@ import { getCheckpoint, markChunkDone, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
-import type { DecodedBlock } from "./decode.js";
 import { Deriver } from "./derive.js";
 import { fetchMarket } from "./fetch.js";
 import { Pipeline } from "./pipeline.js";
+import { resnapshotMarket } from "./resnapshot.js";
 import type { OracleSettings } from "./market.js";
 import { Batch } from "./writer.js";
 
@@ -109,7 +109,7 @@ export async function backfillChunk(
     swaps += r.swaps;
     if (r.upgraded) {
       // The first block of a new runtime: its migrations may move pools and tokens without an
-      // event. The follower takes a new snapshot there; so does the chunk's market, with the
+      // event. The follower reads the market again there; so does the chunk's, with the
       // same history rows (every pool's reserves, the prices that moved). The blocks fetched
       // ahead were planned against the market before it.
       pipeline.clear();
@@ -135,21 +135,6 @@ async function seedAt(reader: ChainReader, deriver: Deriver, number: number): Pr
   for (const t of tokens.tokens) market.setToken(t);
   for (const p of pools) market.setPool(p.ref, BigInt(p.reserve0), BigInt(p.reserve1));
   market.reprice();
-}
-
-/** The market read again at `block` (a runtime's first), its history rows into `batch`, as a follower's new snapshot writes them. */
-async function resnapshotMarket(reader: ChainReader, deriver: Deriver, block: DecodedBlock, batch: Batch): Promise<void> {
-  const { at, number, timestamp } = block;
-  const { tokens, pools, unusable } = await fetchMarket(reader, at);
-  deriver.reportUnusable(number, unusable, reader.collisions);
-  // A market of what the chain has now (a pool or token a migration removed is gone), with the
-  // prices before it, so that only the prices that move are written.
-  const prices = deriver.market.prices;
-  deriver.emptyMarket().prices = new Map(prices);
-  deriver.applyTokenStates(tokens, batch, number);
-  deriver.applyPoolStates(pools, batch, number, timestamp);
-  deriver.applyPrices(batch, number);
-  deriver.storeLearned(batch, number);
 }
 
 /**

@@ -12,6 +12,7 @@ import { isStateDiscarded, type ChainReader } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
 import type { Pipeline } from "./pipeline.js";
 import { readTokenHolders, REREAD_TASK, scheduleReread, writeTokenHolders, type RereadRequest, type RereadTask } from "./reread.js";
+import { resnapshotMarket } from "./resnapshot.js";
 import { UPGRADE_SWEEP_TASK } from "./sweep.js";
 import { Batch } from "./writer.js";
 
@@ -84,6 +85,9 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
       const { specName, specVersion } = r.block.runtime;
       upgrade = { block: n, specName, specVersion };
       ctx.logger.warn(upgrade, "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on");
+      // Tokens and pools (few) at once, as a backfill chunk does: prices are right from this block.
+      ctx.pipeline.clear();
+      await resnapshotMarket(ctx.reader, ctx.deriver, r.block, batch);
       break;
     }
   }

@@ -213,7 +213,9 @@ export interface FollowerMetricSources {
   blockTime: number | null;
   blocksIndexed: number;
   skippedEvents: number;
-  progress: Partial<Record<"bootstrap" | "history", { done: number; total: number | null; finished: boolean }>>;
+  progress: Partial<Record<"bootstrap" | "history" | "sweep", { done: number; total: number | null; finished: boolean }>>;
+  /** The verification sweep: differences found by "table.kind", passes ended, the last pass. */
+  sweep?: { passes: number; drift: Record<string, number>; lastPass: { seconds: number; endedAt: number } | null };
 }
 
 /** The indexer's metrics, read from its follower's status at each scrape. */
@@ -271,6 +273,9 @@ export class IndexerMetrics {
       get progress() {
         return read()?.progress ?? {};
       },
+      get sweep() {
+        return read()?.sweep;
+      },
     };
     const gauge = (name: string, help: string, value: () => number | null, labelNames: string[] = []) =>
       new Gauge({
@@ -305,6 +310,30 @@ export class IndexerMetrics {
         this.inc(status.skippedEvents);
       },
     });
+    new Counter({
+      name: "tokenpool_indexer_sweep_drift_total",
+      help: "Differences between the store and chain storage found (and repaired) by the verification sweep of this process, by table and kind (missing, ghost, wrong)",
+      labelNames: ["table", "kind"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [k, n] of Object.entries(status.sweep?.drift ?? {})) {
+          const [table, kind] = k.split(".");
+          this.inc({ table: table!, kind: kind! }, n);
+        }
+      },
+    });
+    new Counter({
+      name: "tokenpool_indexer_sweep_passes_total",
+      help: "Full verification passes ended by this process (every row served as current compared with chain storage)",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(status.sweep?.passes ?? 0);
+      },
+    });
+    gauge("tokenpool_indexer_sweep_last_pass_seconds", "Duration of the last full verification pass: the bound on how long a change the chain does not announce stays wrong", () => status.sweep?.lastPass?.seconds ?? null);
+    gauge("tokenpool_indexer_sweep_last_pass_end_timestamp_seconds", "Unix time the last full verification pass ended", () => status.sweep?.lastPass?.endedAt ?? null);
     new Gauge({
       name: "tokenpool_indexer_task_progress",
       help: "Long tasks: done (entries or blocks), total (estimate; absent until known), finished (0/1)",

@@ -53,6 +53,35 @@ const Health = z
         })
         .nullable()
         .openapi({ description: "State being read again because it changed without an event naming it; null when none is under way" }),
+      verification: z
+        .object({
+          pass: z.number().int().openapi({ description: "The pass in progress (passes started since the store began)" }),
+          phase: z.enum(["tokens", "pools", "lp", "chain", "store"]).openapi({ description: "tokens, pools, LP positions, every balance of the chain, then every holder row of the store" }),
+          block: z.number().int().openapi({ description: "The block the last page was compared at (the checkpoint then)" }),
+          passStartedAt: z.string().openapi({ description: "When the pass in progress began (ISO 8601)" }),
+          checked: z.number().int().openapi({ description: "Entries compared in this pass" }),
+          found: z.number().int().openapi({ description: "Differences found in this pass (each repaired before the sweep moved on)" }),
+          repaired: z.record(z.string(), z.number().int()).openapi({ description: 'Differences repaired since the store began, by "table.kind" (holders.ghost, holders.wrong, holders.missing, pools.wrong, tokens.wrong, lp_holders.…)' }),
+          lastPass: z
+            .object({
+              pass: z.number().int(),
+              startBlock: z.number().int(),
+              endBlock: z.number().int(),
+              startedAt: z.string(),
+              endedAt: z.string().openapi({ description: "When the last full pass ended: everything served as current was compared with chain storage between startBlock and endBlock" }),
+              seconds: z.number(),
+              checked: z.number().int(),
+              found: z.number().int(),
+              upgrade: z.number().int().nullable().openapi({ description: "The runtime upgrade's first block, when the pass was started by one" }),
+            })
+            .nullable(),
+          upgrade: z
+            .object({ block: z.number().int(), specName: z.string(), specVersion: z.number().int() })
+            .nullable()
+            .openapi({ description: "A runtime upgrade whose verification pass is under way: answers as of its block or later are refused (BLOCK_NOT_INDEXED) until it ends" }),
+        })
+        .nullable()
+        .openapi({ description: "The continuous verification of the store against chain storage (docs/chains.md, What the chain does not announce); null before its first page" }),
     }),
     db: z.literal("ok"),
   })
@@ -61,7 +90,7 @@ const Health = z
 const Unavailable = ErrorBody.extend({
   status: z.literal("down"),
   chain: z.object({ finalized: z.null() }),
-  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null(), bootstrap: z.null(), history: z.null(), reread: z.null() }),
+  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null(), bootstrap: z.null(), history: z.null(), reread: z.null(), verification: z.null() }),
   db: z.literal("down"),
 }).openapi("HealthUnavailable");
 
@@ -112,7 +141,7 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; re
       deps.logger.warn({ err }, "health: store unavailable");
       deps.reset?.();
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
-      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null }, db: "down" as const }, 503, { "Retry-After": "5" });
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null, verification: null }, db: "down" as const }, 503, { "Retry-After": "5" });
     }
   });
 }

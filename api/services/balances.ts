@@ -25,16 +25,19 @@ export interface AsOf {
 export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[], opts: { kept?: boolean } = {}): Promise<{ number: number; timestamp: number }> {
   if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid ${q.field ?? "query"}: give "${q.field === "body" ? "block" : "at"}" (a block) or "atTime" (Unix seconds), not both.`);
   const kinds = typeof kind === "string" ? [kind] : kind;
-  const bounds = await asOfBounds(db, kinds, q, "reread"); // indexer/reread.ts's task
+  // indexer/reread.ts's task (holders of a token whose accounts were destroyed unnamed), and the
+  // verification pass a runtime upgrade owes (indexer/sweep.ts: its migrations announce nothing).
+  const bounds = await asOfBounds(db, kinds, q, ["reread", "sweep-upgrade"]);
   const resolved = pick(q, bounds);
-  const reread = bounds.task as { block: number } | undefined;
-  // State that changed without events (a runtime upgrade, destroyed accounts) is being read again
-  // at that block (indexer/reread.ts): until it is, answers from it on could still change. So an
-  // answer as of such a block, or one that is kept (a snapshot), waits; "now" answers as the
-  // current rows do.
+  const pending = bounds.task;
+  // Until those are done, state from that block on may still be corrected. So an answer as of
+  // such a block, or one that is kept (a snapshot), waits; "now" answers as the current rows do.
   const asked = q.at !== undefined || q.atTime !== undefined || opts.kept === true;
-  if (asked && reread && resolved.number >= reread.block)
-    throw new AppError("BLOCK_NOT_INDEXED", `Block ${resolved.number} is not final in the store yet: state from block ${reread.block} on is being read again (it changed without events, e.g. a runtime upgrade); ask again when /health shows no reread.`);
+  if (asked && pending && resolved.number >= pending.block)
+    throw new AppError(
+      "BLOCK_NOT_INDEXED",
+      `Block ${resolved.number} is not final in the store yet: state from block ${pending.block} on is being verified against chain storage (a runtime upgrade, or accounts changed without events); ask again when /health shows no reread and no verification.upgrade.`,
+    );
   return resolved;
 }
 

@@ -75,16 +75,16 @@ export interface AsOfBounds {
   floor: number | undefined;
   /** The block named (by number, or the last at or before a time); undefined when none or not asked. */
   asked: { number: number; timestamp: number } | undefined;
-  /** The state of the indexer task `task` (e.g. a reread in progress), as stored. */
-  task: unknown;
+  /** The earliest block of the indexer tasks named (a re-read, a verification owed from an upgrade) in progress. */
+  task: { block: number } | undefined;
 }
 
 /**
  * In one statement (one round trip, where reading them apart took five): the newest block, the
  * history floors of `kinds`, the block `at` names or the last at or before `atTime`, and the
- * state of the indexer task `task`.
+ * earliest block of the indexer tasks `tasks` on record.
  */
-export async function asOfBounds(db: Database, kinds: HistoryKind[], q: { at?: number | undefined; atTime?: number | undefined }, task: string): Promise<AsOfBounds> {
+export async function asOfBounds(db: Database, kinds: HistoryKind[], q: { at?: number | undefined; atTime?: number | undefined }, tasks: string[]): Promise<AsOfBounds> {
   const asked =
     q.at !== undefined
       ? sql`select number, timestamp from blocks where number = ${q.at}::bigint`
@@ -96,7 +96,7 @@ export async function asOfBounds(db: Database, kinds: HistoryKind[], q: { at?: n
       select h.number as head_number, h.timestamp as head_timestamp, a.number as asked_number, a.timestamp as asked_timestamp,
         (select count(*) from history_floors where kind = any(${pgArray(kinds)}::text[])) as floors,
         (select max(block_number) from history_floors where kind = any(${pgArray(kinds)}::text[])) as floor,
-        (select state::text from indexer_tasks where name = ${task}) as task
+        (select min((state->>'block')::bigint)::text from indexer_tasks where name = any(${pgArray(tasks)}::text[])) as task
       from (select 1) one
       left join lateral (select number, timestamp from blocks order by number desc limit 1) h on true
       left join lateral (${asked}) a on true`),
@@ -107,7 +107,7 @@ export async function asOfBounds(db: Database, kinds: HistoryKind[], q: { at?: n
     head: pair(row?.head_number, row?.head_timestamp),
     floor: Number(row?.floors ?? 0) === new Set(kinds).size ? num(row?.floor) : undefined,
     asked: pair(row?.asked_number, row?.asked_timestamp),
-    task: row?.task === null || row?.task === undefined ? undefined : (JSON.parse(row.task) as unknown),
+    task: row?.task === null || row?.task === undefined ? undefined : { block: Number(row.task) },
   };
 }
 

@@ -270,6 +270,22 @@ export interface TaskProgress {
    * is read at, everything ("all", after a runtime upgrade) or how many tokens, and why.
    */
   reread: { block: number; scope: "all" | "tokens"; tokens: number[]; tokenCount: number; rows: number; reasons: string[] } | null;
+  /**
+   * The verification sweep (indexer/sweep.ts): the pass in progress (its phase, the block its last
+   * page was compared at, entries compared, differences found), differences repaired since the
+   * store began, the last full pass, and a runtime upgrade whose pass is owed or running.
+   */
+  verification: {
+    pass: number;
+    phase: "tokens" | "pools" | "lp" | "chain" | "store";
+    block: number;
+    passStartedAt: string;
+    checked: number;
+    found: number;
+    repaired: Record<string, number>;
+    lastPass: { pass: number; startBlock: number; endBlock: number; startedAt: string; endedAt: string; seconds: number; checked: number; found: number; upgrade: number | null } | null;
+    upgrade: { block: number; specName: string; specVersion: number } | null;
+  } | null;
 }
 
 export async function taskProgress(db: Database): Promise<TaskProgress> {
@@ -277,6 +293,8 @@ export async function taskProgress(db: Database): Promise<TaskProgress> {
   const b = tasks.bootstrap;
   const h = tasks.history;
   const r = tasks.reread;
+  const v = tasks.sweep;
+  const u = tasks["sweep-upgrade"];
   return {
     bootstrap: b
       ? { block: b.number, finished: b.finished, accounts: b.accounts, holders: b.holders, perSecond: b.perSecond, etaSeconds: b.etaSeconds, resumed: b.resumed, note: b.note }
@@ -285,5 +303,19 @@ export async function taskProgress(db: Database): Promise<TaskProgress> {
     reread: r
       ? { block: r.block, scope: r.scope === "all" ? "all" : "tokens", tokens: r.scope === "all" ? [] : r.scope.slice(0, 20), tokenCount: r.scope === "all" ? 0 : r.scope.length, rows: r.rows, reasons: r.reasons.slice(-5) }
       : null,
+    verification:
+      v || u
+        ? {
+            pass: v?.pass ?? 0,
+            phase: v?.phase ?? "tokens",
+            block: v?.block ?? 0,
+            passStartedAt: v?.passStartedAt ?? new Date(0).toISOString(),
+            checked: v?.checked ?? 0,
+            found: v?.found ?? 0,
+            repaired: v?.repaired ?? {},
+            lastPass: v?.lastPass ?? null,
+            upgrade: u ? { block: u.block, specName: u.specName, specVersion: u.specVersion } : null,
+          }
+        : null,
   };
 }

@@ -58,10 +58,11 @@ describe("touched set", () => {
     expect(rows.every((r) => r.account === TRADER && r.eventIndex === 10)).toBe(true);
   });
 
-  it("ignores events of pallets it does not index", () => {
+  it("an event of a pallet it does not index moves nothing, but the native balance of each account it names is read again (a hold it placed)", () => {
     const unknown: ChainEvent[] = [{ index: 0, section: "nfts", method: "Minted", extrinsic: 1, data: { owner: TRADER }, accounts: [TRADER] }];
     const changes = collectChanges(unknown, { nativeTokenId: 0, pools: new Map() });
-    expect(changes.tokens.size + changes.balances.size + changes.pools.size + changes.skipped.length).toBe(0);
+    expect(changes.tokens.size + changes.pools.size + changes.skipped.length + changes.transfers.length).toBe(0);
+    expect([...changes.balances].map(([id, accounts]) => [id, [...accounts]])).toEqual([[0, [TRADER]]]);
   });
 
   it("reports a swap over pools it has never seen, and malformed events, instead of dropping them", () => {
@@ -100,7 +101,8 @@ describe("touched set", () => {
     directory.set(id, { kind: "foreign", key: "0x02010902", location: {} }); // pretend: another location, same id
     const issued: ChainEvent[] = [{ index: 2, section: "foreignAssets", method: "Issued", extrinsic: 1, data: { assetId: location, owner: TRADER, amount: "1" }, accounts: [TRADER] }];
     const changes = collectChanges(issued, { nativeTokenId: 0, pools: new Map(), tokens: directory });
-    expect(changes.balances.size).toBe(0);
+    // Only the native balance of the account it names (every event's): nothing of the refused token.
+    expect([...changes.balances.keys()]).toEqual([0]);
     expect(changes.skipped).toEqual([{ eventIndex: 2, event: "foreignAssets.Issued", reason: `location ${location} derives token id ${id}, which another location has: not indexed` }]);
   });
 });

@@ -103,6 +103,31 @@ export class BlockOps {
     return this;
   }
 
+  /**
+   * Staking's bond as today's hubs do it: a hold on the stash's free balance (reserved grows),
+   * announced only by `staking.Bonded { stash, amount }` — no `balances` event.
+   */
+  bond(stash: AccountHex, amount: bigint): this {
+    const a = this.state.nativeOf(stash);
+    if (a.free < amount) throw new Error(`native: ${stash} has ${a.free} free, not ${amount}`);
+    a.free -= amount;
+    a.reserved += amount;
+    this.emit("staking", "Bonded", { stash, amount });
+    this.extrinsic++;
+    return this;
+  }
+
+  /**
+   * A reward paid to another account than the stash, which names it only inside the event's
+   * `dest: RewardDestination::Account(..)` (here held at once, as a restake would): no `balances` event.
+   */
+  reward(stash: AccountHex, payee: AccountHex, amount: bigint): this {
+    this.state.nativeOf(payee).reserved += amount;
+    this.emit("staking", "Rewarded", { stash, dest: { Account: payee }, amount });
+    this.extrinsic++;
+    return this;
+  }
+
   assetTransfer(assetId: number, from: AccountHex, to: AccountHex, amount: bigint): this {
     this.state.moveAsset(assetId, from, to, amount);
     this.emit("assets", "Transferred", { assetId, from, to, amount });
