@@ -84,10 +84,10 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
       // owes a verification pass from it (sweep.ts). Following goes on meanwhile.
       const { specName, specVersion } = r.block.runtime;
       upgrade = { block: n, specName, specVersion };
-      ctx.logger.warn(upgrade, "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on");
       // Tokens and pools (few) at once, as a backfill chunk does: prices are right from this block.
       ctx.pipeline.clear();
       await resnapshotMarket(ctx.reader, ctx.deriver, r.block, batch);
+      ctx.logger.warn(upgrade, "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on");
       break;
     }
   }

@@ -4,7 +4,8 @@
  * and its migrations change state without any event: a native balance, the pool's reserve (its
  * price moves), a frozen part, an asset account removed. Whatever the order of things, a store
  * must end equal to the chain's state at its checkpoint (the plain values the chain was built
- * from), the first block of B must be handled, and the new snapshot taken once:
+ * from) once the verification pass the upgrade owes has ended, the first block of B must be
+ * handled, and following must never stop for it:
  *
  * - the upgrade while a bootstrap is in progress (pinned before it, finished after it), and a
  *   bootstrap pinned at the applying block or at B's first;
@@ -12,8 +13,8 @@
  * - two upgrades in consecutive blocks (B's first block applies C);
  * - a node whose version or metadata lags at the upgrade for good: never decoded with the wrong
  *   types, confirmed where the node answers right (the finalized head);
- * - a node that prunes the block a re-read is pinned at: a fatal error naming it, or with
- *   INDEXER_REBOOTSTRAP=auto one new snapshot at the head (not one more after it).
+ * - a node that prunes every state but the newest few: the verification reads each page at the
+ *   checkpoint, never at a pinned old block, so nothing fails.
  */
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { Writable } from "node:stream";
@@ -22,7 +23,7 @@ import { oracleSettings } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { getHeartbeat, getTask, type Database } from "../../db/index.js";
-import { REREAD_TASK, type RereadTask } from "../../indexer/reread.js";
+import { UPGRADE_SWEEP_TASK } from "../../indexer/sweep.js";
 import { account, assetHubRuntimes, type BlockOps, type FakeChain, type RuntimeId } from "../support/fake-chain.js";
 import { ACTORS, marketChain, PINK, type MarketOptions } from "../support/fake-market.js";
 import { startFakeNode, type FakeNode, type FakeNodeOptions } from "../support/fake-node.js";
@@ -114,12 +115,21 @@ const count = (run: Run, msg: string) => run.records.filter((r) => r.msg === msg
 const why = (run: Run) =>
   `block ${run.follower.status.block}, ${run.follower.status.sessions} sessions; warnings and errors:\n${[...new Set(run.records.filter((r) => r.level >= 40).map((r) => `${r.msg}: ${r.err?.message ?? r.err ?? r.reason ?? ""}`))].slice(0, 6).join("\n")}`;
 
-/** Waits for the head (or a third session: two failures in a row on a node that never drops one). */
-async function reachHead(run: Run): Promise<void> {
+/**
+ * Waits for the head (or a third session: two failures in a row on a node that never drops one),
+ * then for the end of the verification pass the upgrade at `upgrade` owes.
+ */
+async function reachHead(run: Run, upgrade = FIRST): Promise<void> {
   await until(`the follower at block ${HEAD}`, () => run.follower.status.block === HEAD || run.follower.status.sessions >= 3 || run.follower.status.fatal !== null, BOUND_MS).catch(() => {});
   expect(run.follower.status.block, why(run)).toBe(HEAD);
+  await until(`the verification pass of the upgrade at block ${upgrade}`, () => verifiedAfter(run, upgrade), BOUND_MS).catch(() => {});
+  expect(verifiedAfter(run, upgrade), why(run)).toBe(true);
   expect(run.follower.status.sessions, `a faithful node never makes the follower fail: ${why(run)}`).toBe(1);
 }
+
+/** A pass started by the upgrade at `block` (or a later one) has ended. */
+const verifiedAfter = (run: Run, block: number) => run.records.some((r) => r.msg === "indexer: verification pass done: the store was compared with chain storage in full" && r.upgrade >= block);
+const UPGRADE_MSG = "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on";
 
 describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
   it("an upgrade while the bootstrap is in progress (pinned before it, finished after it): B's first block is handled and its migration read", async () => {
@@ -132,28 +142,34 @@ describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
     n.finalize(HEAD);
     await reachHead(run);
     expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-    // The bootstrap, and the new snapshot at B's first block: two, no more.
-    expect(count(run, "bootstrap: done")).toBe(2);
-    expect(run.records.filter((r) => r.msg === "indexer: runtime upgrade; reading state again after this block").map((r) => r.block)).toEqual([FIRST]);
+    // The bootstrap only: no new snapshot after the upgrade, a verification pass from B's first block.
+    expect(count(run, "bootstrap: done")).toBe(1);
+    expect(run.records.filter((r) => r.msg === UPGRADE_MSG).map((r) => r.block)).toEqual([FIRST]);
   });
 
-  it("while the new snapshot after the upgrade runs, the heartbeat keeps beating (/health not stale) and the re-read is on record", async () => {
+  it("following never stops for the upgrade: the follower passes B's first block while its verification is owed, the heartbeat keeps beating, and the pass is on record", async () => {
     const c = chain();
     const n = await node(c, { finalized: 5, latencyMs: 15 });
-    const run = follow(ctx.db, n.url, { bootstrapPageSize: 1, heartbeatMs: 200 });
+    // A slow budget (a page of 2 entries, 20 a second): the pass outlasts the catch-up.
+    const run = follow(ctx.db, n.url, { heartbeatMs: 200, sweepReadsPerSecond: 20, sweepPageSize: 2 });
     await until("the bootstrap", () => run.follower.status.block === 5, BOUND_MS);
     n.finalize(HEAD);
-    const ages: number[] = [];
-    while (run.follower.status.block !== HEAD && run.follower.status.sessions < 3) {
-      const reread = await getTask<RereadTask>(ctx.db, REREAD_TASK);
-      if (reread?.scope === "all") ages.push((await getHeartbeat(ctx.db))!.ageSeconds);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const seen: { block: number; age: number }[] = [];
+    await until(
+      `the follower at block ${HEAD} while the upgrade's pass is owed`,
+      async () => {
+        const owed = await getTask<{ block: number }>(ctx.db, UPGRADE_SWEEP_TASK);
+        if (owed?.block === FIRST) seen.push({ block: run.follower.status.block ?? 0, age: (await getHeartbeat(ctx.db))!.ageSeconds });
+        return run.follower.status.block === HEAD && seen.length > 0;
+      },
+      BOUND_MS,
+    );
+    // Following went on past B's first block while its verification was on record.
+    expect(Math.max(...seen.map((s) => s.block)), why(run)).toBe(HEAD);
+    expect(Math.max(...seen.map((s) => s.age)), `heartbeat ages: ${seen.map((s) => s.age).join(", ")}`).toBeLessThan(2);
     await reachHead(run);
     expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-    // Sampled through the snapshot (a page per account at 30 ms a round trip: seconds).
-    expect(ages.length).toBeGreaterThan(5);
-    expect(Math.max(...ages), `heartbeat ages during the snapshot: ${ages.join(", ")}`).toBeLessThan(2);
+    expect(await getTask(ctx.db, UPGRADE_SWEEP_TASK), "the pass done, its marker gone").toBeUndefined();
   });
 
   for (const pinned of [UPGRADE, FIRST]) {
@@ -163,10 +179,12 @@ describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
       const run = follow(ctx.db, n.url);
       await until("the bootstrap", () => run.follower.status.block === pinned, BOUND_MS);
       n.finalize(HEAD);
-      await reachHead(run);
+      // Pinned at B's first block, the bootstrap is B's state: no upgrade to verify, a pass from it.
+      await reachHead(run, pinned === UPGRADE ? FIRST : 0);
       expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-      // At the applying block the snapshot is A's state: B's first block calls for another.
-      expect(count(run, "bootstrap: done")).toBe(pinned === UPGRADE ? 2 : 1);
+      // At the applying block the snapshot is A's state: B's first block calls for a verification pass.
+      expect(count(run, "bootstrap: done")).toBe(1);
+      expect(run.records.filter((r) => r.msg === UPGRADE_MSG).map((r) => r.block)).toEqual(pinned === UPGRADE ? [FIRST] : []);
     });
   }
 
@@ -182,19 +200,19 @@ describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
     const second = follow(ctx.db, n.url);
     await reachHead(second);
     expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-    expect(second.records.filter((r) => r.msg === "indexer: runtime upgrade; reading state again after this block").map((r) => r.block)).toEqual([FIRST]);
+    expect(second.records.filter((r) => r.msg === UPGRADE_MSG).map((r) => r.block)).toEqual([FIRST]);
   });
 
-  it("two upgrades in consecutive blocks (B's first block applies C): each first block ends a batch and is read again", async () => {
+  it("two upgrades in consecutive blocks (B's first block applies C): each first block ends a batch, the second's pass replaces the first's", async () => {
     const c = chain({ secondUpgradeAt: FIRST });
     expect([c.blocks[FIRST]!.executedBy, c.blocks[FIRST]!.code, c.blocks[FIRST + 1]!.executedBy]).toEqual(["B", "C", "C"]);
     const n = await node(c, { finalized: 5 });
     const run = follow(ctx.db, n.url);
     await until("the bootstrap", () => run.follower.status.block === 5, BOUND_MS);
     n.finalize(HEAD);
-    await reachHead(run);
+    await reachHead(run, FIRST + 1);
     expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-    const upgrades = run.records.filter((r) => r.msg === "indexer: runtime upgrade; reading state again after this block");
+    const upgrades = run.records.filter((r) => r.msg === UPGRADE_MSG);
     expect(upgrades.map((r) => [r.block, r.specVersion])).toEqual([
       [FIRST, 2_003_001],
       [FIRST + 1, 2_003_002],
@@ -212,32 +230,23 @@ describeDb("runtime upgrades under attack, on a fake Asset Hub node", (ctx) => {
     n.finalize(HEAD);
     await reachHead(run);
     expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-    expect(count(run, "bootstrap: done")).toBe(2);
+    expect(count(run, "bootstrap: done")).toBe(1);
   });
 
-  for (const rebootstrap of ["off", "auto"] as const) {
-    it(`a node that prunes the block a re-read is pinned at (INDEXER_REBOOTSTRAP=${rebootstrap}): ${rebootstrap === "off" ? "a fatal error naming it, no retry loop" : "one new snapshot at the head, not two"}`, async () => {
-      const c = chain();
-      const n = await node(c, { finalized: 5 });
-      const relay = await startRpcRelay(n.url);
-      open.push({ relay });
-      // The state of B's first block and every block before it is pruned the moment the
-      // re-read it called for is scheduled (a snapshot slower than the node's pruning window).
-      const prune = (line: Record<string, any>) => {
-        if (line.msg === "indexer: state changed without events: reading it again" && line.block === FIRST) for (let b = 0; b <= FIRST + 1; b++) relay.discarded.add(c.blocks[b]!.hash);
-      };
-      const run = follow(ctx.db, relay.url, { rebootstrap }, prune);
-      await until("the bootstrap", () => run.follower.status.block === 5, BOUND_MS);
-      n.finalize(HEAD);
-      if (rebootstrap === "off") {
-        await until("a fatal error", () => run.follower.status.fatal !== null || run.follower.status.sessions >= 4, BOUND_MS).catch(() => {});
-        expect(run.follower.status.fatal, why(run)).toMatch(new RegExp(`no longer has the state of block ${FIRST}\\b`));
-        expect(run.follower.status.sessions, why(run)).toBe(1);
-        return;
-      }
-      await reachHead(run);
-      expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
-      expect(count(run, "bootstrap: done"), "the first bootstrap and one new snapshot at the head").toBe(2);
-    });
-  }
+  it("a node that prunes every state older than the checkpoint's from the upgrade on: the verification reads at the checkpoint, nothing fails", async () => {
+    const c = chain();
+    const n = await node(c, { finalized: 5 });
+    const relay = await startRpcRelay(n.url);
+    open.push({ relay });
+    // The state of B's first block and every block before it is pruned the moment the upgrade is met.
+    const prune = (line: Record<string, any>) => {
+      if (line.msg === UPGRADE_MSG && line.block === FIRST) for (let b = 0; b <= FIRST; b++) relay.discarded.add(c.blocks[b]!.hash);
+    };
+    const run = follow(ctx.db, relay.url, {}, prune);
+    await until("the bootstrap", () => run.follower.status.block === 5, BOUND_MS);
+    n.finalize(HEAD);
+    await reachHead(run);
+    expect(await expectStoreEqualsChain(ctx.db, c)).toBe(HEAD);
+    expect(run.follower.status.fatal).toBeNull();
+  });
 }, oneStore("pglite"));
