@@ -35,7 +35,7 @@ export interface FollowerOptions extends IndexerOptions {
   heartbeatMs?: number;
   /**
    * The verification sweep's node budget (sweep.ts): storage entries read per second at most;
-   * 0 turns it off (then nothing finds state the chain changes without events). Default 2,500.
+   * 0 turns it off (then nothing finds state the chain changes without events). Default 4,000.
    */
   sweepReadsPerSecond?: number;
   /** Entries per sweep page (default 500). */

@@ -31,7 +31,7 @@ export type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 const MAX_RETRY_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
 /** The sweep's node budget: storage entries read per second (INDEXER_SWEEP_READS_PER_SECOND). */
-export const SWEEP_READS_PER_SECOND = 2_500;
+export const SWEEP_READS_PER_SECOND = 4_000;
 /** After a failed sweep page (a read that failed), the sweep tries again after this long. */
 const SWEEP_RETRY_MS = 5_000;
 /** Failures in a row at one checkpoint after which the follower logs at error level. */

@@ -37,7 +37,7 @@ describe("config", () => {
       indexerPrefetchBlocks: 32,
       indexerRebootstrap: "off",
       indexerHistoryHours: 24,
-      indexerSweepReadsPerSecond: 2_500,
+      indexerSweepReadsPerSecond: 4_000,
       // shipped with the project: a clone with nothing beside it runs the same devnet
       devnetGenesis: DEFAULT_GENESIS,
       devnetPort: 9944,
