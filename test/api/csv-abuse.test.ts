@@ -47,6 +47,8 @@ interface Read {
   text: string;
   /** The whole answer arrived (chunked: its last chunk; else Content-Length bytes). */
   complete: boolean;
+  /** Its Content-Length, if it had one. */
+  length?: number;
 }
 
 /**
@@ -54,7 +56,7 @@ interface Read {
  * paused; Infinity = as fast as it can), the last one lasting until the server closes; from
  * `control.fast` on, as fast as it can (what the kernel buffered after a cut drains at once).
  */
-function readAt(port: number, target: string, headers: Record<string, string>, plan: Array<[number, number]>, control: { fast: boolean } = { fast: false }): Promise<Read & { ms: number }> {
+function readAt(port: number, target: string, headers: Record<string, string>, plan: Array<[number, number]>, control: { fast: boolean; got?: number } = { fast: false }): Promise<Read & { ms: number }> {
   return new Promise((resolve) => {
     const lines = [`GET ${target} HTTP/1.1`, "Host: x", "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
     const chunks: Buffer[] = [];
@@ -86,6 +88,7 @@ function readAt(port: number, target: string, headers: Record<string, string>, p
     socket.on("data", (d: Buffer) => {
       chunks.push(d);
       bytes += d.length;
+      control.got = bytes;
       phaseBytes += d.length;
       step();
     });
@@ -103,7 +106,7 @@ function readAt(port: number, target: string, headers: Record<string, string>, p
         complete = body.endsWith("\r\n0\r\n\r\n");
         body = dechunk(body);
       }
-      resolve({ bytes, text: body, complete, ms: performance.now() - started });
+      resolve({ bytes, text: body, complete, ms: performance.now() - started, ...(length ? { length: Number(length[1]) } : {}) });
     });
   });
 }
@@ -220,7 +223,7 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     await handle.db.execute(sql`insert into snapshot_holders (snapshot_id, rank, account, balance) select ${cut!.id}, rank, account, balance from snapshot_holders where snapshot_id = ${snapshotId} and rank <= 2000`);
     logs.lines.length = 0;
     const short = await curl(server!.port, `/snapshots/${cut!.id}/holders.csv`, auth);
-    expect(short.code).not.toBe(0); // 18: "transfer closed with … bytes remaining to read"
+    expect(short.code).toBe(18); // CURLE_PARTIAL_FILE: "transfer closed with … bytes remaining to read"
     expect(short.headers["x-row-count"]).toBe(String(N));
     expect(short.body.length).toBeGreaterThan(0);
     expect(short.body.length).toBeLessThan(Number(short.headers["content-length"]));
@@ -231,6 +234,22 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     expect(logs.records().filter((r) => r.msg === "CSV download cut").map((r) => r.how)).toEqual(["failed", "failed"]);
     await handle.db.execute(sql`delete from snapshot_holders where snapshot_id = ${cut!.id}`);
     await handle.db.execute(sql`delete from holder_snapshots where id = ${cut!.id}`);
+  }, 30_000);
+
+  it("the API shutting down mid-download cuts it after its grace: short of Content-Length, never a clean end", async () => {
+    const auth = await start({ shutdownGraceMs: 300 });
+    const control: { fast: boolean; got?: number } = { fast: false };
+    // A reader at 64 KB/s: 5 MB cannot be read within the grace.
+    const reading = readAt(server!.port, `/snapshots/${snapshotId}/holders.csv`, auth, [[0, 64 * 1024]], control);
+    await until("the download's first bytes", () => (control.got ?? 0) > 0, 5_000);
+    const closing = server!.close();
+    server = undefined;
+    await closing;
+    control.fast = true;
+    const r = await reading;
+    expect(r.complete).toBe(false);
+    expect(r.text.length).toBeGreaterThan(0);
+    expect(r.text.length).toBeLessThan(r.length!);
   }, 30_000);
 
   it("a snapshot whose rows do not add up to its announced size is cut at the difference, never ended short of (or past) its Content-Length", async () => {
