@@ -162,7 +162,7 @@ export function createApp(deps: AppDeps) {
   const files = staticBudget({ paths: STATIC_PATHS, limits: deps.staticLimits, trustProxy: deps.trustProxy, now });
   app.use(clientOnly((c, next) => (files.covers(c.req.path) ? files.middleware(c, next) : restLimit(c, next))));
   app.use(strictInput(() => app.openAPIRegistry.definitions as never, ["/docs", "/openapi.json", "/ws", ...DASHBOARD_PATHS, ...DOCS_ASSET_PATHS]));
-  const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag"] });
+  const corsHeaders = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "ETag", "X-Row-Count", "X-Block-Number"] });
   // Browsers send Origin on every cross-origin request (and preflight); without it CORS headers
   // mean nothing. Skipping them then keeps @hono/node-server's lightweight Response on the hot
   // path (cors sets headers before the handler runs, which forces a full Response per request).

@@ -12,7 +12,7 @@ import type { PaceLimits } from "../services/csv-pace.js";
 import type { DownloadSlots } from "../services/download-slots.js";
 import type { HolderCsvFiles } from "../services/holder-csv-files.js";
 import { currentHoldersCsv } from "../services/holders-csv.js";
-import { wantsCsv } from "./snapshots.js";
+import { CSV_RESPONSE_HEADERS, wantsCsv } from "./snapshots.js";
 
 const security = [{ bearerAuth: [] }];
 const READ_ERRORS = ["VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS] as const;
@@ -87,7 +87,8 @@ const holders = createRoute({
   responses: {
     200: {
       content: { ...json(HolderPage, "").content, "text/csv": { schema: z.string().openapi({ example: "rank,address,balance\n1,HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F,1000000\n" }) } },
-      description: "One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block)",
+      headers: CSV_RESPONSE_HEADERS,
+      description: "One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block; X-Row-Count and Content-Length say how much: a download that ends short of them was cut)",
     },
     ...errors(...READ_ERRORS),
   },
@@ -121,7 +122,7 @@ export function assetRoutes(deps: AssetRouteDeps) {
         }
         return (await csvDownload(c, { slots: deps.currentCsv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { tokenId: id }, async (_key, hooks) => {
           const csv = await currentHoldersCsv(deps.currentCsv.files, id, { pace: deps.currentCsv.pace, hooks });
-          return { body: csv.body, headers: { ...headers, "Content-Length": String(csv.bytes), "X-Block-Number": String(csv.block) } };
+          return { body: csv.body, headers: { ...headers, "Content-Length": String(csv.bytes), "X-Row-Count": String(csv.rows), "X-Block-Number": String(csv.block) } };
         })) as never;
       }
       if (page !== undefined && cursor !== undefined) {

@@ -4,7 +4,7 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { Database } from "../../db/index.js";
+import type { Database, Snapshot } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import { MAX_TOKEN_ID, TOKEN_ID_RULE } from "../../shared/ids.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
@@ -116,6 +116,13 @@ const pageQuery = z.object({
 
 const CSV = { "text/csv": { schema: z.string().openapi({ example: "rank,address,balance\n1,HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F,1000000\n" }) } };
 
+/** What a CSV download announces before its first byte, so that one cut short is told from a whole one (docs/api.md, "CSV downloads"). */
+export const CSV_RESPONSE_HEADERS = {
+  "X-Row-Count": { description: "CSV only: the data rows the file holds (holders; the header line not counted). A file with fewer lines after its header is incomplete.", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
+  "Content-Length": { description: "CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly).", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
+  "X-Block-Number": { description: "CSV only: the block the list is exact at.", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
+};
+
 const holders = createRoute({
   method: "get",
   path: "/snapshots/{id}/holders",
@@ -125,7 +132,7 @@ const holders = createRoute({
   security,
   request: { params: z.object({ id: idParam }), query: pageQuery },
   responses: {
-    200: { content: { ...json(SnapshotHolderPage, "").content, ...CSV }, description: "One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed)" },
+    200: { content: { ...json(SnapshotHolderPage, "").content, ...CSV }, headers: CSV_RESPONSE_HEADERS, description: "One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed; X-Row-Count and Content-Length say how much)" },
     ...errors("SNAPSHOT_NOT_FOUND", "SNAPSHOT_NOT_READY", ...COMMON_ERRORS),
   },
 });
@@ -138,7 +145,7 @@ const csv = createRoute({
   summary: "Every holder of a finished snapshot as CSV (rank,address,balance), streamed",
   security,
   request: { params: z.object({ id: idParam }) },
-  responses: { 200: { content: CSV, description: "rank,address,balance; exact integers in smallest units" }, ...errors("SNAPSHOT_NOT_FOUND", "SNAPSHOT_NOT_READY", ...COMMON_ERRORS) },
+  responses: { 200: { content: CSV, headers: CSV_RESPONSE_HEADERS, description: "rank,address,balance; exact integers in smallest units; X-Row-Count and Content-Length say how much (a download that ends short of them was cut: use curl --fail and check its exit code)" }, ...errors("SNAPSHOT_NOT_FOUND", "SNAPSHOT_NOT_READY", ...COMMON_ERRORS) },
 });
 
 /** Whether the client asked for CSV (one rule for the routes, the cache and the read snapshot). */
@@ -156,27 +163,34 @@ export interface SnapshotDeps {
   logger: Logger;
 }
 
-/** A snapshot's CSV says what it is: token and block in the file name and in headers (HEAD too). */
-const csvHeaders = (id: number, tokenId: number, block: number) => ({
+/**
+ * A snapshot's CSV says what it is — token and block in the file name and in headers — and how
+ * much of it there is: X-Row-Count (holders: lines after the header line) and Content-Length (set
+ * when the job finished it, db/queries/snapshot-rank.ts), so a download cut short is told from a
+ * whole one. HEAD too. Content-Length is left out only for a row marked done without its size
+ * (none the job or migration 0019 wrote); the answer is then chunked, and a cut one has no last chunk.
+ */
+const csvHeaders = (s: Snapshot): Record<string, string> => ({
   "Content-Type": "text/csv; charset=utf-8",
-  "Content-Disposition": `attachment; filename="holders-${tokenId}-at-${block}.csv"`,
+  "Content-Disposition": `attachment; filename="holders-${s.tokenId}-at-${s.blockNumber}.csv"`,
   "Cache-Control": "no-store",
-  "X-Snapshot-Id": String(id),
-  "X-Token-Id": String(tokenId),
-  "X-Block-Number": String(block),
+  "X-Snapshot-Id": String(s.id),
+  "X-Token-Id": String(s.tokenId),
+  "X-Block-Number": String(s.blockNumber),
+  "X-Row-Count": String(s.holders ?? 0),
+  ...(s.csvBytes === null ? {} : { "Content-Length": String(s.csvBytes) }),
 });
 
 export function snapshotRoutes(deps: SnapshotDeps) {
   const streamCsv = async (c: Context<AppEnv>, id: number) => {
     // HEAD: the headers a GET would have, without a place or reading the list.
     if (clientMethod(c) === "HEAD") {
-      const s = await finishedSnapshot(deps.db, id);
-      return c.body(null, 200, csvHeaders(id, s.tokenId, s.blockNumber));
+      return c.body(null, 200, csvHeaders(await finishedSnapshot(deps.db, id)));
     }
     return csvDownload(c, { slots: deps.csv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { snapshot: id }, async (key, hooks) => {
       const s = await finishedSnapshot(deps.db, id);
-      const body = snapshotCsvStream(deps.db, id, s.holders ?? 0, { pace: deps.csv.pace, reads: deps.csv.reads && { budget: deps.csv.reads, key }, hooks });
-      return { body, headers: csvHeaders(id, s.tokenId, s.blockNumber) };
+      const body = snapshotCsvStream(deps.db, id, s.holders ?? 0, { pace: deps.csv.pace, reads: deps.csv.reads && { budget: deps.csv.reads, key }, hooks, bytes: s.csvBytes ?? undefined });
+      return { body, headers: csvHeaders(s) };
     });
   };
   return new OpenAPIHono<AppEnv>()

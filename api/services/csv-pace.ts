@@ -58,8 +58,11 @@ export class TooSlowError extends Error {
  * A byte stream over `next` (each call the next block of the download, or null at its end):
  * blocks are handed on in pieces of PIECE_BYTES, one piece per read, so at most one block is held.
  * `hooks.end` is called once, when the stream ends for any reason; `next` is never called after it.
+ * `bytes`, when given, is the Content-Length sent: a download that would end short of it or pass
+ * it is cut ("failed") instead — a short one under a kept-alive connection would leave the client
+ * waiting for the rest, a longer one would be refused by node mid-write.
  */
-export function pacedStream(next: () => Promise<Uint8Array | null>, pace: PaceLimits, hooks: DownloadHooks): ReadableStream<Uint8Array> {
+export function pacedStream(next: () => Promise<Uint8Array | null>, pace: PaceLimits, hooks: DownloadHooks, bytes?: number): ReadableStream<Uint8Array> {
   const started = performance.now();
   let serverMs = 0;
   let sent = 0;
@@ -106,10 +109,12 @@ export function pacedStream(next: () => Promise<Uint8Array | null>, pace: PaceLi
             serverMs += performance.now() - t0;
             if (ended) return;
             if (!got) {
+              if (bytes !== undefined && sent !== bytes) throw new Error(`the download ended at ${sent} of the ${bytes} bytes announced`);
               finish("done");
               controller.close();
               return;
             }
+            if (bytes !== undefined && sent + got.length > bytes) throw new Error(`the download passed the ${bytes} bytes announced`);
             block = got;
             at = 0;
           }

@@ -22,7 +22,7 @@ import { mkdir, open, readdir, rm, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { getToken, latestBlock, readOnlySnapshot, rowsOf, type Database } from "../../db/index.js";
+import { CSV_HEADER, getToken, latestBlock, readOnlySnapshot, rowsOf, type Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/logger.js";
 
@@ -229,7 +229,7 @@ export class HolderCsvFiles {
         file.block = head?.number ?? 0;
         await db.execute(sql`declare holders_csv no scroll cursor for
           select h.account, h.balance::text as amount from holders h where h.token_id = ${file.tokenId} and h.balance > 0 order by h.balance desc, h.account`);
-        let text = "rank,address,balance\n";
+        let text = CSV_HEADER;
         for (;;) {
           const rows = rowsOf<{ account: string; amount: string }>(await db.execute(sql.raw(`fetch ${FETCH} from holders_csv`)));
           for (const r of rows) text += `${++file.rows},${r.account},${r.amount}\n`;

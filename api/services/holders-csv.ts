@@ -13,10 +13,11 @@ import type { HolderCsvFiles } from "./holder-csv-files.js";
 const READ_BYTES = 64 * 1024;
 
 /**
- * The stream of `tokenId`'s newest list, its block and its exact size in bytes. `hooks.end` is
+ * The stream of `tokenId`'s newest list, its block, its exact size in bytes and its rows (the
+ * header line not counted). `hooks.end` is
  * called once when the stream ends; the file is held until then.
  */
-export async function currentHoldersCsv(files: HolderCsvFiles, tokenId: number, opts: { pace: PaceLimits; hooks: DownloadHooks }): Promise<{ body: ReadableStream<Uint8Array>; block: number; bytes: number }> {
+export async function currentHoldersCsv(files: HolderCsvFiles, tokenId: number, opts: { pace: PaceLimits; hooks: DownloadHooks }): Promise<{ body: ReadableStream<Uint8Array>; block: number; bytes: number; rows: number }> {
   const { file, release } = await files.open(tokenId);
   let fh: FileHandle;
   try {
@@ -41,6 +42,6 @@ export async function currentHoldersCsv(files: HolderCsvFiles, tokenId: number, 
       release();
       opts.hooks.end(how, err);
     },
-  });
-  return { body, block: file.block, bytes: file.bytes };
+  }, file.bytes);
+  return { body, block: file.block, bytes: file.bytes, rows: file.rows };
 }

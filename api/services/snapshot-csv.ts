@@ -9,7 +9,7 @@
  * so a client's downloads share its reads with its pages, round-robin with every other client,
  * and together never take more of the pool than the budget's total.
  */
-import { snapshotCsvBatch, type Database } from "../../db/index.js";
+import { CSV_HEADER, snapshotCsvBatch, type Database } from "../../db/index.js";
 import type { ReadBudget } from "../middleware/read-budget.js";
 import { pacedStream, type DownloadHooks, type PaceLimits } from "./csv-pace.js";
 
@@ -44,11 +44,12 @@ async function asRead<T>(reads: BudgetedReads | undefined, fn: () => Promise<T>)
 }
 
 /**
- * The CSV of finished snapshot `id` (`holders` rows in all), as a stream. A snapshot deleted while
- * it is read (SNAPSHOTS_MAX_ROWS, SNAPSHOTS_MAX_AGE_HOURS) ends the stream with an error, never
- * with a shorter list passed as whole. `hooks.end` is called once, when the stream ends.
+ * The CSV of finished snapshot `id` (`holders` rows in all; `bytes` in all when known: its
+ * Content-Length), as a stream. A snapshot deleted while it is read (SNAPSHOTS_MAX_ROWS,
+ * SNAPSHOTS_MAX_AGE_HOURS) ends the stream with an error, never with a shorter list passed as
+ * whole. `hooks.end` is called once, when the stream ends.
  */
-export function snapshotCsvStream(db: Database, id: number, holders: number, opts: { pace: PaceLimits; reads?: BudgetedReads | undefined; hooks: DownloadHooks }): ReadableStream<Uint8Array> {
+export function snapshotCsvStream(db: Database, id: number, holders: number, opts: { pace: PaceLimits; reads?: BudgetedReads | undefined; hooks: DownloadHooks; bytes?: number | undefined }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = 0;
   let rows = 0;
@@ -63,9 +64,9 @@ export function snapshotCsvStream(db: Database, id: number, holders: number, opt
       if (rows !== holders) throw new Error(`holder snapshot ${id} was deleted while it was downloaded (${rows} of ${holders} rows sent)`);
       last = true;
     }
-    const text = header ? `rank,address,balance\n${batch.text}` : batch.text;
+    const text = header ? `${CSV_HEADER}${batch.text}` : batch.text;
     header = false;
     return encoder.encode(text);
   };
-  return pacedStream(next, opts.pace, opts.hooks);
+  return pacedStream(next, opts.pace, opts.hooks, opts.bytes);
 }

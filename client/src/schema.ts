@@ -2129,9 +2129,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block) */
+            /** @description One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block; X-Row-Count and Content-Length say how much: a download that ends short of them was cut) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
+                    "Content-Length"?: string;
+                    /** @description CSV only: the block the list is exact at. */
+                    "X-Block-Number"?: string;
+                    /** @description CSV only: the data rows the file holds (holders; the header line not counted). A file with fewer lines after its header is incomplete. */
+                    "X-Row-Count"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3763,9 +3769,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed) */
+            /** @description One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed; X-Row-Count and Content-Length say how much) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
+                    "Content-Length"?: string;
+                    /** @description CSV only: the block the list is exact at. */
+                    "X-Block-Number"?: string;
+                    /** @description CSV only: the data rows the file holds (holders; the header line not counted). A file with fewer lines after its header is incomplete. */
+                    "X-Row-Count"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3870,9 +3882,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description rank,address,balance; exact integers in smallest units */
+            /** @description rank,address,balance; exact integers in smallest units; X-Row-Count and Content-Length say how much (a download that ends short of them was cut: use curl --fail and check its exit code) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
+                    "Content-Length"?: string;
+                    /** @description CSV only: the block the list is exact at. */
+                    "X-Block-Number"?: string;
+                    /** @description CSV only: the data rows the file holds (holders; the header line not counted). A file with fewer lines after its header is incomplete. */
+                    "X-Row-Count"?: string;
                     [name: string]: unknown;
                 };
                 content: {

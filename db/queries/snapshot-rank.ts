@@ -13,7 +13,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { settleCharges } from "./snapshot-budget.js";
-import { dropWork, JOB_TIMEOUT, keepUnderCap, ranksTable } from "./snapshots.js";
+import { csvBytesOf, dropWork, JOB_TIMEOUT, keepUnderCap, ranksTable } from "./snapshots.js";
 
 /**
  * Copies of its rows a snapshot holds on disk while it is ranked and copied: its walked balances
@@ -108,7 +108,7 @@ export async function completeSnapshot(db: Database, id: number): Promise<boolea
     if (Number(n!.ranks) !== Number(n!.copied)) throw new Error(`snapshot ${id}: ${n!.copied} of ${n!.ranks} ranks copied`);
     await t.execute(sql`
       update holder_snapshots set state = 'done', finished_at = now(), resume_after = null, reserved_rows = 0, holders = ${Number(n!.ranks)},
-        total = (select coalesce(sum(balance), 0) from ${ranksTable(id)})
+        total = (select coalesce(sum(balance), 0) from ${ranksTable(id)}), csv_bytes = ${csvBytesOf(ranksTable(id))}
       where id = ${id}`);
     await t.execute(sql`drop table ${ranksTable(id)}`);
     // The charge of the request that asked for it becomes what it holds.

@@ -5,7 +5,7 @@
  * batch's non-zero balances and the last account read in one transaction — so a job that stops
  * anywhere resumes where it was — then ranks them (db/queries/snapshot-rank.ts).
  */
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { makeRoom, settleCharges } from "./snapshot-budget.js";
 import { holderSnapshots, snapshotHolders } from "../schema/index.js";
@@ -179,6 +179,17 @@ export async function snapshotPage(db: Database, id: number, afterRank: number, 
     .orderBy(asc(snapshotHolders.rank))
     .limit(limit);
 }
+
+/** A holder CSV's first line (both kinds: a snapshot's and the current list's). */
+export const CSV_HEADER = "rank,address,balance\n";
+
+/**
+ * The bytes of the CSV of the ranked rows `rows` (an SQL source with rank, account and balance):
+ * the header line, then one `rank,address,balance\n` line per row, as snapshotCsvBatch writes them
+ * (db/migrations/0019 computes the same for snapshots finished before it).
+ */
+export const csvBytesOf = (rows: SQL) =>
+  sql`(select ${Buffer.byteLength(CSV_HEADER)} + coalesce(sum(octet_length(rank::text) + octet_length(account) + octet_length(balance::text) + 3), 0) from ${rows} r)`;
 
 /**
  * Ranks after `afterRank`, up to `limit` of them, as CSV lines (`rank,address,balance\n` each),

@@ -21,6 +21,8 @@ export const holderSnapshots = pgTable(
     accountsEstimate: int64(),
     holders: int64(),
     total: amount(),
+    /** Bytes of its CSV (header line included), set when it is done: the download's Content-Length. */
+    csvBytes: int64(),
     error: text(),
     /** The last account read (accounts are walked in descending order); null when none yet, or done. */
     resumeAfter: address(),

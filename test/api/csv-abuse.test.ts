@@ -13,9 +13,14 @@
  * - the current list is dumped once for everyone asking at once, its files never pass their disk
  *   cap, and are deleted once nobody reads them;
  * - the queue in front of the places lets clients in round-robin, not first come first served.
+ *
+ * And issue 39's finding 7 (a cut CSV looked like a finished one): both kinds say their data rows
+ * (X-Row-Count) and their exact size (Content-Length) before the first byte, and a download cut
+ * mid-stream is an error to `curl --fail` and to fetch, short of both.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,7 +30,7 @@ import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api
 import { DownloadSlots } from "../../api/services/download-slots.js";
 import { CSV_LIMITS } from "../../api/app.js";
 import { HolderCsvFiles } from "../../api/services/holder-csv-files.js";
-import { createDb, rowsOf, type DbHandle } from "../../db/index.js";
+import { createDb, csvBytesOf, rowsOf, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { authHeader, buildApp, noRequestLimit } from "../support/app.js";
 import { HEAD_BLOCK, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -42,6 +47,8 @@ interface Read {
   text: string;
   /** The whole answer arrived (chunked: its last chunk; else Content-Length bytes). */
   complete: boolean;
+  /** Its Content-Length, if it had one. */
+  length?: number;
 }
 
 /**
@@ -49,7 +56,7 @@ interface Read {
  * paused; Infinity = as fast as it can), the last one lasting until the server closes; from
  * `control.fast` on, as fast as it can (what the kernel buffered after a cut drains at once).
  */
-function readAt(port: number, target: string, headers: Record<string, string>, plan: Array<[number, number]>, control: { fast: boolean } = { fast: false }): Promise<Read & { ms: number }> {
+function readAt(port: number, target: string, headers: Record<string, string>, plan: Array<[number, number]>, control: { fast: boolean; got?: number } = { fast: false }): Promise<Read & { ms: number }> {
   return new Promise((resolve) => {
     const lines = [`GET ${target} HTTP/1.1`, "Host: x", "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
     const chunks: Buffer[] = [];
@@ -81,6 +88,7 @@ function readAt(port: number, target: string, headers: Record<string, string>, p
     socket.on("data", (d: Buffer) => {
       chunks.push(d);
       bytes += d.length;
+      control.got = bytes;
       phaseBytes += d.length;
       step();
     });
@@ -98,11 +106,24 @@ function readAt(port: number, target: string, headers: Record<string, string>, p
         complete = body.endsWith("\r\n0\r\n\r\n");
         body = dechunk(body);
       }
-      resolve({ bytes, text: body, complete, ms: performance.now() - started });
+      resolve({ bytes, text: body, complete, ms: performance.now() - started, ...(length ? { length: Number(length[1]) } : {}) });
     });
   });
 }
 
+/** curl as docs/api.md has it (--fail, -sS, the headers dumped): its exit code, the answer's headers (lower case) and the bytes it wrote. */
+async function curl(port: number, target: string, headers: Record<string, string>): Promise<{ code: number; headers: Record<string, string>; body: Buffer }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "csv-curl-"));
+  try {
+    const args = ["--fail", "-sS", "-D", path.join(dir, "head"), "-o", path.join(dir, "body"), ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), `http://127.0.0.1:${port}${target}`];
+    const code = await new Promise<number>((resolve) => execFile("curl", args, (err) => resolve(err ? Number(err.code ?? -1) : 0)));
+    const head = await readFile(path.join(dir, "head"), "latin1").catch(() => "");
+    const fields = Object.fromEntries(head.split("\r\n").slice(1).filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+    return { code, headers: fields, body: await readFile(path.join(dir, "body")).catch(() => Buffer.alloc(0)) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe("CSV downloads: places per user and client key, a stated minimum rate", () => {
   let handle: DbHandle;
@@ -133,6 +154,8 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     holders = N;
     await handle.db.execute(sql`insert into snapshot_holders (snapshot_id, rank, account, balance)
       select ${snapshotId}, i, 'csv' || lpad((${N} + 1 - i)::text, 44, '0'), 10::numeric ^ 20 + ${N} + 1 - i from generate_series(1, ${N}) i`);
+    // Its size, as the job sets it when it finishes one (snapshots.test.ts checks the job's against the bytes served).
+    await handle.db.execute(sql`update holder_snapshots set csv_bytes = ${csvBytesOf(sql`(select rank, account, balance from snapshot_holders where snapshot_id = ${snapshotId})`)} where id = ${snapshotId}`);
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -180,6 +203,78 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
     expect(res.complete).toBe(true);
     expect(res.text.split("\n")).toHaveLength(holders + 2);
   }, 40_000);
+
+  it("curl --fail: a whole CSV of either kind exits 0 with X-Row-Count rows and Content-Length bytes; one cut mid-stream exits non-zero, short of both, and fetch's read of it rejects", async () => {
+    const auth = await start();
+    for (const [target, headers] of [[`/snapshots/${snapshotId}/holders.csv`, auth], [`/assets/holders/${USDT}`, { ...auth, Accept: "text/csv" }]] as const) {
+      const whole = await curl(server!.port, target, headers);
+      expect(whole.code, target).toBe(0);
+      const lines = whole.body.toString("latin1").split("\n");
+      expect(lines.at(-1)).toBe("");
+      expect([whole.headers["x-row-count"], whole.headers["content-length"]]).toEqual([String(lines.length - 2), String(whole.body.length)]);
+      expect(lines.length - 2).toBeGreaterThanOrEqual(N);
+    }
+    // A snapshot whose rows go while it is downloaded (deleted by the disk cap or by age): its
+    // headers promise N rows, the database gives 2,000, and the stream fails at the second batch.
+    const [cut] = rowsOf<{ id: number }>(
+      await handle.db.execute(sql`insert into holder_snapshots (token_id, block_number, state, holders, total, finished_at, csv_bytes)
+        select token_id, block_number - 1, 'done', holders, total, now(), csv_bytes from holder_snapshots where id = ${snapshotId} returning id`),
+    );
+    await handle.db.execute(sql`insert into snapshot_holders (snapshot_id, rank, account, balance) select ${cut!.id}, rank, account, balance from snapshot_holders where snapshot_id = ${snapshotId} and rank <= 2000`);
+    logs.lines.length = 0;
+    const short = await curl(server!.port, `/snapshots/${cut!.id}/holders.csv`, auth);
+    expect(short.code).toBe(18); // CURLE_PARTIAL_FILE: "transfer closed with … bytes remaining to read"
+    expect(short.headers["x-row-count"]).toBe(String(N));
+    expect(short.body.length).toBeGreaterThan(0);
+    expect(short.body.length).toBeLessThan(Number(short.headers["content-length"]));
+    expect(short.body.toString("latin1").split("\n").length - 2).toBeLessThan(N);
+    const res = await fetch(`http://127.0.0.1:${server!.port}/snapshots/${cut!.id}/holders.csv`, { headers: auth });
+    expect([res.status, res.headers.get("x-row-count")]).toEqual([200, String(N)]);
+    await expect(res.text()).rejects.toThrow();
+    expect(logs.records().filter((r) => r.msg === "CSV download cut").map((r) => r.how)).toEqual(["failed", "failed"]);
+    await handle.db.execute(sql`delete from snapshot_holders where snapshot_id = ${cut!.id}`);
+    await handle.db.execute(sql`delete from holder_snapshots where id = ${cut!.id}`);
+  }, 30_000);
+
+  it("the API shutting down mid-download cuts it after its grace: short of Content-Length, never a clean end", async () => {
+    const auth = await start({ shutdownGraceMs: 300 });
+    const control: { fast: boolean; got?: number } = { fast: false };
+    // A reader at 64 KB/s: 5 MB cannot be read within the grace.
+    const reading = readAt(server!.port, `/snapshots/${snapshotId}/holders.csv`, auth, [[0, 64 * 1024]], control);
+    await until("the download's first bytes", () => (control.got ?? 0) > 0, 5_000);
+    const closing = server!.close();
+    server = undefined;
+    await closing;
+    control.fast = true;
+    const r = await reading;
+    expect(r.complete).toBe(false);
+    expect(r.text.length).toBeGreaterThan(0);
+    expect(r.text.length).toBeLessThan(r.length!);
+  }, 30_000);
+
+  it("a snapshot whose rows do not add up to its announced size is cut at the difference, never ended short of (or past) its Content-Length", async () => {
+    const t = buildApp(handle.db, { rateLimit: noRequestLimit() });
+    const auth = await authHeader(t);
+    const [copy] = rowsOf<{ id: number }>(
+      await handle.db.execute(sql`insert into holder_snapshots (token_id, block_number, state, holders, total, finished_at)
+        select token_id, block_number - 2, 'done', 2000, total, now() from holder_snapshots where id = ${snapshotId} returning id`),
+    );
+    await handle.db.execute(sql`insert into snapshot_holders (snapshot_id, rank, account, balance) select ${copy!.id}, rank, account, balance from snapshot_holders where snapshot_id = ${snapshotId} and rank <= 2000`);
+    const rows = sql`(select rank, account, balance from snapshot_holders where snapshot_id = ${copy!.id})`;
+    for (const [off, why] of [[1, /ended at \d+ of the \d+ bytes announced/], [-1, /passed the \d+ bytes announced/]] as const) {
+      await handle.db.execute(sql`update holder_snapshots set csv_bytes = ${csvBytesOf(rows)} + ${off} where id = ${copy!.id}`);
+      const res = await t.get(`/snapshots/${copy!.id}/holders.csv`, auth);
+      expect(res.status).toBe(200);
+      // Under app.request() there is no socket to close: the stream errors instead.
+      await expect(res.text()).rejects.toThrow(why);
+    }
+    await handle.db.execute(sql`update holder_snapshots set csv_bytes = ${csvBytesOf(rows)} where id = ${copy!.id}`);
+    const whole = await t.get(`/snapshots/${copy!.id}/holders.csv`, auth);
+    const text = await whole.text();
+    expect([whole.headers.get("x-row-count"), whole.headers.get("content-length"), String(text.split("\n").length - 2)]).toEqual(["2000", String(Buffer.byteLength(text)), "2000"]);
+    await handle.db.execute(sql`delete from snapshot_holders where snapshot_id = ${copy!.id}`);
+    await handle.db.execute(sql`delete from holder_snapshots where id = ${copy!.id}`);
+  });
 
   it("two addresses no longer hold every current-list place, nor four every snapshot-list place: a bystander is served at once", async () => {
     const t = buildApp(handle.db, { rateLimit: noRequestLimit(), csv: { current: { queueMs: 300 }, snapshot: { queueMs: 300 } } });

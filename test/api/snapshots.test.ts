@@ -78,10 +78,14 @@ describeDb("holder snapshots", (ctx) => {
         expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
         // What the file is, in its name and headers (an airdrop file says its token and block).
         expect([csv.headers.get("content-disposition"), csv.headers.get("x-token-id"), csv.headers.get("x-block-number")]).toEqual([`attachment; filename="holders-${TOKEN}-at-${n}.csv"`, String(TOKEN), String(n)]);
-        expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...want, ""]);
+        const text = await csv.text();
+        expect(text.split("\n")).toEqual(["rank,address,balance", ...want, ""]);
+        // How much there is, before the first byte (set by the job): the data rows, and the exact size.
+        expect([csv.headers.get("x-row-count"), csv.headers.get("content-length")]).toEqual([String(want.length), String(Buffer.byteLength(text))]);
       }
       const head = await t.request(`/snapshots/${id}/holders.csv`, { method: "HEAD", headers: auth });
-      expect([head.status, head.headers.get("x-block-number")]).toEqual([200, String(n)]);
+      const bytes = Buffer.byteLength(["rank,address,balance", ...want, ""].join("\n"));
+      expect([head.status, head.headers.get("x-block-number"), head.headers.get("x-row-count"), head.headers.get("content-length")]).toEqual([200, String(n), String(want.length), String(bytes)]);
     }
   });
 
@@ -184,7 +188,9 @@ describeDb("holder snapshots", (ctx) => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("x-block-number")).toBe("111");
-    expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...ranked(111), ""]);
+    const text = await csv.text();
+    expect(text.split("\n")).toEqual(["rank,address,balance", ...ranked(111), ""]);
+    expect([csv.headers.get("x-row-count"), csv.headers.get("content-length")]).toEqual([String(ranked(111).length), String(Buffer.byteLength(text))]);
     // JSON first in Accept, or no Accept: the page, as before (and cached as before).
     for (const accept of ["application/json, text/csv", "*/*"]) {
       const json = await t.get(`/assets/holders/${TOKEN}?limit=3`, { ...auth, Accept: accept });

@@ -63,7 +63,11 @@ export async function download(path: string, name: string): Promise<void> {
     const body = await res.json().catch(() => ({}));
     throw new TokenPoolError(res.status, body.error?.code ?? "INTERNAL_ERROR", body.error?.message ?? `HTTP ${res.status}`);
   }
-  const url = URL.createObjectURL(await res.blob());
+  // A download cut short makes blob() reject; a size other than the one announced is refused too.
+  const blob = await res.blob();
+  const length = res.headers.get("content-length");
+  if (length !== null && blob.size !== Number(length)) throw new Error(`the download of ${name} stopped at ${blob.size} of ${length} bytes: try again`);
+  const url = URL.createObjectURL(blob);
   const a = Object.assign(document.createElement("a"), { href: url, download: name });
   document.body.append(a);
   a.click();
