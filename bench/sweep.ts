@@ -33,7 +33,8 @@ const BUDGETS = (process.env.BENCH_SWEEP_BUDGETS ?? String(SWEEP_READS_PER_SECON
 const DRIFT = 100;
 
 function startDouble(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL("./rpc-double.ts", import.meta.url).pathname], {
+  // 1.5M generated accounts outgrow the default 4 GB heap of the double.
+  const child = spawn(process.execPath, ["--max-old-space-size=12288", "--import", "tsx", new URL("./rpc-double.ts", import.meta.url).pathname], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ACCOUNTS, ASSET_ACCOUNTS, LATENCY_MS: String(latencyMs), LOG_LEVEL: "error" },
   });

@@ -273,8 +273,8 @@ export class Follower {
       sweep.passes++;
       sweep.lastPass = { pass: state.lastPass.pass, startBlock: state.lastPass.startBlock, endBlock: state.lastPass.endBlock, seconds: state.lastPass.seconds, endedAt: Date.parse(state.lastPass.endedAt) / 1000 };
     }
+    // Not the heartbeat's progress: a follower stuck on a block must not look alive because the sweep moves.
     this.status.progress.sweep = { done: state.checked, total: null, finished: false };
-    this.heartbeat.progressed();
   }
 
   /**

@@ -709,6 +709,47 @@ export interface components {
                 } | null;
                 /** @description Events the indexer handles but could not decode or attribute, counted up to 10000 */
                 skippedEvents: number;
+                /** @description The continuous verification of the store against chain storage (docs/chains.md, What the chain does not announce); null before its first page */
+                verification: {
+                    /** @description The block the last page was compared at (the checkpoint then) */
+                    block: number;
+                    /** @description Entries compared in this pass */
+                    checked: number;
+                    /** @description Differences found in this pass (each repaired before the sweep moved on) */
+                    found: number;
+                    lastPass: {
+                        checked: number;
+                        endBlock: number;
+                        /** @description When the last full pass ended: everything served as current was compared with chain storage between startBlock and endBlock */
+                        endedAt: string;
+                        found: number;
+                        pass: number;
+                        seconds: number;
+                        startBlock: number;
+                        startedAt: string;
+                        /** @description The runtime upgrade's first block, when the pass was started by one */
+                        upgrade: number | null;
+                    } | null;
+                    /** @description The pass in progress (passes started since the store began) */
+                    pass: number;
+                    /** @description When the pass in progress began (ISO 8601) */
+                    passStartedAt: string;
+                    /**
+                     * @description tokens, pools, LP positions, every balance of the chain, then every holder row of the store
+                     * @enum {string}
+                     */
+                    phase: "tokens" | "pools" | "lp" | "chain" | "store";
+                    /** @description Differences repaired since the store began, by "table.kind" (holders.ghost, holders.wrong, holders.missing, pools.wrong, tokens.wrong, lp_holders.…) */
+                    repaired: {
+                        [key: string]: number;
+                    };
+                    /** @description A runtime upgrade whose verification pass is under way: answers as of its block or later are refused (BLOCK_NOT_INDEXED) until it ends */
+                    upgrade: {
+                        block: number;
+                        specName: string;
+                        specVersion: number;
+                    } | null;
+                } | null;
             };
             /**
              * @description ok; degraded while the indexer has events it could not decode or attribute on record (indexer.skippedEvents, `tokenpool status`); stale when the indexer's heartbeat is older than a threshold (default 60 s; indexer.heartbeatAge): no indexer is running, or it cannot reach the chain or get past a block, so the data is not kept current (the API still serves it)
@@ -729,6 +770,7 @@ export interface components {
                 lag: null;
                 reread: null;
                 skippedEvents: null;
+                verification: null;
             };
             /** @enum {string} */
             status: "down";
