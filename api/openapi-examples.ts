@@ -227,7 +227,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
         "skippedEvents": 0,
         "bootstrap": null,
         "history": null,
-        "reread": null
+        "reread": null,
+        "verification": null
       },
       "db": "ok"
     }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { createDb, replaceSkippedEvents } from "../../db/index.js";
+import { createDb, replaceSkippedEvents, setTask } from "../../db/index.js";
 import { describeDb } from "../support/db.js";
 import { buildApp, expectError } from "../support/app.js";
 import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
@@ -81,9 +81,9 @@ describeDb("error paths", (ctx) => {
     const t = buildApp(ctx.db, { ping: ctx.handle.ping });
     const empty = await t.get("/health");
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0, bootstrap: null, history: null, reread: null }, db: "ok" });
+    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0, bootstrap: null, history: null, reread: null, verification: null }, db: "ok" });
     await seedMarket(ctx.db);
-    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0, bootstrap: null, history: null, reread: null }, db: "ok" });
+    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0, bootstrap: null, history: null, reread: null, verification: null }, db: "ok" });
 
     // An event the indexer handles but could not decode turns it degraded (still 200: it serves),
     // until a block's re-indexing replaces its record.
@@ -94,6 +94,23 @@ describeDb("error paths", (ctx) => {
     await replaceSkippedEvents(ctx.db, [HEAD_BLOCK], []);
     expect(await (await t.get("/health")).json()).toMatchObject({ status: "ok", indexer: { skippedEvents: 0 } });
 
+    // The verification sweep's position and last pass, and an upgrade whose pass is owed, as the indexer stores them.
+    const lastPass = { pass: 3, startBlock: 90, endBlock: 99, startedAt: "2026-11-27T10:00:00.000Z", endedAt: "2026-11-27T10:14:00.000Z", seconds: 840, checked: 3_400_000, found: 2, upgrade: null };
+    await setTask(ctx.db, "sweep", { pass: 4, passStartedAt: "2026-11-27T10:14:00.000Z", passStartBlock: 99, phase: "chain", chain: { map: 0, lastKey: "0x01" }, store: null, block: HEAD_BLOCK, checked: 12_000, found: 1, repaired: { "holders.ghost": 2, "pools.wrong": 1 }, upgrade: null, lastPass });
+    await setTask(ctx.db, "sweep-upgrade", { block: HEAD_BLOCK - 1, specName: "statemine", specVersion: 1_009_004 });
+    expect(((await (await t.get("/health")).json()) as { indexer: { verification: unknown } }).indexer.verification).toEqual({
+      pass: 4,
+      phase: "chain",
+      block: HEAD_BLOCK,
+      passStartedAt: "2026-11-27T10:14:00.000Z",
+      checked: 12_000,
+      found: 1,
+      repaired: { "holders.ghost": 2, "pools.wrong": 1 },
+      lastPass,
+      upgrade: { block: HEAD_BLOCK - 1, specName: "statemine", specVersion: 1_009_004 },
+    });
+    await ctx.db.execute(sql`delete from indexer_tasks where name in ('sweep', 'sweep-upgrade')`);
+
     const down = buildApp(ctx.db, { ping: () => Promise.reject(new Error("connection refused")) });
     const res = await down.get("/health");
     expect(res.status).toBe(503);
@@ -102,7 +119,7 @@ describeDb("error paths", (ctx) => {
       error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) },
       status: "down",
       chain: { finalized: null },
-      indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null },
+      indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null, verification: null },
       db: "down",
     });
   });

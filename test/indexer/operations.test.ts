@@ -246,6 +246,12 @@ describe("operations on the devnet", () => {
       expect(m.get("tokenpool_indexer_lag_seconds")).toBeGreaterThanOrEqual(0);
       expect(m.get("tokenpool_indexer_batch_commit_duration_seconds_count")).toBeGreaterThanOrEqual(1);
       expect(m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getBlockHash"}')).toBeGreaterThan(calls);
+      // The verification sweep: a full pass of the devnet's store, its length and end.
+      await until("a verification pass", () => follower.status.sweep.lastPass !== null);
+      m = await scrape();
+      expect(m.get("tokenpool_indexer_sweep_passes_total")).toBeGreaterThanOrEqual(1);
+      expect(m.get("tokenpool_indexer_sweep_last_pass_seconds")).toBe(follower.status.sweep.lastPass!.seconds);
+      expect(m.get("tokenpool_indexer_sweep_last_pass_end_timestamp_seconds")).toBeCloseTo(Date.now() / 1000, -3);
     } finally {
       await follower.stop();
       await server.close();
