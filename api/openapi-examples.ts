@@ -465,6 +465,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "kind": "mint",
           "event": "poolAssets.Issued",
           "valueUsd": null,
+          "tip": null,
           "direction": "in"
         }
       ],
@@ -580,7 +581,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "amount": "1000000",
           "kind": "transfer",
           "event": "assets.Transferred",
-          "valueUsd": "1"
+          "valueUsd": "1",
+          "tip": null
         }
       ],
       "nextCursor": null

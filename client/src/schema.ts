@@ -505,13 +505,15 @@ export interface components {
             /** @description Sender; null for a mint or a deposit */
             from: string | null;
             /**
-             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (fees, XCM, slashes)
+             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (XCM, holds, staking); fee: a transaction fee, the withdrawal that paid it less its refund (no withdraw row of its own); dust: a balance below the existential deposit, lost; slash: taken as a penalty
              * @enum {string}
              */
-            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
             /** @description The LP token (PoolAssets) moved; null for any other token */
             lpTokenId: number | null;
             timestamp: number;
+            /** @description A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee */
+            tip: components["schemas"]["IntegerAmount"] | null;
             /** @description Recipient; null for a burn or a withdrawal */
             to: string | null;
             /** @description The token moved; null for an LP token (see lpTokenId) */
@@ -1133,13 +1135,15 @@ export interface components {
             /** @description Sender; null for a mint or a deposit */
             from: string | null;
             /**
-             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (fees, XCM, slashes)
+             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (XCM, holds, staking); fee: a transaction fee, the withdrawal that paid it less its refund (no withdraw row of its own); dust: a balance below the existential deposit, lost; slash: taken as a penalty
              * @enum {string}
              */
-            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
             /** @description The LP token (PoolAssets) moved; null for any other token */
             lpTokenId: number | null;
             timestamp: number;
+            /** @description A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee */
+            tip: components["schemas"]["IntegerAmount"] | null;
             /** @description Recipient; null for a burn or a withdrawal */
             to: string | null;
             /** @description The token moved; null for an LP token (see lpTokenId) */
@@ -1646,7 +1650,8 @@ export interface operations {
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
-                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+                /** @description Only transfers of this kind (fee: transaction fees) */
+                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
                 /** @description Only this LP token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
@@ -2003,7 +2008,8 @@ export interface operations {
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
-                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+                /** @description Only transfers of this kind (fee: transaction fees) */
+                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
                 /** @description Only transfers at or before this time (Unix seconds) */
