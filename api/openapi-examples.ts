@@ -209,6 +209,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "location": null,
       "totalSupply": "1000000000000",
       "treasuryValue": "250000",
+      "valueUsd": "1",
       "decimals": 6,
       "owner": "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F",
       "status": "live",

@@ -572,8 +572,9 @@ export interface components {
             symbol: string;
             tokenId: number;
             totalSupply: components["schemas"]["IntegerAmount"];
-            /** @description USD value of the owner (treasury) account's balance; "0" without an owner, null when the token has no current USD price */
-            treasuryValue: (components["schemas"]["Decimal"] & unknown) | null;
+            treasuryValue: components["schemas"]["Decimal"] & unknown;
+            /** @description USD per whole token, the price treasuryValue is at (with at/atTime: the price then); null when the token has no current USD price, and then treasuryValue is "0" */
+            valueUsd: (components["schemas"]["Decimal"] & unknown) | null;
         };
         AssetRow: {
             /** @description The asset's id in pallet-assets (differs from tokenId for the one aliased to 2^32); null for native and foreign tokens */
@@ -1697,6 +1698,7 @@ export interface operations {
                      *           "kind": "mint",
                      *           "event": "poolAssets.Issued",
                      *           "valueUsd": null,
+                     *           "tip": null,
                      *           "direction": "in"
                      *         }
                      *       ],
@@ -2051,7 +2053,8 @@ export interface operations {
                      *           "amount": "1000000",
                      *           "kind": "transfer",
                      *           "event": "assets.Transferred",
-                     *           "valueUsd": "1"
+                     *           "valueUsd": "1",
+                     *           "tip": null
                      *         }
                      *       ],
                      *       "nextCursor": null
