@@ -139,7 +139,7 @@ function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: numbe
 
 /**
  * A fee event as a `fee` row from its payer: TransactionFeePaid (native) or AssetTxFeePaid (the
- * asset's token), both { who, actual_fee, tip, … } in every runtime, positional before metadata v14.
+ * asset's token), both { who, actual_fee, tip, … }: by name, or by position where metadata names no fields.
  */
 function feeMovement(e: ChainEvent, tokenId: number): RawTransfer {
   const field = (name: string, position: number) => e.data[name] ?? e.data[String(position)];
