@@ -209,6 +209,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "location": null,
       "totalSupply": "1000000000000",
       "treasuryValue": "250000",
+      "valueUsd": "1",
       "decimals": 6,
       "owner": "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F",
       "status": "live",
@@ -466,6 +467,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "kind": "mint",
           "event": "poolAssets.Issued",
           "valueUsd": null,
+          "tip": null,
           "direction": "in"
         }
       ],
@@ -581,7 +583,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "amount": "1000000",
           "kind": "transfer",
           "event": "assets.Transferred",
-          "valueUsd": "1"
+          "valueUsd": "1",
+          "tip": null
         }
       ],
       "nextCursor": null

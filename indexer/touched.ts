@@ -10,6 +10,7 @@ import type { TokenDirectory } from "./chain/directory.js";
 import type { ChainEvent } from "./chain/events.js";
 import { assetTokenId, foreignToken, locationToken, poolKey, type TokenKey, type TokenOfLocation } from "./chain/locations.js";
 import type { TransferKind } from "../db/schema/transfers.js";
+import { foldFees } from "./fees.js";
 
 export interface PoolRef {
   token0Id: number;
@@ -69,6 +70,8 @@ export interface RawTransfer {
   from: string | null;
   to: string | null;
   amount: string;
+  /** A fee's tip as its event states it (in the native token for an AssetTxFeePaid of today's hubs); null for other kinds. */
+  tip: string | null;
 }
 
 /**
@@ -77,7 +80,8 @@ export interface RawTransfer {
  * name no fields: the decoder keys them "0", "1", …). What is not here moves no balance between
  * accounts (Endowed comes with the Transfer or Deposit that endowed; Issued/Rescinded of
  * `balances` name no account; Reserved/Unreserved/Frozen/Locked move nothing out of an account).
- * Fees are the `balances.Withdraw` (or the asset's `Withdrawn`) the chain emits for them.
+ * Fees are rows of their own, made of the fee events (feeMovement), which the withdrawal that
+ * paid them is folded into (indexer/fees.ts).
  */
 type Field = [names: string[], position: number] | null;
 const f = (position: number, ...names: string[]): Field => [names, position];
@@ -91,8 +95,8 @@ const MOVEMENTS: Record<string, Record<string, [TransferKind, Field, Field, Fiel
     Burned: ["burn", f(0, "who"), null, f(1, "amount")],
     Deposit: ["deposit", null, f(0, "who"), f(1, "amount")],
     Withdraw: ["withdraw", f(0, "who"), null, f(1, "amount")],
-    Slashed: ["withdraw", f(0, "who"), null, f(1, "amount")],
-    DustLost: ["withdraw", f(0, "account"), null, f(1, "amount")],
+    Slashed: ["slash", f(0, "who"), null, f(1, "amount")],
+    DustLost: ["dust", f(0, "account"), null, f(1, "amount")],
   },
   fungibles: {
     Transferred: ["transfer", f(1, "from"), f(2, "to"), f(3, "amount")],
@@ -129,7 +133,19 @@ function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: numbe
     from: account(fromField),
     to: account(toField),
     amount: amount(value(amountField), amountField![0][0]!),
+    tip: null,
   };
+}
+
+/**
+ * A fee event as a `fee` row from its payer: TransactionFeePaid (native) or AssetTxFeePaid (the
+ * asset's token), both { who, actual_fee, tip, … }: by name, or by position where metadata names no fields.
+ */
+function feeMovement(e: ChainEvent, tokenId: number): RawTransfer {
+  const field = (name: string, position: number) => e.data[name] ?? e.data[String(position)];
+  const who = field("who", 0);
+  if (typeof who !== "string" || who.length === 0) throw new Skip("who is not an account");
+  return { eventIndex: e.index, extrinsic: e.extrinsic, event: `${e.section}.${e.method}`, kind: "fee", tokenId, lpTokenId: null, from: who, to: null, amount: amount(field("actualFee", 1), "actualFee"), tip: amount(field("tip", 2), "tip") };
 }
 
 /** A handled event that could not be decoded or attributed. */
@@ -364,8 +380,18 @@ function handle(e: ChainEvent, ctx: CollectContext, changes: BlockChanges, lpTok
       if (moved) changes.transfers.push(moved);
       return;
     }
+    case "transactionPayment":
+      if (e.method === "TransactionFeePaid") changes.transfers.push(feeMovement(e, ctx.nativeTokenId));
+      return;
+    // pallet-asset-tx-payment (2023) and pallet-asset-conversion-tx-payment, under either name.
     case "assetTxPayment":
-      if (e.method === "AssetTxFeePaid") touch(changes, feeToken(e, ctx, changes), e.data.who);
+    case "assetConversionTxPayment":
+      if (e.method === "AssetTxFeePaid") {
+        const token = feeToken(e, ctx, changes);
+        touch(changes, token, e.data.who);
+        // A fee in the native token is TransactionFeePaid's row: one row per fee.
+        if (token !== ctx.nativeTokenId) changes.transfers.push(feeMovement(e, token));
+      }
       return;
   }
 }
@@ -399,6 +425,7 @@ export function collectChanges(events: ChainEvent[], ctx: CollectContext): Block
     }
     if (e.section === "assetConversion" && (e.method === "SwapExecuted" || e.method === "SwapCreditExecuted")) legs = [];
   }
+  changes.transfers = foldFees(changes.transfers);
   // Tokens sent straight to a pool account move its reserves without a pool event.
   const byAccount = new Map([...ctx.pools.values()].map((p) => [p.account, p]));
   for (const accounts of changes.balances.values()) {

@@ -23,6 +23,7 @@ export function transferRows(raw: RawTransfer[], prices: { prices: Map<number, b
       amount: t.amount,
       kind: t.kind,
       event: t.event,
+      tip: t.tip,
       valueUsd: price === undefined || decimals === undefined ? null : formatFixed(usdValue(BigInt(t.amount), decimals, price), USD_SCALE),
     };
   });

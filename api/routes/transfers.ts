@@ -19,9 +19,13 @@ const TransferFields = {
   from: z.string().nullable().openapi({ description: "Sender; null for a mint or a deposit" }),
   to: z.string().nullable().openapi({ description: "Recipient; null for a burn or a withdrawal" }),
   amount: Integer,
-  kind: z.enum(TRANSFER_KINDS).openapi({ description: "transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (fees, XCM, slashes)" }),
+  kind: z.enum(TRANSFER_KINDS).openapi({
+    description:
+      "transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (XCM, holds, staking); fee: a transaction fee, the withdrawal that paid it less its refund (no withdraw row of its own); dust: a balance below the existential deposit, lost; slash: taken as a penalty",
+  }),
   event: z.string().openapi({ example: "assets.Transferred", description: "The event that reported it" }),
   valueUsd: z.union([Decimal, z.null()]).openapi({ description: "amount at the token's USD value at that block; null when it had none (and for LP tokens)" }),
+  tip: z.union([Integer, z.null()]).openapi({ description: "A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee" }),
 };
 
 const Transfer = z.object(TransferFields).openapi("Transfer");
@@ -38,7 +42,7 @@ const historyFrom = z.number().int().nullable().openapi({ description: "Transfer
 const commonQuery = {
   limit: intQuery("limit", 1, 500, "Transfers per page, 1-500 (default 50)"),
   cursor: z.string().max(128, "must be at most 128 characters").optional().openapi({ param: { name: "cursor", in: "query" }, description: "nextCursor of the previous page" }),
-  kind: z.enum(TRANSFER_KINDS, { error: `must be one of ${TRANSFER_KINDS.join(", ")}` }).optional().openapi({ param: { name: "kind", in: "query" } }),
+  kind: z.enum(TRANSFER_KINDS, { error: `must be one of ${TRANSFER_KINDS.join(", ")}` }).optional().openapi({ param: { name: "kind", in: "query" }, description: "Only transfers of this kind (fee: transaction fees)" }),
   fromBlock: intQuery("fromBlock", 0, Number.MAX_SAFE_INTEGER, "Only transfers at or after this block"),
   toBlock: intQuery("toBlock", 0, Number.MAX_SAFE_INTEGER, "Only transfers at or before this block"),
   from: intQuery("from", 0, 99_999_999_999, "Only transfers at or after this time (Unix seconds)"),

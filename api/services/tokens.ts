@@ -52,15 +52,17 @@ export async function assetMetadata(db: Database, id: number, q: AsOf = {}) {
     latestPrice(db, id, block?.number),
     !token.owner ? Promise.resolve(0n) : block ? ownerAt(token.owner) : getBalance(db, id, token.owner),
   ]);
-  // No current price: the treasury's USD value is unknown (null), not 0.
-  const treasury = price?.priceUsd == null ? null : usdValue(ownerBalance, token.decimals, parseFixed(price.priceUsd, USD_SCALE));
+  // The spec types treasuryValue as a string: "0" without a price, and valueUsd (null) says why.
+  const valueUsd = price?.priceUsd == null ? null : normalizeDecimal(price.priceUsd);
+  const treasury = valueUsd === null ? 0n : usdValue(ownerBalance, token.decimals, parseFixed(valueUsd, USD_SCALE));
   return {
     tokenId: token.id,
     name: token.name,
     symbol: token.symbol,
     ...tokenIdentity(token),
     totalSupply: normalizeDecimal(token.supply),
-    treasuryValue: treasury === null ? null : formatFixed(treasury, USD_SCALE),
+    treasuryValue: formatFixed(treasury, USD_SCALE),
+    valueUsd,
     decimals: token.decimals,
     owner: token.owner,
     status: token.status,

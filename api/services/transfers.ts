@@ -64,6 +64,7 @@ const row = (t: Transfer) => ({
   kind: t.kind,
   event: t.event,
   valueUsd: t.valueUsd === null ? null : normalizeDecimal(t.valueUsd),
+  tip: t.tip === null ? null : normalizeDecimal(t.tip),
 });
 
 function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T, stoppedAt?: TransferPosition) {

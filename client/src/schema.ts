@@ -505,13 +505,15 @@ export interface components {
             /** @description Sender; null for a mint or a deposit */
             from: string | null;
             /**
-             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (fees, XCM, slashes)
+             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (XCM, holds, staking); fee: a transaction fee, the withdrawal that paid it less its refund (no withdraw row of its own); dust: a balance below the existential deposit, lost; slash: taken as a penalty
              * @enum {string}
              */
-            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
             /** @description The LP token (PoolAssets) moved; null for any other token */
             lpTokenId: number | null;
             timestamp: number;
+            /** @description A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee */
+            tip: components["schemas"]["IntegerAmount"] | null;
             /** @description Recipient; null for a burn or a withdrawal */
             to: string | null;
             /** @description The token moved; null for an LP token (see lpTokenId) */
@@ -570,8 +572,9 @@ export interface components {
             symbol: string;
             tokenId: number;
             totalSupply: components["schemas"]["IntegerAmount"];
-            /** @description USD value of the owner (treasury) account's balance; "0" without an owner, null when the token has no current USD price */
-            treasuryValue: (components["schemas"]["Decimal"] & unknown) | null;
+            treasuryValue: components["schemas"]["Decimal"] & unknown;
+            /** @description USD per whole token, the price treasuryValue is at (with at/atTime: the price then); null when the token has no current USD price, and then treasuryValue is "0" */
+            valueUsd: (components["schemas"]["Decimal"] & unknown) | null;
         };
         AssetRow: {
             /** @description The asset's id in pallet-assets (differs from tokenId for the one aliased to 2^32); null for native and foreign tokens */
@@ -1175,13 +1178,15 @@ export interface components {
             /** @description Sender; null for a mint or a deposit */
             from: string | null;
             /**
-             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (fees, XCM, slashes)
+             * @description transfer: between two accounts; mint/burn: supply created or destroyed; deposit/withdraw: credited or debited by the runtime (XCM, holds, staking); fee: a transaction fee, the withdrawal that paid it less its refund (no withdraw row of its own); dust: a balance below the existential deposit, lost; slash: taken as a penalty
              * @enum {string}
              */
-            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+            kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
             /** @description The LP token (PoolAssets) moved; null for any other token */
             lpTokenId: number | null;
             timestamp: number;
+            /** @description A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee */
+            tip: components["schemas"]["IntegerAmount"] | null;
             /** @description Recipient; null for a burn or a withdrawal */
             to: string | null;
             /** @description The token moved; null for an LP token (see lpTokenId) */
@@ -1688,7 +1693,8 @@ export interface operations {
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
-                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+                /** @description Only transfers of this kind (fee: transaction fees) */
+                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
                 /** @description Only this LP token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
@@ -1734,6 +1740,7 @@ export interface operations {
                      *           "kind": "mint",
                      *           "event": "poolAssets.Issued",
                      *           "valueUsd": null,
+                     *           "tip": null,
                      *           "direction": "in"
                      *         }
                      *       ],
@@ -2045,7 +2052,8 @@ export interface operations {
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
-                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw";
+                /** @description Only transfers of this kind (fee: transaction fees) */
+                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
                 /** @description Only transfers at or before this time (Unix seconds) */
@@ -2087,7 +2095,8 @@ export interface operations {
                      *           "amount": "1000000",
                      *           "kind": "transfer",
                      *           "event": "assets.Transferred",
-                     *           "valueUsd": "1"
+                     *           "valueUsd": "1",
+                     *           "tip": null
                      *         }
                      *       ],
                      *       "nextCursor": null

@@ -16,10 +16,10 @@ export async function insertTransfers(db: Database, rows: NewTransfer[]): Promis
   if (rows.length === 0) return;
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
   await db.execute(sql`
-    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd)
+    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd, tip)
     select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
                          ${col("tokenId")}::bigint[], ${col("lpTokenId")}::bigint[], ${col("fromAccount")}::text[], ${col("toAccount")}::text[],
-                         ${col("amount")}::numeric[], ${col("kind")}::text[], ${col("event")}::text[], ${col("valueUsd")}::numeric[])
+                         ${col("amount")}::numeric[], ${col("kind")}::text[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])
     on conflict (block_number, event_index) do nothing`);
 }
 
@@ -82,7 +82,7 @@ export async function timesAsBlocks<F extends TransferFilter>(db: Database, f: F
 }
 
 const COLUMNS = sql.raw(
-  "-block_number as nb, -event_index as ne, block_number as \"blockNumber\", event_index as \"eventIndex\", extrinsic_index as \"extrinsicIndex\", timestamp, token_id as \"tokenId\", lp_token_id as \"lpTokenId\", from_account as \"fromAccount\", to_account as \"toAccount\", amount::text as amount, kind, event, value_usd::text as \"valueUsd\"",
+  "-block_number as nb, -event_index as ne, block_number as \"blockNumber\", event_index as \"eventIndex\", extrinsic_index as \"extrinsicIndex\", timestamp, token_id as \"tokenId\", lp_token_id as \"lpTokenId\", from_account as \"fromAccount\", to_account as \"toAccount\", amount::text as amount, kind, event, value_usd::text as \"valueUsd\", tip::text as tip",
 );
 
 /**
@@ -114,6 +114,7 @@ const toTransfer = (r: Record<string, unknown>): Transfer => ({
   kind: r.kind as Transfer["kind"],
   event: r.event as string,
   valueUsd: r.valueUsd as string | null,
+  tip: r.tip as string | null,
 });
 
 /** A token's (or an LP token's) transfers, newest first, `limit` rows at most: index ranges only. */

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, numeric, pgTable, primaryKey, text, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { address, amount, int64 } from "./tokens.js";
 
-export const TRANSFER_KINDS = ["transfer", "mint", "burn", "deposit", "withdraw"] as const;
+export const TRANSFER_KINDS = ["transfer", "mint", "burn", "deposit", "withdraw", "fee", "dust", "slash"] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /** (−block, −event): the newest-first keys of the list indexes (see below). */
@@ -28,10 +28,12 @@ export const transfers = pgTable(
     fromAccount: address(),
     toAccount: address(),
     amount: amount().notNull(),
-    /** transfer | mint | burn | deposit | withdraw (docs/api.md lists which event is which). */
+    /** transfer | mint | burn | deposit | withdraw | fee | dust | slash (docs/api.md lists which event is which). */
     kind: text({ enum: TRANSFER_KINDS }).notNull(),
     /** "section.method" of the event. */
     event: text().notNull(),
+    /** A fee's tip, as its event states it (indexer/fees.ts); null on every other kind. */
+    tip: amount(),
     /** The amount at the USD price of the token at this block; null when unpriced (LP tokens always). */
     valueUsd: numeric(),
   },

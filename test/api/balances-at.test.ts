@@ -132,12 +132,12 @@ describeDb("balances as of a block", (ctx) => {
       return (await res.json()) as Record<string, unknown>;
     };
     // Owner BOB: 7 at 1.5 USD, then 207 at 2 USD, then 0; 6 decimals.
-    expect(await meta(USDT, "at=100")).toMatchObject({ totalSupply: "1000000", treasuryValue: "0.0000105", blockNumber: 100, asOf: { blockNumber: 100, timestamp: time(100) } });
+    expect(await meta(USDT, "at=100")).toMatchObject({ totalSupply: "1000000", treasuryValue: "0.0000105", valueUsd: "1.5", blockNumber: 100, asOf: { blockNumber: 100, timestamp: time(100) } });
     expect(await meta(USDT, "at=101")).toMatchObject({ totalSupply: "1000000", treasuryValue: "0.000414", blockNumber: 100 });
     expect(await meta(USDT, "at=103")).toMatchObject({ treasuryValue: "0", blockNumber: 100 });
     expect(await meta(USDT, "at=104")).toMatchObject({ totalSupply: "2500000", blockNumber: 104, asOf: { blockNumber: 104 } });
-    // No price at 105 (expired): the treasury's value is unknown, as now.
-    expect(await meta(USDT, `atTime=${time(105)}`)).toMatchObject({ treasuryValue: null, asOf: { blockNumber: 105 } });
+    // No price at 105 (expired): treasuryValue "0" as the spec types it, and valueUsd null says why.
+    expect(await meta(USDT, `atTime=${time(105)}`)).toMatchObject({ treasuryValue: "0", valueUsd: null, asOf: { blockNumber: 105 } });
     // Without at: the current answer, without asOf.
     const now = await meta(USDT, "");
     expect(now).toMatchObject({ totalSupply: "2500000" });

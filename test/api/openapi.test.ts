@@ -41,7 +41,7 @@ const cases: Record<string, Case[]> = {
   "/assets/metadata/{id}": [
     { method: "get", path: `/assets/metadata/${USDT}`, auth: true },
     { method: "get", path: `/assets/metadata/${KSM}`, auth: true },
-    { method: "get", path: `/assets/metadata/${ZERO}`, auth: true }, // its price expired: treasuryValue null
+    { method: "get", path: `/assets/metadata/${ZERO}`, auth: true }, // its price expired: treasuryValue "0" (a string, as the spec types it), valueUsd null
     { method: "get", path: "/assets/metadata/999", auth: true },
     { method: "get", path: `/assets/metadata/${USDT}` },
   ],

@@ -65,6 +65,7 @@ describeDb("reads on a market", (ctx) => {
       ...asset(TEN),
       totalSupply: "1000000000000",
       treasuryValue: "10", // 40 TEN held by the owner × 0.25 USD
+      valueUsd: "0.25",
       decimals: 10,
       owner: TREASURY,
       status: "live",
@@ -77,10 +78,12 @@ describeDb("reads on a market", (ctx) => {
     expect(usdt.treasuryValue).toBe("250000");
     const ksm: any = await (await t.get(`/assets/metadata/${KSM}`, auth)).json();
     expect(ksm).toMatchObject({ owner: null, treasuryValue: "0", decimals: 12, totalSupply: "15000000000000000000" });
-    // No current price: the treasury's value is unknown, whether the price expired (ZERO) or never was (DOG).
+    expect(ksm.valueUsd).not.toBeNull(); // priced, no owner: "0" with a price
+    // No current price, whether it expired (ZERO) or never was (DOG): treasuryValue is still a
+    // string, as the spec types it, "0", and valueUsd null says why.
     const zero: any = await (await t.get(`/assets/metadata/${ZERO}`, auth)).json();
-    expect(zero).toMatchObject({ decimals: 0, status: "frozen", treasuryValue: null });
-    expect(await (await t.get(`/assets/metadata/${DOG}`, auth)).json()).toMatchObject({ owner: ALICE, treasuryValue: null });
+    expect(zero).toMatchObject({ decimals: 0, status: "frozen", treasuryValue: "0", valueUsd: null });
+    expect(await (await t.get(`/assets/metadata/${DOG}`, auth)).json()).toMatchObject({ owner: ALICE, treasuryValue: "0", valueUsd: null });
   });
 
   it("GET /assets/holders/{id}: ranked by balance then address, with share of supply", async () => {

@@ -12,7 +12,8 @@ import { authHeader, buildApp, expectError, type TestApp } from "../support/app.
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
 
-const KINDS = ["transfer", "mint", "burn", "deposit", "withdraw"] as const;
+const KINDS = ["transfer", "mint", "burn", "deposit", "withdraw", "fee", "dust", "slash"] as const;
+const OUT_ONLY = new Set(["burn", "withdraw", "fee", "dust", "slash"]);
 
 /** 120 movements over 40 blocks among three accounts and three tokens, an LP token, a self-transfer. */
 function rows(): NewTransfer[] {
@@ -20,9 +21,9 @@ function rows(): NewTransfer[] {
   const out: NewTransfer[] = [];
   for (let i = 0; i < 120; i++) {
     const block = 1_000 + Math.floor(i / 3);
-    const kind = KINDS[i % 7 === 0 ? 1 + (i % 4) : 0]!;
+    const kind = KINDS[i % 7 === 0 ? 1 + ((i / 7) % 7) : 0]!;
     const from = kind === "mint" || kind === "deposit" ? null : accounts[i % 3]!;
-    const to = kind === "burn" || kind === "withdraw" ? null : i === 39 ? from : accounts[(i * 7 + 1 + Math.floor(i / 4)) % 3]!;
+    const to = OUT_ONLY.has(kind) ? null : i === 39 ? from : accounts[(i * 7 + 1 + Math.floor(i / 4)) % 3]!;
     const lp = i % 11 === 0;
     out.push({
       blockNumber: block,
@@ -35,8 +36,9 @@ function rows(): NewTransfer[] {
       toAccount: to,
       amount: (10n ** 20n + BigInt(i)).toString(),
       kind,
-      event: lp ? "poolAssets.Transferred" : "balances.Transfer",
+      event: lp ? "poolAssets.Transferred" : kind === "fee" ? "transactionPayment.TransactionFeePaid" : "balances.Transfer",
       valueUsd: lp ? null : `${i}.5`,
+      tip: kind === "fee" ? `${i}` : null,
     });
   }
   return out;
@@ -99,6 +101,7 @@ describeDb("transfer lists", (ctx) => {
         kind: e.kind,
         event: e.event,
         valueUsd: e.valueUsd,
+        tip: e.tip,
         direction: e.fromAccount === ALICE ? (e.toAccount === ALICE ? "self" : "out") : "in",
       });
     }
@@ -121,6 +124,27 @@ describeDb("transfer lists", (ctx) => {
       const { rows: got } = await walk(`/accounts/${ALICE}/transfers?${query}`, 5);
       expect(got.map(key), query).toEqual(expected.map(key));
     }
+  });
+
+  it("?kind=fee answers only fees, each with its tip; dust and slashes are not fees", async () => {
+    const fees = all.filter((r) => r.kind === "fee" && r.fromAccount !== null);
+    const payer = fees[0]!.fromAccount!;
+    const expected = all.filter((r) => r.fromAccount === payer && r.kind === "fee").sort(newestFirst);
+    const { rows: got } = await walk(`/accounts/${payer}/transfers?kind=fee`, 50);
+    expect(got.map(key)).toEqual(expected.map(key));
+    expect(got.map((r) => [r.kind, r.event, r.to, r.tip, r.direction])).toEqual(expected.map((e) => ["fee", "transactionPayment.TransactionFeePaid", null, e.tip, "out"]));
+    expect(got.every((r) => /^\d+$/.test(r.tip))).toBe(true);
+    // Every other kind has no tip, and dust and slashes have their own filters.
+    const { rows: other } = await walk(`/accounts/${payer}/transfers`, 500);
+    expect(other.filter((r) => r.kind !== "fee").every((r) => r.tip === null)).toBe(true);
+    for (const kind of ["dust", "slash"]) {
+      const { rows: k } = await walk(`/accounts/${payer}/transfers?kind=${kind}`, 50);
+      expect(k.map(key), kind).toEqual(all.filter((r) => r.fromAccount === payer && r.kind === kind).sort(newestFirst).map(key));
+    }
+    const token = fees.find((r) => r.tokenId !== null)!.tokenId!;
+    const { rows: ofToken } = await walk(`/assets/${token}/transfers?kind=fee`, 50);
+    expect(ofToken.map(key)).toEqual(all.filter((r) => r.tokenId === token && r.kind === "fee").sort(newestFirst).map(key));
+    await expectError(await t.get(`/accounts/${payer}/transfers?kind=fees`, auth), 400, "VALIDATION_ERROR");
   });
 
   it("the account in any spelling (SS58 or its hex account id) gives the same list", async () => {

@@ -217,6 +217,27 @@ describe(`indexer on the devnet`, () => {
     expect((await (await t.get(`/oracle/value/${pusdc}`)).json()) as object).toMatchObject({ valueUsd: "1", kind: "foreign" }); // a USD anchor of Kusama AH
   }, LONG);
 
+  it("each signed extrinsic's fee is one fee row: the chain's actual fee and tip, and no Withdraw row beside it", async () => {
+    const db = stores[0]!.handle.db;
+    const fees: { block: number; eventIndex: number; extrinsic: number; who: string; amount: string; tip: string }[] = [];
+    for (let n = 1; n <= market.block; n++) {
+      const at = await api.at(await api.rpc.chain.getBlockHash(n));
+      (await at.query.system.events()).forEach(({ event, phase }, eventIndex) => {
+        if (event.section !== "transactionPayment" || event.method !== "TransactionFeePaid") return;
+        const [who, actualFee, tip] = event.data;
+        fees.push({ block: n, eventIndex, extrinsic: phase.asApplyExtrinsic.toNumber(), who: encodeAddress(who!.toU8a(), api.registry.chainSS58), amount: actualFee!.toString(), tip: tip!.toString() });
+      });
+    }
+    expect(fees.length).toBeGreaterThan(10);
+    const rows = await db.select().from(schema.transfers).where(eq(schema.transfers.kind, "fee"));
+    const stored = rows.filter((r) => r.blockNumber <= market.block).map((r) => ({ block: r.blockNumber, eventIndex: r.eventIndex, extrinsic: r.extrinsicIndex, who: r.fromAccount, amount: r.amount, tip: r.tip }));
+    expect(stored.sort((a, b) => a.block - b.block || a.eventIndex - b.eventIndex)).toEqual(fees);
+    // The Withdraw that paid each fee is the fee row, not a row of its own.
+    const withdrawals = await db.select().from(schema.transfers).where(eq(schema.transfers.event, "balances.Withdraw"));
+    const paid = new Set(fees.map((f) => `${f.block}/${f.extrinsic}/${f.who}`));
+    expect(withdrawals.filter((w) => paid.has(`${w.blockNumber}/${w.extrinsicIndex}/${w.fromAccount}`))).toEqual([]);
+  }, LONG);
+
   it("portfolios, a pool's trades and its candles agree with the chain's storage and events", async () => {
     const store = stores[0]!;
     await store.follower.stop();

@@ -148,7 +148,7 @@ describe("decoding on today's runtimes", () => {
       eventRecord(kah, "balances", "Transfer", { from: ALICE, to: BOB, amount: 7n }),
       eventRecord(kah, "balances", "TransferOnHold", { reason, source: ALICE, dest: BOB, amount: 5n }),
       eventRecord(kah, "balances", "TransferAndHold", { reason, source: BOB, dest: CHARLIE, transferred: 6n }),
-      eventRecord(kah, "balances", "Withdraw", { who: ALICE, amount: 11n }), // a fee
+      eventRecord(kah, "balances", "Withdraw", { who: ALICE, amount: 11n }), // no fee event in this extrinsic: a withdrawal
       eventRecord(kah, "balances", "Endowed", { account: CHARLIE, freeBalance: 6n }), // not a second movement
       eventRecord(kah, "assets", "TransferredApproved", { assetId: 1984, owner: ALICE, delegate: BOB, destination: CHARLIE, amount: 1n }),
       eventRecord(kah, "assets", "Issued", { assetId: 1984, owner: BOB, amount: 2n ** 100n }),
@@ -158,7 +158,7 @@ describe("decoding on today's runtimes", () => {
     const changes = collectChanges(decodeEvents(records, kah.ss58), { nativeTokenId: 0, pools: new Map() });
     expect(changes.skipped).toEqual([]);
     const [a, b, c] = [ALICE, BOB, CHARLIE].map((x) => ss58(kah, x));
-    const row = (eventIndex: number, event: string, kind: string, tokenId: number | null, from: string | null, to: string | null, amount: string, lpTokenId: number | null = null) => ({ eventIndex, extrinsic: 1, event, kind, tokenId, lpTokenId, from, to, amount });
+    const row = (eventIndex: number, event: string, kind: string, tokenId: number | null, from: string | null, to: string | null, amount: string, lpTokenId: number | null = null) => ({ eventIndex, extrinsic: 1, event, kind, tokenId, lpTokenId, from, to, amount, tip: null });
     expect(changes.transfers).toEqual([
       row(0, "balances.Transfer", "transfer", 0, a!, b!, "7"),
       row(1, "balances.TransferOnHold", "transfer", 0, a!, b!, "5"),
@@ -169,6 +169,43 @@ describe("decoding on today's runtimes", () => {
       row(7, "foreignAssets.Burned", "burn", usdc, c!, null, "3"),
       row(8, "poolAssets.Transferred", "transfer", null, a!, b!, "9", 7),
     ]);
+  });
+
+  it("fees are fee rows with their tip, in place of the withdrawal and refund that paid them; dust and slashes have kinds of their own", () => {
+    const [a, b, pot] = [ALICE, BOB, POOL2].map((x) => ss58(kah, x));
+    const records = [
+      // Alice pays in KSM: 100 withdrawn before the call, 30 refunded after it, 70 to the pot.
+      eventRecord(kah, "balances", "Withdraw", { who: ALICE, amount: 100n }, 1),
+      eventRecord(kah, "balances", "Transfer", { from: ALICE, to: BOB, amount: 7n }, 1),
+      eventRecord(kah, "balances", "Deposit", { who: ALICE, amount: 30n }, 1),
+      eventRecord(kah, "balances", "Deposit", { who: POOL2, amount: 70n }, 1),
+      eventRecord(kah, "transactionPayment", "TransactionFeePaid", { who: ALICE, actualFee: 70n, tip: 5n }, 1),
+      // Bob pays in USDt through asset conversion: 50 withdrawn, 10 refunded; the tip is in KSM.
+      eventRecord(kah, "assets", "Withdrawn", { assetId: 1984, who: BOB, amount: 50n }, 2),
+      eventRecord(kah, "assets", "Deposited", { assetId: 1984, who: BOB, amount: 10n }, 2),
+      eventRecord(kah, "assetTxPayment", "AssetTxFeePaid", { who: BOB, actualFee: 40n, tip: 2n, assetId: LOCATIONS.asset(1984) }, 2),
+      // Bob's call removed his account, so nothing was refunded: 90 left for a fee of 60.
+      eventRecord(kah, "balances", "Withdraw", { who: BOB, amount: 90n }, 3),
+      eventRecord(kah, "balances", "Transfer", { from: BOB, to: ALICE, amount: 1000n }, 3),
+      eventRecord(kah, "balances", "DustLost", { account: BOB, amount: 3n }, 3),
+      eventRecord(kah, "transactionPayment", "TransactionFeePaid", { who: BOB, actualFee: 60n, tip: 0n }, 3),
+      eventRecord(kah, "balances", "Slashed", { who: ALICE, amount: 4n }, 4),
+    ];
+    const changes = collectChanges(decodeEvents(records, kah.ss58), { nativeTokenId: 0, pools: new Map() });
+    expect(changes.skipped).toEqual([]);
+    expect(changes.transfers.map((t) => [t.eventIndex, t.event, t.kind, t.tokenId, t.from, t.to, t.amount, t.tip])).toEqual([
+      [1, "balances.Transfer", "transfer", 0, a, b, "7", null],
+      [3, "balances.Deposit", "deposit", 0, null, pot, "70", null],
+      [4, "transactionPayment.TransactionFeePaid", "fee", 0, a, null, "70", "5"],
+      [7, "assetTxPayment.AssetTxFeePaid", "fee", 1984, b, null, "40", "2"],
+      [9, "balances.Transfer", "transfer", 0, b, a, "1000", null],
+      [10, "balances.DustLost", "dust", 0, b, null, "3", null],
+      [11, "transactionPayment.TransactionFeePaid", "fee", 0, b, null, "90", "0"],
+      [12, "balances.Slashed", "slash", 0, a, null, "4", null],
+    ]);
+    // What left each account still adds up: Alice 7 + 100 − 30, Bob's USDt 50 − 10.
+    const out = (who: string, token: number) => changes.transfers.filter((t) => t.tokenId === token && t.from === who).reduce((s, t) => s + BigInt(t.amount), 0n);
+    expect([out(a!, 0) - 4n, out(b!, 1984)]).toEqual([77n, 40n]);
   });
 
   it("a foreign asset is a token with a stable id above 2^32: Snowbridge USDC, issued and destroyed", () => {

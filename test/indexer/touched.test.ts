@@ -91,7 +91,18 @@ describe("touched set", () => {
     expect(changes.skipped).toEqual([]);
     expect([...changes.balances.get(1984)!].sort()).toEqual([TREASURY, TRADER].sort());
     // …and its movement, by the fields' positions.
-    expect(changes.transfers).toEqual([{ eventIndex: 0, extrinsic: 1, event: "assets.Transferred", kind: "transfer", tokenId: 1984, lpTokenId: null, from: TREASURY, to: TRADER, amount: "5" }]);
+    expect(changes.transfers).toEqual([{ eventIndex: 0, extrinsic: 1, event: "assets.Transferred", kind: "transfer", tokenId: 1984, lpTokenId: null, from: TREASURY, to: TRADER, amount: "5", tip: null }]);
+  });
+
+  it("a signed extrinsic's fee is one fee row with its tip, in place of the Withdraw that paid it (2023 devnet)", () => {
+    const changes = collectChanges(events(5), { nativeTokenId: 0, pools: allPools() });
+    const native = changes.transfers.filter((t) => t.tokenId === 0 && t.extrinsic === 2).map((t) => [t.eventIndex, t.event, t.kind, t.from, t.to, t.amount, t.tip]);
+    // Recorded: Withdraw(treasury, 315464820) at 3, the pool's Transfer at 5, Deposit(collator pot) at 10, TransactionFeePaid(treasury, 315464820, tip 0) at 11.
+    expect(native).toEqual([
+      [5, "balances.Transfer", "transfer", "HQVjZp9UpNkicArjbutj3YkgDLsDgSY9zPQG8GVPdi8D3Pc", TREASURY, "499999999999999", null],
+      [10, "balances.Deposit", "deposit", null, "F3opxRUwkBj1LqjZ7DyiHCRh9Z4zVPLaVjoxfD5ddbip8mt", "315464820", null],
+      [11, "transactionPayment.TransactionFeePaid", "fee", TREASURY, null, "315464820", "0"],
+    ]);
   });
 
   it("refuses a foreign location whose derived id another location already has", () => {

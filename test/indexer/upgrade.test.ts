@@ -178,7 +178,10 @@ describe("a runtime upgrade on the devnet: statemine 900 → 1,000,000 (PendingV
       asset: seen((t) => t.tokenId !== null && t.tokenId > 0 && t.kind === "transfer"),
       lp: seen((t) => t.lpTokenId !== null && t.kind === "mint") && seen((t) => t.lpTokenId !== null && t.kind === "burn"),
       mint: seen((t) => t.tokenId !== null && t.kind === "mint"),
-    }).toEqual({ beforeUpgrade: true, afterUpgrade: true, native: true, asset: true, lp: true, mint: true });
+      // Signed extrinsics' fees: a fee row each, and no Withdraw row left in its extrinsic.
+      fee: seen((t) => t.tokenId === 0 && t.kind === "fee" && t.event === "transactionPayment.TransactionFeePaid" && t.tip !== null),
+      feeWithdrawals: seen((t) => t.kind === "withdraw" && transfers.some((f) => f.kind === "fee" && f.blockNumber === t.blockNumber && f.extrinsicIndex === t.extrinsicIndex && f.from === t.from)),
+    }).toEqual({ beforeUpgrade: true, afterUpgrade: true, native: true, asset: true, lp: true, mint: true, fee: true, feeWithdrawals: false });
     expect.soft(await storeTransfers(run.handle.db, range), `${run.name}: transfers = the chain's events, block by block`).toEqual(transfers);
     // Balance and token history: as of every block from the floor to the head — across the
     // restart and the upgrade — holders, LP positions and tokens equal chain storage there.

@@ -131,6 +131,7 @@ export interface TransferRow {
   amount: string;
   kind: string;
   event: string;
+  tip: string | null;
 }
 
 /**
@@ -143,11 +144,12 @@ export async function chainTransfers(api: ApiPromise, range: BlockRange, nativeT
   const out: TransferRow[] = [];
   for (let n = range.from; n <= range.to; n++) {
     const at = await api.at(await api.rpc.chain.getBlockHash(n));
+    const start = out.length;
     (await at.query.system.events()).forEach(({ event, phase }, eventIndex) => {
       const f = [...event.data] as Codec[];
       const acc = (c: Codec | undefined) => encodeAddress(c!.toU8a(), ss58);
       const num = (c: Codec | undefined) => BigInt(c!.toString()).toString();
-      const row = (kind: string, token: { tokenId?: number; lpTokenId?: number }, from: Codec | null, to: Codec | null, amount: Codec | undefined) =>
+      const row = (kind: string, token: { tokenId?: number; lpTokenId?: number }, from: Codec | null, to: Codec | null, amount: Codec | undefined, tip: Codec | null = null) =>
         out.push({
           blockNumber: n,
           eventIndex,
@@ -159,7 +161,16 @@ export async function chainTransfers(api: ApiPromise, range: BlockRange, nativeT
           amount: num(amount),
           kind,
           event: `${event.section}.${event.method}`,
+          tip: tip === null ? null : num(tip),
         });
+      // (who, actual_fee, tip[, asset_id]): an asset id is an Option<u32> (2023) or a location.
+      if (event.section === "transactionPayment" && event.method === "TransactionFeePaid") return void row("fee", { tokenId: nativeTokenId }, f[0]!, null, f[1], f[2]!);
+      if (event.section === "assetTxPayment" && event.method === "AssetTxFeePaid") {
+        const id = f[3]!.toPrimitive() as unknown;
+        const tokenId = typeof id === "number" ? (id === nativeTokenId ? 2 ** 32 : id) : id === null ? nativeTokenId : tokenIdOfLocation(f[3]!, nativeTokenId);
+        if (tokenId !== nativeTokenId) row("fee", { tokenId }, f[0]!, null, f[1], f[2]!);
+        return;
+      }
       if (event.section === "balances") {
         const native = { tokenId: nativeTokenId };
         switch (event.method) {
@@ -176,7 +187,7 @@ export async function chainTransfers(api: ApiPromise, range: BlockRange, nativeT
           case "Withdraw":
           case "Slashed":
           case "DustLost":
-            return void row(event.method === "Burned" ? "burn" : "withdraw", native, f[0]!, null, f[1]);
+            return void row({ Burned: "burn", Withdraw: "withdraw", Slashed: "slash", DustLost: "dust" }[event.method], native, f[0]!, null, f[1]);
         }
         return;
       }
@@ -196,8 +207,29 @@ export async function chainTransfers(api: ApiPromise, range: BlockRange, nativeT
           return void row(event.method === "Burned" ? "burn" : "withdraw", token, f[1]!, null, f[2]);
       }
     });
+    out.splice(start, out.length - start, ...feesFolded(out.slice(start)));
   }
   return out;
+}
+
+/**
+ * docs/api.md, "Transfers": a fee's withdrawal (its extrinsic's first movement, from the payer, in
+ * the fee's token) and refund (a deposit to the payer of withdrawal − fee before the fee event)
+ * are the fee row, whose amount is withdrawal − refund.
+ */
+function feesFolded(rows: TransferRow[]): TransferRow[] {
+  const gone = new Set<TransferRow>();
+  for (const fee of rows.filter((r) => r.kind === "fee" && r.extrinsicIndex !== null)) {
+    const own = rows.filter((r) => r.extrinsicIndex === fee.extrinsicIndex);
+    const w = own[0]!;
+    if (w.kind !== "withdraw" || w.from !== fee.from || w.tokenId !== fee.tokenId || BigInt(w.amount) < BigInt(fee.amount)) continue;
+    const unused = (BigInt(w.amount) - BigInt(fee.amount)).toString();
+    const refund = own.filter((r) => r.kind === "deposit" && r.eventIndex < fee.eventIndex && r.to === fee.from && r.tokenId === fee.tokenId && r.amount === unused && unused !== "0").pop();
+    gone.add(w);
+    if (refund) gone.add(refund);
+    else fee.amount = w.amount;
+  }
+  return rows.filter((r) => !gone.has(r));
 }
 
 export async function storeTransfers(db: Database, range: BlockRange): Promise<TransferRow[]> {
@@ -214,6 +246,7 @@ export async function storeTransfers(db: Database, range: BlockRange): Promise<T
     amount: r.amount,
     kind: r.kind,
     event: r.event,
+    tip: r.tip,
   }));
 }
 

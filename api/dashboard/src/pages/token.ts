@@ -55,7 +55,7 @@ async function asOf(id: number): Promise<void> {
   if (!session.token) return void (out.innerHTML = loginNote("the token as of a block"));
   try {
     const m = await fresh(api.assetMetadata(id, { at: $<HTMLInputElement>("#asof-block").value.trim() }));
-    out.innerHTML = facts([["Block", m.asOf.blockNumber, "asof-number"], ["Time", time(m.asOf.timestamp)], ["Total supply", units(m.totalSupply, m.decimals), "asof-supply"], ["Treasury (USD)", num(m.treasuryValue, 2)], ["Status", esc(m.status)], ["Read at block", m.blockNumber]]);
+    out.innerHTML = facts([["Block", m.asOf.blockNumber, "asof-number"], ["Time", time(m.asOf.timestamp)], ["Total supply", units(m.totalSupply, m.decimals), "asof-supply"], ["Treasury (USD)", m.valueUsd === null ? "– (no price)" : num(m.treasuryValue, 2)], ["Status", esc(m.status)], ["Read at block", m.blockNumber]]);
   } catch (err) {
     if (!(err instanceof Stale)) out.innerHTML = note((err as Error).message, "asof-error");
   }
