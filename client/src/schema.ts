@@ -2319,6 +2319,7 @@ export interface operations {
                      *       "location": null,
                      *       "totalSupply": "1000000000000",
                      *       "treasuryValue": "250000",
+                     *       "valueUsd": "1",
                      *       "decimals": 6,
                      *       "owner": "HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F",
                      *       "status": "live",
@@ -2616,7 +2617,8 @@ export interface operations {
                      *         "skippedEvents": 0,
                      *         "bootstrap": null,
                      *         "history": null,
-                     *         "reread": null
+                     *         "reread": null,
+                     *         "verification": null
                      *       },
                      *       "db": "ok"
                      *     }
