@@ -19,3 +19,4 @@ export * from "./queries/snapshots.js";
 export * from "./queries/snapshot-rank.js";
 export * from "./writer-lock.js";
 export * from "./queries/snapshot-budget.js";
+export * from "./queries/sweep.js";

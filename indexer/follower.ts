@@ -20,9 +20,9 @@ import { Heartbeat } from "./heartbeat.js";
 import { startHistory } from "./history.js";
 import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedError } from "./start.js";
 import { Pipeline } from "./pipeline.js";
-import { applyRepairs } from "./repair.js";
+import { applyRepairs, RepairQueue } from "./repair.js";
 import { REREAD_TASK, runReread } from "./reread.js";
-import { RepairQueue, Sweeper, SweepStopped, type SweepState } from "./sweep.js";
+import { Sweeper, SweepStopped, type SweepState } from "./sweep.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type TaskName } from "./tasks.js";
 import type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 

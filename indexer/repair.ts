@@ -3,13 +3,60 @@
  * checkpoint and written as a batch writes a block's reads: current rows, balance and token
  * history, pool reserves and the prices they make. The follower runs it between batches, so
  * nothing it writes can be older than a row the follower wrote; the checkpoint stays where it is.
+ * The sweep hands them over through a RepairQueue and waits for their commit.
  */
 import type { Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import type { ChainReader } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
-import type { Repairs } from "./sweep.js";
+import type { PoolRef } from "./touched.js";
 import { Batch } from "./writer.js";
+
+/** What the follower reads again at its checkpoint and writes as a batch would. */
+export interface Repairs {
+  tokens: number[];
+  pools: PoolRef[];
+  pairs: { tokenId: number; account: string }[];
+  lpPairs: { lpTokenId: number; account: string }[];
+}
+
+export const emptyRepairs = (): Repairs => ({ tokens: [], pools: [], pairs: [], lpPairs: [] });
+const size = (r: Repairs) => r.tokens.length + r.pools.length + r.pairs.length + r.lpPairs.length;
+
+/**
+ * The sweep hands repairs to the follower here and waits for their commit; the follower takes
+ * them between batches (and at the head, woken by `onPost`).
+ */
+export class RepairQueue {
+  private pending: { repairs: Repairs; settle: (err?: unknown) => void }[] = [];
+  onPost: (() => void) | undefined;
+
+  post(repairs: Repairs): Promise<void> {
+    if (size(repairs) === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ repairs, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+      this.onPost?.();
+    });
+  }
+
+  get waiting(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Everything posted so far, merged; `settle` once it is committed (or failed). */
+  take(): { repairs: Repairs; settle: (err?: unknown) => void } | undefined {
+    if (this.pending.length === 0) return undefined;
+    const taken = this.pending.splice(0);
+    const repairs = emptyRepairs();
+    for (const t of taken) for (const k of Object.keys(repairs) as (keyof Repairs)[]) (repairs[k] as unknown[]).push(...t.repairs[k]);
+    return { repairs, settle: (err) => taken.forEach((t) => t.settle(err)) };
+  }
+
+  /** The session ended: nothing posted will be committed by it (the sweep's position was not stored). */
+  fail(err: unknown): void {
+    for (const t of this.pending.splice(0)) t.settle(err);
+  }
+}
 
 export interface RepairContext {
   db: Database;

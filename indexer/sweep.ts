@@ -20,11 +20,10 @@
  * A runtime upgrade starts a new pass at once (catch-up records the upgrade with its batch); the
  * follower goes on meanwhile.
  */
-import { sql } from "drizzle-orm";
-import { deleteTask, getCheckpoint, getTask, rowsOf, setTask, type Database } from "../db/index.js";
+import { deleteTask, getCheckpoint, getTask, holderPageAfter, setTask, storedHolders, storedLpHolders, storedPools, storedTokens, type Database, type StoredHolder } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import type { At, BalanceState, ChainReader, LpBalance, PoolBalances } from "./chain/reader.js";
-import type { PoolRef } from "./touched.js";
+import { emptyRepairs, type RepairQueue, type Repairs } from "./repair.js";
 
 export const SWEEP_TASK = "sweep";
 /** Written with the batch that holds a runtime's first block: a pass from that block is owed. */
@@ -63,52 +62,6 @@ export interface Drift {
   chain: unknown;
 }
 
-/** What the follower reads again at its checkpoint and writes as a batch would. */
-export interface Repairs {
-  tokens: number[];
-  pools: PoolRef[];
-  pairs: { tokenId: number; account: string }[];
-  lpPairs: { lpTokenId: number; account: string }[];
-}
-
-const empty = (): Repairs => ({ tokens: [], pools: [], pairs: [], lpPairs: [] });
-const size = (r: Repairs) => r.tokens.length + r.pools.length + r.pairs.length + r.lpPairs.length;
-
-/**
- * The sweep hands repairs to the follower here and waits for their commit; the follower takes
- * them between batches (and at the head, woken by `onPost`).
- */
-export class RepairQueue {
-  private pending: { repairs: Repairs; settle: (err?: unknown) => void }[] = [];
-  onPost: (() => void) | undefined;
-
-  post(repairs: Repairs): Promise<void> {
-    if (size(repairs) === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.pending.push({ repairs, settle: (err) => (err === undefined ? resolve() : reject(err)) });
-      this.onPost?.();
-    });
-  }
-
-  get waiting(): boolean {
-    return this.pending.length > 0;
-  }
-
-  /** Everything posted so far, merged; `settle` once it is committed (or failed). */
-  take(): { repairs: Repairs; settle: (err?: unknown) => void } | undefined {
-    if (this.pending.length === 0) return undefined;
-    const taken = this.pending.splice(0);
-    const repairs = empty();
-    for (const t of taken) for (const k of Object.keys(repairs) as (keyof Repairs)[]) (repairs[k] as unknown[]).push(...t.repairs[k]);
-    return { repairs, settle: (err) => taken.forEach((t) => t.settle(err)) };
-  }
-
-  /** The session ended: nothing posted will be committed by it (the sweep's position was not stored). */
-  fail(err: unknown): void {
-    for (const t of this.pending.splice(0)) t.settle(err);
-  }
-}
-
 export interface SweepContext {
   db: Database;
   reader: ChainReader;
@@ -125,19 +78,6 @@ export interface SweepContext {
 }
 
 const PAGE = 500;
-
-/** A stored holder row as compared (parts as decimal strings, null when absent). */
-export interface StoredHolder {
-  token_id: string;
-  account: string;
-  balance: string;
-  free: string | null;
-  reserved: string | null;
-  frozen: string | null;
-  transferable: string | null;
-  status: string | null;
-  block_number: string;
-}
 
 /** A balance's compared fields: the balance, the native parts, an asset account's status. */
 function balanceFields(b: { balance: string; free?: string | null; reserved?: string | null; frozen?: string | null; transferable?: string | null; status?: string | null }): string {
@@ -156,25 +96,6 @@ export function balanceDrift(chain: BalanceState, stored: StoredHolder | undefin
   if (zero) return { table: "holders", kind: "ghost", key, store: stored.balance, chain: "0" };
   const [have, want] = [balanceFields(stored), balanceFields(chain)];
   return have === want ? undefined : { table: "holders", kind: "wrong", key, store: have, chain: want };
-}
-
-const pgList = (values: (string | number)[]) => `{${values.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
-
-const HOLDER_COLUMNS = sql`h.token_id::text, h.account, h.balance::text, h.free::text, h.reserved::text, h.frozen::text, h.transferable::text, h.status, h.block_number::text`;
-
-async function storedHolders(db: Database, pairs: { tokenId: number; account: string }[]): Promise<Map<string, StoredHolder>> {
-  if (pairs.length === 0) return new Map();
-  const rows = rowsOf<StoredHolder>(
-    await db.execute(sql`select ${HOLDER_COLUMNS} from holders h
-      join unnest(${pgList(pairs.map((p) => p.tokenId))}::bigint[], ${pgList(pairs.map((p) => p.account))}::text[]) as p(token_id, account)
-        on h.token_id = p.token_id and h.account = p.account`),
-  );
-  return new Map(rows.map((r) => [`${r.token_id}|${r.account}`, r]));
-}
-
-async function holderPageAfter(db: Database, after: { tokenId: number; account: string } | null, limit: number): Promise<StoredHolder[]> {
-  const where = after ? sql`where (h.token_id, h.account) > (${after.tokenId}::bigint, ${after.account}::text collate "C")` : sql``;
-  return rowsOf<StoredHolder>(await db.execute(sql`select ${HOLDER_COLUMNS} from holders h ${where} order by h.token_id, h.account limit ${limit}`));
 }
 
 /** Sleeps `ms`, or until `signal` aborts. */
@@ -252,7 +173,7 @@ export class Sweeper {
   /** One unit of work of the current phase at block B, its repairs committed, its position stored. */
   private async page(state: SweepState, at: At, B: number): Promise<void> {
     const drift: Drift[] = [];
-    const repairs = empty();
+    const repairs = emptyRepairs();
     let next: Partial<SweepState> = {};
     let checked = 0;
     switch (state.phase) {
@@ -340,11 +261,7 @@ export class Sweeper {
   private async tokens(at: At, B: number, drift: Drift[], repairs: Repairs): Promise<number> {
     const { db, reader } = this.ctx;
     const chainIds = await reader.allTokenIds(at);
-    const stored = new Map(
-      rowsOf<{ id: string; name: string; symbol: string; decimals: number; supply: string; owner: string | null; kind: string; status: string; accounts: string | null; block_number: string }>(
-        await db.execute(sql`select id::text, name, symbol, decimals, supply::text, owner, kind, status, accounts::text, block_number::text from tokens`),
-      ).map((t) => [Number(t.id), t]),
-    );
+    const stored = new Map((await storedTokens(db)).map((t) => [Number(t.id), t]));
     const ids = [...new Set([...chainIds, ...[...stored.keys()].filter((id) => reader.directory.key(id) !== undefined)])];
     await this.budget(ids.length * 2);
     const { tokens, missing } = await reader.tokens(at, ids);
@@ -373,11 +290,7 @@ export class Sweeper {
     const readable = refs.filter((r) => reader.directory.key(r.token0Id) !== undefined && reader.directory.key(r.token1Id) !== undefined);
     await this.budget(readable.length * 3);
     const states: PoolBalances[] = await reader.pools(at, readable);
-    const stored = new Map(
-      rowsOf<{ token0_id: string; token1_id: string; lp_token_id: string; account: string; reserve0: string; reserve1: string; lp_supply: string; block_number: string }>(
-        await db.execute(sql`select token0_id::text, token1_id::text, lp_token_id::text, account, reserve0::text, reserve1::text, lp_supply::text, block_number::text from pools`),
-      ).map((p) => [`${p.token0_id}/${p.token1_id}`, p]),
-    );
+    const stored = new Map((await storedPools(db)).map((p) => [`${p.token0_id}/${p.token1_id}`, p]));
     for (const p of states) {
       const key = `${p.ref.token0Id}/${p.ref.token1Id}`;
       const s = stored.get(key);
@@ -398,12 +311,7 @@ export class Sweeper {
     const { db, reader } = this.ctx;
     const chain: LpBalance[] = await reader.allLpBalances(at);
     await this.budget(chain.length);
-    const stored = new Map(
-      rowsOf<{ lp_token_id: string; account: string; balance: string; block_number: string }>(await db.execute(sql`select lp_token_id::text, account, balance::text, block_number::text from lp_holders`)).map((r) => [
-        `${r.lp_token_id}|${r.account}`,
-        r,
-      ]),
-    );
+    const stored = new Map((await storedLpHolders(db)).map((r) => [`${r.lp_token_id}|${r.account}`, r]));
     for (const b of chain) {
       const key = `${b.lpTokenId}|${b.account}`;
       const s = stored.get(key);
