@@ -200,7 +200,6 @@ const SupplyHistory = z
     from: z.number().int(),
     to: z.number().int(),
     ...HistoryCoverage,
-    historyFrom: HistoryCoverage.historyFrom.openapi({ description: "The first block of the store's balance history (its first complete snapshot, as for balances as of a block): supply and holder counts are exact from it on; the points before its time are null" }),
     points: z.array(SupplyPoint),
   })
   .openapi("SupplyHistory");

@@ -5,34 +5,25 @@
  * is refused, 404 BLOCK_BEFORE_HISTORY naming what the store holds: never an empty list or a
  * series that looks complete. What the request leaves open is answered from what the store holds.
  */
-import { sql } from "drizzle-orm";
-import { blockRangeOfTimes, eventCoverage, historyFloor, missingIn, rowsOf, transfersFloor, type BlockRange, type Coverage, type Database } from "../../db/index.js";
+import { blockRangeOfTimes, eventCoverage, missingIn, transfersFloor, type BlockRange, type Coverage, type Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 
 /**
- * What a history answer is read from: "events" (swaps, candles, prices: every block's events),
- * "transfers" (events, and given up before `tokenpool prune-history --transfers`), "balances"
- * (supply and holder counts: state, exact from the balance history floor on).
+ * What a history answer is read from: "events" (swaps, candles, prices, supply records: every
+ * block's events as the store holds them), "transfers" (events, given up before
+ * `tokenpool prune-history --transfers`).
  */
-export type HistoryKind = "events" | "transfers" | "balances";
+export type HistoryKind = "events" | "transfers";
 
 export interface KindCoverage extends Coverage {
   kind: HistoryKind;
-  /** Where history was given up or starts by design (the pruned transfers' floor, the balance floor). */
+  /** Where transfers were given up (tokenpool prune-history --transfers). */
   floor: number | undefined;
 }
 
 export async function coverageOf(db: Database, kind: HistoryKind): Promise<KindCoverage> {
-  const floor = kind === "transfers" ? await transfersFloor(db) : kind === "balances" ? await historyFloor(db, "holders") : undefined;
-  if (kind !== "balances") return { kind, floor, ...(await eventCoverage(db, floor ?? 0)) };
-  if (floor === undefined) return { kind, floor, first: undefined, last: undefined, gaps: [], moreGaps: false };
-  // The floor is a snapshot (the state at its end): the series starts there, and the events
-  // after it are what keep it exact (their gaps are its gaps).
-  const [cov, [time]] = await Promise.all([
-    eventCoverage(db, floor + 1),
-    db.execute(sql`select timestamp from blocks where number = ${floor}::bigint`).then((r) => rowsOf<{ timestamp: string | number }>(r)),
-  ]);
-  return { kind, floor, ...cov, first: { number: floor, timestamp: time === undefined ? null : Number(time.timestamp) } };
+  const floor = kind === "transfers" ? await transfersFloor(db) : undefined;
+  return { kind, floor, ...(await eventCoverage(db, floor ?? 0)) };
 }
 
 /** The fields every history answer carries. */
@@ -45,19 +36,12 @@ export function coverageBody(c: Coverage) {
   };
 }
 
-const WHAT: Record<HistoryKind, string> = { events: "events", transfers: "transfers", balances: "supply and holder counts" };
+const WHAT: Record<HistoryKind, string> = { events: "events", transfers: "transfers" };
 
 function refusal(c: KindCoverage, asked: string, missing: BlockRange): AppError {
   const first = c.first?.number;
   if (c.kind === "transfers" && c.floor !== undefined && missing.fromBlock < c.floor)
     return new AppError("BLOCK_BEFORE_HISTORY", `${asked} reaches before block ${c.floor}: transfers before it were given up (tokenpool prune-history --transfers). The store's transfer history starts at block ${first ?? c.floor}.`);
-  if (c.kind === "balances" && (first === undefined || missing.fromBlock < first))
-    return new AppError(
-      "BLOCK_BEFORE_HISTORY",
-      first === undefined
-        ? `${asked}: the store has no balance history yet: it starts with the indexer's first complete snapshot, which has not finished.`
-        : `${asked} reaches before block ${first}, where the store's ${WHAT.balances} start (its first complete snapshot). Earlier ones need a store bootstrapped at or before that block; a backfill adds events, not balances.`,
-    );
   if (first === undefined) return new AppError("BLOCK_BEFORE_HISTORY", `${asked}: the store holds no block's ${WHAT[c.kind]} yet.`);
   const range = missing.fromBlock === missing.toBlock ? `block ${missing.fromBlock}` : `blocks ${missing.fromBlock}-${missing.toBlock}`;
   const fill = `\`tokenpool backfill --from ${missing.fromBlock} --to ${Math.min(missing.toBlock, first > missing.fromBlock ? first - 1 : missing.toBlock)}\` against an archive node adds them`;
@@ -73,16 +57,10 @@ function refusal(c: KindCoverage, asked: string, missing: BlockRange): AppError 
  */
 export async function requireBlocks(db: Database, c: KindCoverage, lo: number | undefined, hi: number | undefined, asked: string): Promise<void> {
   if (lo === undefined && hi === undefined) return;
-  let from = lo ?? hi!;
+  const from = lo ?? hi!;
   const to = hi ?? Number.MAX_SAFE_INTEGER;
   if (from > to) return;
   if (c.kind === "transfers" && c.floor !== undefined && from < c.floor) throw refusal(c, asked, { fromBlock: from, toBlock: Math.min(to, c.floor - 1) });
-  if (c.kind === "balances") {
-    if (c.first === undefined || from < c.first.number) throw refusal(c, asked, { fromBlock: from, toBlock: to });
-    // The floor's own state is held; the events after it keep it exact.
-    from = Math.max(from, c.first.number + 1);
-    if (from > to) return;
-  }
   const missing = await missingIn(db, from, to);
   if (missing) throw refusal(c, asked, missing);
 }
@@ -90,12 +68,10 @@ export async function requireBlocks(db: Database, c: KindCoverage, lo: number | 
 /** As requireBlocks, for the times a request named (Unix seconds): the blocks of those times. */
 export async function requireTimes(db: Database, c: KindCoverage, from: number | undefined, to: number | undefined, asked: string): Promise<void> {
   if (from === undefined && to === undefined) return;
-  // A state as of a time is the last block at or before it: known from the floor's time on.
-  if (c.kind === "balances" && (c.first?.timestamp == null || (from ?? to!) < c.first.timestamp)) throw refusal(c, asked, { fromBlock: 0, toBlock: 0 });
   const r = await blockRangeOfTimes(db, from, to);
   const lo = from === undefined ? undefined : (r.fromBlock ?? 0);
   const hi = to === undefined ? undefined : (r.toBlock ?? Number.MAX_SAFE_INTEGER);
-  await requireBlocks(db, c, c.kind === "balances" && lo !== undefined ? Math.max(lo, c.first!.number) : lo, hi, asked);
+  await requireBlocks(db, c, lo, hi, asked);
 }
 
 /** "The range asked (fromBlock=100, toBlock=300)": the bounds given, for a refusal. */

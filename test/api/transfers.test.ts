@@ -177,8 +177,8 @@ describeDb("transfer lists", (ctx) => {
 
   it("retention (prune-history --transfers): rows before the block go, in batches; the lists say where they start; again, or lower, deletes nothing", async () => {
     await setCheckpoint(ctx.db, { blockNumber: 1_039, blockHash: `0x${"11".repeat(32)}`, chainFinalized: 1_039 });
-    const first = async (path: string) => (await (await t.get(path, auth)).json()) as { historyFrom: number | null };
-    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_000 }); // the store's first block
+    const first = async (path: string) => (await (await t.get(path, auth)).json()) as { historyFrom: number | null; historyComplete: boolean };
+    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 0, historyComplete: true }); // held from the chain's first block
     const before = (await walk(`/accounts/${ALICE}/transfers`, 50)).rows;
     const floor = await historyFloor(ctx.db, "holders");
     await expect(pruneTransfers(ctx.db, 1_040)).rejects.toThrow(/after the store's checkpoint \(1039\)/);
@@ -192,7 +192,7 @@ describeDb("transfer lists", (ctx) => {
     const kept = before.filter((r) => r.blockNumber >= 1_020);
     expect(kept.length).toBeGreaterThan(0);
     expect((await walk(`/accounts/${ALICE}/transfers`, 50)).rows).toEqual(kept);
-    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020 });
+    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020, historyComplete: false });
     expect(await first(`/assets/${USDT}/transfers`)).toMatchObject({ historyFrom: 1_020 });
     expect(await historyFloor(ctx.db, "holders")).toBe(floor); // balance history is not touched
   });
