@@ -125,7 +125,7 @@ const HistoryGap = z
 /** What a list or series read from history covers (api/services/coverage.ts coverageBody). */
 export const HistoryCoverage = {
   historyFrom: z.number().int().nullable().openapi({ description: "The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none" }),
-  historyFromTime: z.number().int().nullable().openapi({ description: "historyFrom's on-chain time (Unix seconds)" }),
+  historyFromTime: z.number().int().nullable().openapi({ description: "historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block" }),
   historyGaps: z.array(HistoryGap).openapi({ description: "Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most" }),
   historyComplete: z.boolean().openapi({ description: "true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps" }),
 };
