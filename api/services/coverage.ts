@@ -57,7 +57,8 @@ function refusal(c: KindCoverage, asked: string, missing: BlockRange): AppError 
  */
 export async function requireBlocks(db: Database, c: KindCoverage, lo: number | undefined, hi: number | undefined, asked: string): Promise<void> {
   if (lo === undefined && hi === undefined) return;
-  const from = lo ?? hi!;
+  // Block 0 (genesis) has no events: a store held from block 1 holds the chain's whole history.
+  const from = Math.max(1, lo ?? hi!);
   const to = hi ?? Number.MAX_SAFE_INTEGER;
   if (from > to) return;
   if (c.kind === "transfers" && c.floor !== undefined && from < c.floor) throw refusal(c, asked, { fromBlock: from, toBlock: Math.min(to, c.floor - 1) });
