@@ -5,7 +5,8 @@
  * is refused, 404 BLOCK_BEFORE_HISTORY naming what the store holds: never an empty list or a
  * series that looks complete. What the request leaves open is answered from what the store holds.
  */
-import { blockRangeOfTimes, eventCoverage, missingIn, transfersFloor, type BlockRange, type Coverage, type Database } from "../../db/index.js";
+import { sql } from "drizzle-orm";
+import { blockRangeOfTimes, eventCoverage, missingIn, rowsOf, transfersFloor, type BlockRange, type Coverage, type Database } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 
 /**
@@ -13,17 +14,28 @@ import { AppError } from "../../shared/errors.js";
  * block's events as the store holds them), "transfers" (events, given up before
  * `tokenpool prune-history --transfers`).
  */
-export type HistoryKind = "events" | "transfers";
+export type HistoryKind = "events" | "transfers" | "state";
 
 export interface KindCoverage extends Coverage {
   kind: HistoryKind;
   /** Where transfers were given up (tokenpool prune-history --transfers). */
   floor: number | undefined;
+  /** The first block whose events the store holds (`first` is the snapshot before it for "state"). */
+  eventsFrom: number | undefined;
 }
 
+/**
+ * "state": a series of values as of times (prices, supply and holder counts), which a snapshot
+ * gives as well as events: it starts at the block of the snapshot the first events follow (a
+ * bootstrap's block is in `blocks` but not in the event ranges), one block before them.
+ */
 export async function coverageOf(db: Database, kind: HistoryKind): Promise<KindCoverage> {
   const floor = kind === "transfers" ? await transfersFloor(db) : undefined;
-  return { kind, floor, ...(await eventCoverage(db, floor ?? 0)) };
+  const cov = await eventCoverage(db, floor ?? 0);
+  const base = { kind, floor, ...cov, eventsFrom: cov.first?.number };
+  if (kind !== "state" || cov.first === undefined || cov.first.number <= 1) return base;
+  const [snapshot] = rowsOf<{ timestamp: string | number }>(await db.execute(sql`select timestamp from blocks where number = ${cov.first.number - 1}::bigint`));
+  return snapshot === undefined ? base : { ...base, first: { number: cov.first.number - 1, timestamp: Number(snapshot.timestamp) } };
 }
 
 /** The fields every history answer carries. */
@@ -36,7 +48,7 @@ export function coverageBody(c: Coverage) {
   };
 }
 
-const WHAT: Record<HistoryKind, string> = { events: "events", transfers: "transfers" };
+const WHAT: Record<HistoryKind, string> = { events: "events", transfers: "transfers", state: "history" };
 
 function refusal(c: KindCoverage, asked: string, missing: BlockRange): AppError {
   const first = c.first?.number;
@@ -70,8 +82,14 @@ export async function requireBlocks(db: Database, c: KindCoverage, lo: number | 
 export async function requireTimes(db: Database, c: KindCoverage, from: number | undefined, to: number | undefined, asked: string): Promise<void> {
   if (from === undefined && to === undefined) return;
   const r = await blockRangeOfTimes(db, from, to);
-  const lo = from === undefined ? undefined : (r.fromBlock ?? 0);
-  const hi = to === undefined ? undefined : (r.toBlock ?? Number.MAX_SAFE_INTEGER);
+  let lo = from === undefined ? undefined : (r.fromBlock ?? 0);
+  let hi = to === undefined ? undefined : (r.toBlock ?? Number.MAX_SAFE_INTEGER);
+  if (c.kind === "state" && c.first !== undefined && c.eventsFrom !== undefined && c.first.number < c.eventsFrom) {
+    // Values as of times: known from the snapshot's time on; the events after it keep them so.
+    if (c.first.timestamp === null || (from ?? to!) < c.first.timestamp) throw refusal(c, asked, { fromBlock: 1, toBlock: c.first.number - 1 });
+    if (lo !== undefined) lo = Math.max(lo, c.eventsFrom);
+    if (hi !== undefined) hi = Math.max(hi, c.eventsFrom);
+  }
   await requireBlocks(db, c, lo, hi, asked);
 }
 

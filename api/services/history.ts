@@ -256,7 +256,7 @@ export async function poolOhlcv(db: Database, refA: string, refB: string, q: Win
 export async function assetHistory(db: Database, id: number, q: WindowQuery) {
   const token = await requireToken(db, id);
   const w = await windowOf(db, q, "1h");
-  const coverage = await coverageOf(db, "events");
+  const coverage = await coverageOf(db, "state");
   await requireTimes(db, coverage, q.from, q.to, named({ from: q.from, to: q.to }));
   const stats = await statsBuckets(db, id, { from: w.first, to: w.to, interval: w.seconds, buckets: w.count });
   return {

@@ -181,7 +181,7 @@ export async function oracleHistory(db: Database, id: number, q: { from?: number
   if (buckets > MAX_BUCKETS) {
     throw new AppError("VALIDATION_ERROR", `Invalid query parameter "interval": (to - from) / interval gives ${buckets} points, more than ${MAX_BUCKETS}.`);
   }
-  const coverage = await coverageOf(db, "events");
+  const coverage = await coverageOf(db, "state");
   await requireTimes(db, coverage, q.from, q.to, named({ from: q.from, to: q.to }));
   const prices = await priceBuckets(db, id, { from, to, interval, buckets });
   const out = prices.map((p, b) => ({ timestamp: Math.min(from + (b + 1) * interval, to), valueUsd: p?.priceUsd == null ? null : normalizeDecimal(p.priceUsd), blockNumber: p?.blockNumber ?? null }));

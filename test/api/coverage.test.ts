@@ -72,14 +72,14 @@ type Coverage = { historyFrom: number | null; historyFromTime: number | null; hi
  * before the store's history and one reaching into its gap (261-280). `asOf`: answers as of a
  * block (the balance history floor, refused before it); the others carry the coverage fields.
  */
-const ROUTES: Array<{ path: string; auth: boolean; before: string[]; gap: string[]; asOf?: true }> = [
+const ROUTES: Array<{ path: string; auth: boolean; before: string[]; gap: string[]; asOf?: true; state?: true }> = [
   { path: `/accounts/${CHARLIE}/transfers`, auth: true, before: ["toBlock=200", "fromBlock=200", `from=${time(200)}`, `to=${time(200)}`], gap: ["fromBlock=255&toBlock=285", `from=${time(255)}&to=${time(285)}`, "toBlock=270"] },
   { path: `/assets/${USDT}/transfers`, auth: true, before: ["toBlock=200", `to=${time(230)}`], gap: ["fromBlock=270"] },
   { path: `/accounts/${CHARLIE}/swaps`, auth: true, before: ["toBlock=200", "fromBlock=0"], gap: ["fromBlock=255&toBlock=285"] },
   { path: `/pools/${KSM}/${USDT}/swaps`, auth: false, before: [], gap: [] },
   { path: `/pools/${KSM}/${USDT}/ohlcv`, auth: false, before: [`interval=1m&from=${time(200)}`, `interval=1m&to=${time(237)}`], gap: [`interval=1m&from=${time(255)}&to=${time(285)}`] },
-  { path: `/assets/${USDT}/history`, auth: true, before: [`interval=1m&from=${time(200)}`], gap: [`interval=1m&from=${time(265)}`] },
-  { path: `/oracle/history/${USDT}`, auth: false, before: [`from=${time(200)}&to=${time(250)}&interval=60`], gap: [`from=${time(250)}&to=${time(290)}&interval=60`] },
+  { path: `/assets/${USDT}/history`, auth: true, before: [`interval=1m&from=${time(200)}`, `interval=1m&from=${time(238) - 1}`], gap: [`interval=1m&from=${time(265)}`], state: true },
+  { path: `/oracle/history/${USDT}`, auth: false, before: [`from=${time(200)}&to=${time(250)}&interval=60`, `to=${time(237)}`], gap: [`from=${time(250)}&to=${time(290)}&interval=60`], state: true },
   { path: `/accounts/${CHARLIE}/balances/${USDT}`, auth: true, before: ["at=200", "at=270", `atTime=${time(200)}`], gap: [], asOf: true },
   { path: `/accounts/${CHARLIE}/lp-balances/${LP}`, auth: true, before: ["at=200"], gap: [], asOf: true },
   { path: `/accounts/${CHARLIE}`, auth: true, before: ["at=200"], gap: [], asOf: true },
@@ -139,20 +139,32 @@ describeDb("coverage of history", (ctx) => {
         const at = (await atRes.json()) as { asOf: { blockNumber: number; historyFrom: number } };
         expect(at.asOf, route.path).toEqual({ blockNumber: 285, timestamp: time(285), historyFrom: 280 });
       } else {
+        // Values as of times (prices, supply) start at the bootstrap's snapshot; events after it.
+        const first = route.state ? 238 : 239;
         expect({ path: route.path, historyFrom: body.historyFrom, historyFromTime: body.historyFromTime, historyGaps: body.historyGaps, historyComplete: body.historyComplete }).toEqual({
           path: route.path,
-          historyFrom: 239,
-          historyFromTime: time(239),
+          historyFrom: first,
+          historyFromTime: time(first),
           historyGaps: [{ fromBlock: 261, toBlock: 280 }],
           historyComplete: false,
         });
       }
       for (const q of route.before) {
         const message = await expectError(await get(`${route.path}?${q}`, route.auth), 404, "BLOCK_BEFORE_HISTORY");
-        expect(message, `${route.path}?${q}`).toMatch(route.asOf ? /block 280/ : /block 239/);
+        expect(message, `${route.path}?${q}`).toMatch(route.asOf ? /block 280/ : route.state ? /block 238/ : /block 239/);
       }
       for (const q of route.gap) expect(await expectError(await get(`${route.path}?${q}`, route.auth), 404, "BLOCK_BEFORE_HISTORY"), `${route.path}?${q}`).toMatch(/into a gap in the store.s history: it lacks the \w+ of blocks? 2[67]\d/);
     }
+  });
+
+  it("a series of values as of times (prices, supply) is answered from the bootstrap's snapshot time: its state is held, not its events", async () => {
+    for (const path of [`/oracle/history/${USDT}?from=${time(238)}&to=${time(250)}&interval=60`, `/assets/${USDT}/history?interval=1m&from=${time(238)}&to=${time(250)}`]) {
+      const res = await get(path, true);
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+    }
+    // Candles hold the events of the window: from the snapshot's time, its block's swaps are not held.
+    await expectError(await get(`/pools/${KSM}/${USDT}/ohlcv?interval=1m&from=${time(238)}&to=${time(250)}`, false), 404, "BLOCK_BEFORE_HISTORY");
+    expect((await get(`/pools/${KSM}/${USDT}/ohlcv?interval=1m&from=${time(239)}&to=${time(250)}`, false)).status).toBe(200);
   });
 
   it("a history backfill moves historyFrom back as its chunks land; the blocks it has not reached yet are a gap", async () => {
