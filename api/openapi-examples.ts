@@ -147,7 +147,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "balance": "0",
       "asOf": {
         "blockNumber": 2000,
-        "timestamp": 1795000000
+        "timestamp": 1795000000,
+        "historyFrom": 2000
       },
       "recordedAt": null
     }
@@ -164,7 +165,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "balance": "707106781186",
       "asOf": {
         "blockNumber": 2000,
-        "timestamp": 1795000000
+        "timestamp": 1795000000,
+        "historyFrom": 2000
       },
       "recordedAt": 2000
     }
@@ -177,6 +179,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "interval": "4h",
       "from": 1792123200,
       "to": 1795000000,
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "points": [
         {
           "timestamp": 1792137600,
@@ -244,6 +250,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "from": 1794913600,
       "to": 1795000000,
       "interval": 3600,
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "points": [
         {
           "timestamp": 1794917200,
@@ -327,6 +337,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "from": 1794283200,
       "to": 1795000000,
       "blockNumber": 2000,
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "candles": [
         {
           "timestamp": 1794909600,
@@ -423,6 +437,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "address": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
       "accountId": "0x90b59e02132e1e5ceb4cc12525c551efa351eed4b721b99a71e214554811ddf3",
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "trades": [
         {
           "blockNumber": 2000,
@@ -452,7 +470,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "address": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
       "accountId": "0x90b59e02132e1e5ceb4cc12525c551efa351eed4b721b99a71e214554811ddf3",
-      "historyFrom": null,
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "transfers": [
         {
           "blockNumber": 6,
@@ -569,7 +590,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "tokenId": 1984,
       "symbol": "USDt",
       "decimals": 6,
-      "historyFrom": null,
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "transfers": [
         {
           "blockNumber": 5,
@@ -696,6 +720,10 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
         "symbol": "USDt",
         "decimals": 6
       },
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
       "trades": [
         {
           "blockNumber": 2000,

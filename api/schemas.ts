@@ -107,5 +107,25 @@ export const asOfQuery = {
 };
 
 export const AsOf = z
-  .object({ blockNumber: z.number().int(), timestamp: z.number().int().openapi({ description: "The block's on-chain time (Unix seconds)" }) })
+  .object({
+    blockNumber: z.number().int(),
+    timestamp: z.number().int().openapi({ description: "The block's on-chain time (Unix seconds)" }),
+    historyFrom: z.number().int().openapi({ description: "The first block this answer can be as of (the store's balance history floor: its first complete snapshot); an earlier at or atTime is refused, 404 BLOCK_BEFORE_HISTORY" }),
+  })
   .openapi("AsOf", { description: "The block the answer is exact at" });
+
+/** The rule every history answer follows (docs/api.md, "Coverage"); in each route's description. */
+export const COVERAGE_RULE =
+  "Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.";
+
+const HistoryGap = z
+  .object({ fromBlock: z.number().int(), toBlock: z.number().int() })
+  .openapi("HistoryGap", { description: "Blocks fromBlock..toBlock (both included) whose history the store lacks" });
+
+/** What a list or series read from history covers (api/services/coverage.ts coverageBody). */
+export const HistoryCoverage = {
+  historyFrom: z.number().int().nullable().openapi({ description: "The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none" }),
+  historyFromTime: z.number().int().nullable().openapi({ description: "historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block" }),
+  historyGaps: z.array(HistoryGap).openapi({ description: "Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most" }),
+  historyComplete: z.boolean().openapi({ description: "true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps" }),
+};

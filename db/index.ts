@@ -9,6 +9,7 @@ export * from "./queries/pools.js";
 export * from "./queries/activity.js";
 export * from "./queries/swap-lists.js";
 export * from "./queries/chain.js";
+export * from "./queries/coverage.js";
 export * from "./queries/candles.js";
 export * from "./queries/stats.js";
 export * from "./schema-version.js";

@@ -89,6 +89,8 @@ export class Bootstrapper {
     this.deriver.applyPrices(batch, task.number);
     this.deriver.storeLearned(batch, task.number);
     batch.blocks.push({ number: task.number, hash: task.hash, timestamp: block.timestamp });
+    // Its state is read, not its events: event lists start after it (until a backfill reaches it).
+    batch.snapshotBlock = task.number;
     const done: BootstrapTask = { ...task, map: BALANCE_MAPS.length, lastKey: null, fraction: 1, etaSeconds: 0, finished: true };
     await batch.commit(this.db, { blockNumber: task.number, blockHash: task.hash, chainFinalized: Math.max(chainFinalized, task.number) }, this.options.fence, async (t) => {
       await sweepSnapshot(t, task.number);

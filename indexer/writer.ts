@@ -46,6 +46,8 @@ const ROWS_PER_STATEMENT = 2_000;
 
 export class Batch {
   readonly blocks: Block[] = [];
+  /** A block of `blocks` whose state was read (a bootstrap's snapshot), not its events. */
+  snapshotBlock: number | undefined;
   private readonly tokens = new Map<number, NewToken>();
   /** Destroyed tokens, with the block they were found gone at. */
   private readonly deleted = new Map<number, number>();
@@ -160,10 +162,11 @@ export class Batch {
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
-    for (const rows of chunks(this.blocks)) await insertBlocks(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     if (this.blocks.length > 0) await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
     for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);
+    // Last: it takes the event ranges' lock (recordEventRanges), held until commit.
+    for (const rows of chunks(this.blocks)) await insertBlocks(t, rows, this.snapshotBlock);
   }
 
   /**

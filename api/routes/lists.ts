@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
+import { COMMON_ERRORS, COVERAGE_RULE, Decimal, errors, HistoryCoverage, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { ASSET_SORTS, listAssets, listPoolRows, oracleHistory, POOL_SORTS } from "../services/lists.js";
 
 const nullableUsd = (description: string) => z.union([Decimal, z.null()]).openapi({ description });
@@ -51,7 +51,7 @@ const PricePoint = z
   .openapi("PricePoint");
 
 const PriceHistory = z
-  .object({ tokenId: z.number().int(), symbol: z.string(), ...TokenIdentity, from: z.number().int(), to: z.number().int(), interval: z.number().int(), points: z.array(PricePoint) })
+  .object({ tokenId: z.number().int(), symbol: z.string(), ...TokenIdentity, from: z.number().int(), to: z.number().int(), interval: z.number().int(), ...HistoryCoverage, points: z.array(PricePoint) })
   .openapi("PriceHistory");
 
 const sortQuery = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
@@ -108,6 +108,7 @@ const history = createRoute({
   security: [],
   tags: ["oracle"],
   summary: "USD value of one whole token over time, one point per interval",
+  description: COVERAGE_RULE,
   request: {
     params: z.object({ id: tokenIdParam("id") }),
     query: z.object({
@@ -116,7 +117,7 @@ const history = createRoute({
       interval: intQuery("interval", 12, 31_536_000, "Seconds per point, 12 s to 1 year (default 3600); at most 1000 points"),
     }),
   },
-  responses: { 200: json(PriceHistory, "Price points, oldest first"), ...errors("VALIDATION_ERROR", "TOKEN_NOT_FOUND", ...COMMON_ERRORS) },
+  responses: { 200: json(PriceHistory, "Price points, oldest first"), ...errors("VALIDATION_ERROR", "TOKEN_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS) },
 });
 
 export function listRoutes(deps: { db: Database }) {

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Database } from "../../db/index.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
-import { AsOf, asOfQuery, BalanceParts, COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
+import { AsOf, asOfQuery, BalanceParts, COMMON_ERRORS, COVERAGE_RULE, Decimal, errors, HistoryCoverage, Integer, intQuery, json, tokenIdParam, TokenIdentity } from "../schemas.js";
 import { accountPortfolio } from "../services/accounts.js";
 import { assetHistory, INTERVAL_NAMES, MAX_POINTS, poolOhlcv, poolTrades } from "../services/history.js";
 
@@ -121,10 +121,10 @@ const Trade = z
   .openapi("Trade");
 
 const TradePage = z
-  .object({ tokenA: PairSide, tokenB: PairSide, trades: z.array(Trade), nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for older trades; null on the last page" }) })
+  .object({ tokenA: PairSide, tokenB: PairSide, ...HistoryCoverage, trades: z.array(Trade), nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for older trades; null on the last page" }) })
   .openapi("TradePage");
 
-const PAIR_ERRORS = ["VALIDATION_ERROR", "AMBIGUOUS_TOKEN", "TOKEN_NOT_FOUND", "POOL_NOT_FOUND", ...COMMON_ERRORS] as const;
+const PAIR_ERRORS = ["VALIDATION_ERROR", "AMBIGUOUS_TOKEN", "TOKEN_NOT_FOUND", "POOL_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS] as const;
 
 const trades = createRoute({
   method: "get",
@@ -133,6 +133,7 @@ const trades = createRoute({
   security: [],
   tags: ["pool"],
   summary: "A pool's trades, newest first (keyset cursor; public)",
+  description: COVERAGE_RULE,
   request: {
     params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }),
     query: z.object({
@@ -164,7 +165,7 @@ const Candle = z
   .openapi("Candle");
 
 const Candles = z
-  .object({ tokenA: PairSide, tokenB: PairSide, interval: z.enum(INTERVAL_NAMES), from: z.number().int(), to: z.number().int(), blockNumber: z.number().int().nullable(), candles: z.array(Candle) })
+  .object({ tokenA: PairSide, tokenB: PairSide, interval: z.enum(INTERVAL_NAMES), from: z.number().int(), to: z.number().int(), blockNumber: z.number().int().nullable(), ...HistoryCoverage, candles: z.array(Candle) })
   .openapi("Candles");
 
 const ohlcv = createRoute({
@@ -174,6 +175,7 @@ const ohlcv = createRoute({
   security: [],
   tags: ["pool"],
   summary: "Candles of a pool: price of tokenA in tokenB and in USD, volumes (public)",
+  description: COVERAGE_RULE,
   request: { params: z.object({ tokenA: TokenRef("tokenA"), tokenB: TokenRef("tokenB") }), query: z.object(windowQuery) },
   responses: { 200: json(Candles, "Candles, oldest first; intervals before the pool's first price are left out. Every candle covers its whole interval: the last one, the interval holding \"to\", may include blocks after \"to\" (as a chart's current candle does)"), ...errors(...PAIR_ERRORS) },
 });
@@ -190,7 +192,16 @@ const SupplyPoint = z
   .openapi("SupplyPoint");
 
 const SupplyHistory = z
-  .object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), interval: z.enum(INTERVAL_NAMES), from: z.number().int(), to: z.number().int(), points: z.array(SupplyPoint) })
+  .object({
+    tokenId: z.number().int(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    interval: z.enum(INTERVAL_NAMES),
+    from: z.number().int(),
+    to: z.number().int(),
+    ...HistoryCoverage,
+    points: z.array(SupplyPoint),
+  })
   .openapi("SupplyHistory");
 
 const assetHistoryRoute = createRoute({
@@ -199,9 +210,10 @@ const assetHistoryRoute = createRoute({
   operationId: "getAssetHistory",
   tags: ["assets"],
   summary: "Supply and holder count of a token over time",
+  description: COVERAGE_RULE,
   security,
   request: { params: z.object({ id: tokenIdParam("id") }), query: z.object(windowQuery) },
-  responses: { 200: json(SupplyHistory, "One point per interval, oldest first"), ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS) },
+  responses: { 200: json(SupplyHistory, "One point per interval, oldest first"), ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS) },
 });
 
 export function marketRoutes(deps: { db: Database }) {

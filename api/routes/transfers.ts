@@ -3,7 +3,7 @@ import { TRANSFER_SCAN_ROWS, type Database } from "../../db/index.js";
 import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
 import type { AppEnv } from "../env.js";
-import { COMMON_ERRORS, Decimal, errors, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
+import { COMMON_ERRORS, COVERAGE_RULE, Decimal, errors, HistoryCoverage, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
 import { accountTrades } from "../services/history.js";
 import { accountTransferPage, tokenTransferPage } from "../services/transfers.js";
 
@@ -37,7 +37,10 @@ const nextCursor = z.string().nullable().openapi({ description: "Pass as ?cursor
 const partial = z.boolean().openapi({
   description: `true when the page stopped after examining ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId.`,
 });
-const historyFrom = z.number().int().nullable().openapi({ description: "Transfers before this block were given up by the operator (tokenpool prune-history --transfers); null: the list reaches back to the store's first indexed block" });
+const TransferCoverage = {
+  ...HistoryCoverage,
+  historyFrom: HistoryCoverage.historyFrom.openapi({ description: "The first block whose transfers the store holds (the later of its first indexed block's events and where tokenpool prune-history --transfers gave earlier ones up): the list may go on before it unless historyComplete. null only while the store holds none" }),
+};
 
 const commonQuery = {
   limit: intQuery("limit", 1, 500, "Transfers per page, 1-500 (default 50)"),
@@ -55,6 +58,7 @@ const accountRoute = createRoute({
   operationId: "listAccountTransfers",
   tags: ["accounts"],
   summary: "An account's transfers, in and out, every token, newest first (keyset cursor)",
+  description: COVERAGE_RULE,
   security,
   request: {
     params: z.object({
@@ -68,8 +72,8 @@ const accountRoute = createRoute({
     }),
   },
   responses: {
-    200: json(z.object({ address: z.string(), accountId: z.string(), historyFrom, transfers: z.array(AccountTransfer), nextCursor, partial }).openapi("AccountTransferPage"), "One page of the account's transfers"),
-    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS),
+    200: json(z.object({ address: z.string(), accountId: z.string(), ...TransferCoverage, transfers: z.array(AccountTransfer), nextCursor, partial }).openapi("AccountTransferPage"), "One page of the account's transfers"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
   },
 });
 
@@ -79,11 +83,12 @@ const tokenRoute = createRoute({
   operationId: "listAssetTransfers",
   tags: ["assets"],
   summary: "A token's transfers, newest first (keyset cursor)",
+  description: COVERAGE_RULE,
   security,
   request: { params: z.object({ id: tokenIdParam("id") }), query: z.object(commonQuery) },
   responses: {
-    200: json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), historyFrom, transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"),
-    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", ...COMMON_ERRORS),
+    200: json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), ...TransferCoverage, transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
   },
 });
 
@@ -113,6 +118,7 @@ const accountSwapsRoute = createRoute({
   operationId: "listAccountSwaps",
   tags: ["accounts"],
   summary: "An account's trades, every pool, newest first (keyset cursor)",
+  description: COVERAGE_RULE,
   security,
   request: {
     params: z.object({
@@ -126,8 +132,8 @@ const accountSwapsRoute = createRoute({
     }),
   },
   responses: {
-    200: json(z.object({ address: z.string(), accountId: z.string(), trades: z.array(AccountTrade), nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for older trades; null on the last page" }) }).openapi("AccountTradePage"), "One page of the account's trades"),
-    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", ...COMMON_ERRORS),
+    200: json(z.object({ address: z.string(), accountId: z.string(), ...HistoryCoverage, trades: z.array(AccountTrade), nextCursor: z.string().nullable().openapi({ description: "Pass as ?cursor= for older trades; null on the last page" }) }).openapi("AccountTradePage"), "One page of the account's trades"),
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
   },
 });
 

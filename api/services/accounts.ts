@@ -25,7 +25,7 @@ import { formatFixed, parseFixed, ratio, USD_SCALE, usdValue } from "../../share
 import type { tokenHistory } from "../../db/schema/index.js";
 import { AppError } from "../../shared/errors.js";
 import { balanceParts } from "./balance-parts.js";
-import { resolveAsOf, type AsOf } from "./balances.js";
+import { asOfBody, resolveAsOf, type AsOf } from "./balances.js";
 import { tokenIdentity } from "./identity.js";
 
 /** The prefix of a chain whose indexer has not said (no store yet): the generic Substrate one. */
@@ -57,7 +57,7 @@ type PoolState = { lpTokenId: number; token0Id: number; token1Id: number; reserv
 interface Holdings {
   holdings: Holding[];
   positions: Array<{ lpTokenId: number; balance: string; blockNumber: number }>;
-  block: { number: number; timestamp: number } | undefined;
+  block: { number: number; timestamp: number; historyFrom?: number } | undefined;
   asOf: boolean;
   /** The pools of `positions`, by LP token id (as of the block). */
   pools(lpTokenIds: number[]): Promise<Map<number, PoolState>>;
@@ -214,6 +214,6 @@ export async function accountPortfolio(db: Database, text: string, q: AsOf = {})
     truncated,
     blockNumber: head?.number ?? null,
     timestamp: head?.timestamp ?? null,
-    ...(view.asOf && head ? { asOf: { blockNumber: head.number, timestamp: head.timestamp } } : {}),
+    ...(view.asOf && head?.historyFrom !== undefined ? { asOf: asOfBody({ ...head, historyFrom: head.historyFrom }) } : {}),
   };
 }

@@ -22,7 +22,7 @@ export interface AsOf {
  * history of `kind` (of each kind given: the answer needs all of them, so the latest floor).
  * `kept`: the answer is stored for good (a holder snapshot), so it must be final even at the head.
  */
-export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[], opts: { kept?: boolean } = {}): Promise<{ number: number; timestamp: number }> {
+export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | HistoryKind[], opts: { kept?: boolean } = {}): Promise<AsOfBlock> {
   if (q.at !== undefined && q.atTime !== undefined) throw new AppError("VALIDATION_ERROR", `Invalid ${q.field ?? "query"}: give "${q.field === "body" ? "block" : "at"}" (a block) or "atTime" (Unix seconds), not both.`);
   const kinds = typeof kind === "string" ? [kind] : kind;
   // indexer/reread.ts's task (holders of a token whose accounts were destroyed unnamed), and the
@@ -38,7 +38,15 @@ export async function resolveAsOf(db: Database, q: AsOf, kind: HistoryKind | His
       "BLOCK_NOT_INDEXED",
       `Block ${resolved.number} is not final in the store yet: state from block ${pending.block} on is being verified against chain storage (a runtime upgrade, or accounts changed without events); ask again when /health shows no reread and no verification.upgrade.`,
     );
-  return resolved;
+  // The history floor (an answer says where its history starts: docs/api.md, "Coverage").
+  return { ...resolved, historyFrom: bounds.floor! };
+}
+
+/** A block an answer is as of, and the first block it could be (the history floor of its kinds). */
+export interface AsOfBlock {
+  number: number;
+  timestamp: number;
+  historyFrom: number;
 }
 
 function pick(q: AsOf, { head, floor, asked: row }: AsOfBounds): { number: number; timestamp: number } {
@@ -62,7 +70,8 @@ function pick(q: AsOf, { head, floor, asked: row }: AsOfBounds): { number: numbe
   return { number: head.number, timestamp: head.timestamp };
 }
 
-const asOfBody = (b: { number: number; timestamp: number }) => ({ blockNumber: b.number, timestamp: b.timestamp });
+/** The asOf object of an answer (api/schemas.ts AsOf). */
+export const asOfBody = (b: AsOfBlock) => ({ blockNumber: b.number, timestamp: b.timestamp, historyFrom: b.historyFrom });
 
 /** A token balance of an account as of a block. */
 export async function tokenBalanceAsOf(db: Database, text: string, tokenId: number, q: AsOf) {

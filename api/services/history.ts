@@ -19,6 +19,7 @@ import {
   type UsdCandleFold,
 } from "../../db/index.js";
 import { resolveAddress } from "./accounts.js";
+import { coverageBody, coverageOf, named, requireBlocks, requireTimes } from "./coverage.js";
 import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { spotPrice } from "../../shared/market.js";
@@ -78,12 +79,13 @@ function decodeTradeCursor(text: string): TradeCursor {
 export async function poolTrades(db: Database, refA: string, refB: string, q: { limit: number; cursor?: string | undefined }) {
   const before = q.cursor === undefined ? undefined : decodeTradeCursor(q.cursor);
   const { a, b, pool } = await pairPool(db, refA, refB);
-  const rows = await poolSwaps(db, pool, q.limit + 1, before);
+  const [rows, coverage] = await Promise.all([poolSwaps(db, pool, q.limit + 1, before), coverageOf(db, "events")]);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
     tokenA: sideOf(a),
     tokenB: sideOf(b),
+    ...coverageBody(coverage),
     trades: page.map((s) => ({
       blockNumber: s.blockNumber,
       timestamp: s.timestamp,
@@ -114,12 +116,15 @@ export async function accountTrades(db: Database, text: string, q: { limit: numb
   if (q.fromBlock !== undefined && q.toBlock !== undefined && q.fromBlock > q.toBlock) throw new AppError("VALIDATION_ERROR", 'Invalid query: "fromBlock" is after "toBlock".');
   const before = q.cursor === undefined ? undefined : decodeTradeCursor(q.cursor);
   const { address, accountId } = await resolveAddress(db, text);
+  const coverage = await coverageOf(db, "events");
+  await requireBlocks(db, coverage, q.fromBlock, q.toBlock, named({ fromBlock: q.fromBlock, toBlock: q.toBlock }));
   const rows = await accountSwaps(db, address, q.limit + 1, { before, fromBlock: q.fromBlock, toBlock: q.toBlock });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
     address,
     accountId,
+    ...coverageBody(coverage),
     trades: page.map((s) => ({
       blockNumber: s.blockNumber,
       timestamp: s.timestamp,
@@ -203,6 +208,8 @@ function usdSeries(folds: UsdCandleFold[], prior: CurrentPrice | undefined, w: {
 export async function poolOhlcv(db: Database, refA: string, refB: string, q: WindowQuery) {
   const { a, b, pool, aIs0 } = await pairPool(db, refA, refB);
   const w = await windowOf(db, q, "1h");
+  const coverage = await coverageOf(db, "events");
+  await requireTimes(db, coverage, q.from, q.to, named({ from: q.from, to: q.to }));
   const end = w.first + w.count * w.seconds;
   const span = { res: w.res, first: w.first, seconds: w.seconds, end };
   // Each candle is folded in SQL from its stored rows (≤ 5), prices already as the API writes
@@ -240,7 +247,7 @@ export async function poolOhlcv(db: Database, refA: string, refB: string, q: Win
       empty,
     });
   }
-  return { tokenA: sideOf(a), tokenB: sideOf(b), interval: w.name, from: w.first, to: w.to, blockNumber: w.head?.number ?? null, candles };
+  return { tokenA: sideOf(a), tokenB: sideOf(b), interval: w.name, from: w.first, to: w.to, blockNumber: w.head?.number ?? null, ...coverageBody(coverage), candles };
 }
 
 // ---- supply and holders
@@ -249,6 +256,8 @@ export async function poolOhlcv(db: Database, refA: string, refB: string, q: Win
 export async function assetHistory(db: Database, id: number, q: WindowQuery) {
   const token = await requireToken(db, id);
   const w = await windowOf(db, q, "1h");
+  const coverage = await coverageOf(db, "state");
+  await requireTimes(db, coverage, q.from, q.to, named({ from: q.from, to: q.to }));
   const stats = await statsBuckets(db, id, { from: w.first, to: w.to, interval: w.seconds, buckets: w.count });
   return {
     tokenId: token.id,
@@ -257,6 +266,7 @@ export async function assetHistory(db: Database, id: number, q: WindowQuery) {
     interval: w.name,
     from: w.first,
     to: w.to,
+    ...coverageBody(coverage),
     points: stats.map((s, i) => ({
       timestamp: Math.min(w.first + (i + 1) * w.seconds, w.to),
       supply: s ? normalizeDecimal(s.supply) : null,

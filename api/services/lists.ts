@@ -22,6 +22,7 @@ import { formatFixed, normalizeDecimal, parseFixed, USD_SCALE, usdValue } from "
 import { AppError } from "../../shared/errors.js";
 import { window } from "./pools.js";
 import { tokenIdentity } from "./identity.js";
+import { coverageBody, coverageOf, named, requireTimes } from "./coverage.js";
 import { requireToken } from "./tokens.js";
 
 export const ASSET_SORTS = ["id", "symbol", "holders", "valueUsd", "marketCap"] as const;
@@ -180,7 +181,9 @@ export async function oracleHistory(db: Database, id: number, q: { from?: number
   if (buckets > MAX_BUCKETS) {
     throw new AppError("VALIDATION_ERROR", `Invalid query parameter "interval": (to - from) / interval gives ${buckets} points, more than ${MAX_BUCKETS}.`);
   }
+  const coverage = await coverageOf(db, "state");
+  await requireTimes(db, coverage, q.from, q.to, named({ from: q.from, to: q.to }));
   const prices = await priceBuckets(db, id, { from, to, interval, buckets });
   const out = prices.map((p, b) => ({ timestamp: Math.min(from + (b + 1) * interval, to), valueUsd: p?.priceUsd == null ? null : normalizeDecimal(p.priceUsd), blockNumber: p?.blockNumber ?? null }));
-  return { tokenId: token.id, symbol: token.symbol, ...tokenIdentity(token), from, to, interval, points: out };
+  return { tokenId: token.id, symbol: token.symbol, ...tokenIdentity(token), from, to, interval, ...coverageBody(coverage), points: out };
 }

@@ -21,7 +21,7 @@ import { AppError } from "../../shared/errors.js";
 import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { aprPercent, percentChange, poolTvlUsd, spotPrice } from "../../shared/market.js";
 import { supplyRefusal } from "./accounts.js";
-import { resolveAsOf, type AsOf } from "./balances.js";
+import { asOfBody, resolveAsOf, type AsOf } from "./balances.js";
 import { tokenIdentity } from "./identity.js";
 
 const DAY = 86_400;
@@ -188,6 +188,6 @@ export async function pairStats(db: Database, refA: string, refB: string, q: AsO
     feeRate: formatFixed(BigInt(pool.lpFeePpm), 6),
     blockNumber: w?.head.number ?? pool.blockNumber,
     timestamp: w?.head.timestamp ?? null,
-    ...(block ? { asOf: { blockNumber: block.number, timestamp: block.timestamp } } : {}),
+    ...(block ? { asOf: asOfBody(block) } : {}),
   };
 }

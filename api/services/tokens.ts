@@ -3,7 +3,7 @@ import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue }
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { balanceParts } from "./balance-parts.js";
-import { resolveAsOf, type AsOf } from "./balances.js";
+import { asOfBody, resolveAsOf, type AsOf } from "./balances.js";
 import { tokenIdentity } from "./identity.js";
 
 export async function requireToken(db: Database, id: number): Promise<Token> {
@@ -67,7 +67,7 @@ export async function assetMetadata(db: Database, id: number, q: AsOf = {}) {
     owner: token.owner,
     status: token.status,
     blockNumber: token.blockNumber,
-    ...(block ? { asOf: { blockNumber: block.number, timestamp: block.timestamp } } : {}),
+    ...(block ? { asOf: asOfBody(block) } : {}),
   };
 }
 

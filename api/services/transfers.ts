@@ -2,11 +2,12 @@
  * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
  * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
  */
-import { accountTransfers, getToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, transfersFloor, type Database, type Transfer, type TransferAsset, type TransferFilter, type TransferPosition } from "../../db/index.js";
+import { accountTransfers, getToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, type Database, type Transfer, type TransferAsset, type TransferFilter, type TransferPosition } from "../../db/index.js";
 import type { TransferKind } from "../../db/schema/transfers.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { resolveAddress } from "./accounts.js";
+import { coverageBody, coverageOf, named, requireBlocks, requireTimes } from "./coverage.js";
 
 export interface TransferQuery {
   limit: number;
@@ -75,18 +76,24 @@ function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T, stopp
   return { transfers: shown.map(map), nextCursor: next ? encodeCursor(next) : null };
 }
 
+/** What the store holds of transfers; a named bound it does not reach is refused (coverage.ts). */
+async function covered(db: Database, q: TransferQuery) {
+  const coverage = await coverageOf(db, "transfers");
+  await requireBlocks(db, coverage, q.fromBlock, q.toBlock, named({ fromBlock: q.fromBlock, toBlock: q.toBlock }));
+  await requireTimes(db, coverage, q.from, q.to, named({ from: q.from, to: q.to }));
+  return coverage;
+}
+
 /** `scanRows`: how many of the account's rows a page filtered by token examines (TRANSFER_SCAN_ROWS; smaller in tests). */
 export async function accountTransferPage(db: Database, text: string, q: TransferQuery, scanRows = TRANSFER_SCAN_ROWS) {
   const asked = filterOf(q);
   const { address, accountId } = await resolveAddress(db, text);
-  const [found, historyFrom] = await Promise.all([
-    timesAsBlocks(db, asked).then((f) => (f ? accountTransfers(db, address, q.direction, f, q.limit + 1, scanRows) : { rows: [] })),
-    transfersFloor(db),
-  ]);
+  const coverage = await covered(db, q);
+  const found = await timesAsBlocks(db, asked).then((f) => (f ? accountTransfers(db, address, q.direction, f, q.limit + 1, scanRows) : { rows: [] }));
   return {
     address,
     accountId,
-    historyFrom: historyFrom ?? null,
+    ...coverageBody(coverage),
     ...page(found.rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) }), found.stoppedAt),
     partial: found.stoppedAt !== undefined,
   };
@@ -96,6 +103,7 @@ export async function tokenTransferPage(db: Database, id: number, q: Omit<Transf
   const asked = filterOf(q);
   const token = await getToken(db, id);
   if (!token) throw new AppError("TOKEN_NOT_FOUND", `No token with id ${id} is indexed.`);
-  const [rows, historyFrom] = await Promise.all([timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { tokenId: id }, f, q.limit + 1) : [])), transfersFloor(db)]);
-  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, historyFrom: historyFrom ?? null, ...page(rows, q.limit, row) };
+  const coverage = await covered(db, q);
+  const rows = await timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { tokenId: id }, f, q.limit + 1) : []));
+  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, ...coverageBody(coverage), ...page(rows, q.limit, row) };
 }

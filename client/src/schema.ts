@@ -63,7 +63,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's trades, every pool, newest first (keyset cursor) */
+        /**
+         * An account's trades, every pool, newest first (keyset cursor)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["listAccountSwaps"];
         put?: never;
         post?: never;
@@ -80,7 +83,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's transfers, in and out, every token, newest first (keyset cursor) */
+        /**
+         * An account's transfers, in and out, every token, newest first (keyset cursor)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["listAccountTransfers"];
         put?: never;
         post?: never;
@@ -114,7 +120,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Supply and holder count of a token over time */
+        /**
+         * Supply and holder count of a token over time
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["getAssetHistory"];
         put?: never;
         post?: never;
@@ -131,7 +140,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A token's transfers, newest first (keyset cursor) */
+        /**
+         * A token's transfers, newest first (keyset cursor)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["listAssetTransfers"];
         put?: never;
         post?: never;
@@ -239,7 +251,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** USD value of one whole token over time, one point per interval */
+        /**
+         * USD value of one whole token over time, one point per interval
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["getOracleHistory"];
         put?: never;
         post?: never;
@@ -324,7 +339,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Candles of a pool: price of tokenA in tokenB and in USD, volumes (public) */
+        /**
+         * Candles of a pool: price of tokenA in tokenB and in USD, volumes (public)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["getPoolOhlcv"];
         put?: never;
         post?: never;
@@ -341,7 +359,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A pool's trades, newest first (keyset cursor; public) */
+        /**
+         * A pool's trades, newest first (keyset cursor; public)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom.
+         */
         get: operations["listPoolSwaps"];
         put?: never;
         post?: never;
@@ -481,6 +502,14 @@ export interface components {
         AccountTradePage: {
             accountId: string;
             address: string;
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             /** @description Pass as ?cursor= for older trades; null on the last page */
             nextCursor: string | null;
             trades: components["schemas"]["AccountTrade"][];
@@ -524,8 +553,14 @@ export interface components {
         AccountTransferPage: {
             accountId: string;
             address: string;
-            /** @description Transfers before this block were given up by the operator (tokenpool prune-history --transfers); null: the list reaches back to the store's first indexed block */
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose transfers the store holds (the later of its first indexed block's events and where tokenpool prune-history --transfers gave earlier ones up): the list may go on before it unless historyComplete. null only while the store holds none */
             historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             /** @description Pass as ?cursor= for older transfers; null on the last page */
             nextCursor: string | null;
             /** @description true when the page stopped after examining 2,000 of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId. */
@@ -535,6 +570,8 @@ export interface components {
         /** @description With at or atTime only: the block the answer is exact at */
         AsOf: {
             blockNumber: number;
+            /** @description The first block this answer can be as of (the store's balance history floor: its first complete snapshot); an earlier at or atTime is refused, 404 BLOCK_BEFORE_HISTORY */
+            historyFrom: number;
             /** @description The block's on-chain time (Unix seconds) */
             timestamp: number;
         };
@@ -631,6 +668,14 @@ export interface components {
             blockNumber: number | null;
             candles: components["schemas"]["Candle"][];
             from: number;
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             /** @enum {string} */
             interval: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
             to: number;
@@ -777,6 +822,11 @@ export interface components {
             };
             /** @enum {string} */
             status: "down";
+        };
+        /** @description Blocks fromBlock..toBlock (both included) whose history the store lacks */
+        HistoryGap: {
+            fromBlock: number;
+            toBlock: number;
         };
         Holder: {
             address: string;
@@ -1043,6 +1093,14 @@ export interface components {
             /** @description The asset's id in pallet-assets (differs from tokenId for the one aliased to 2^32); null for native and foreign tokens */
             assetId: number | null;
             from: number;
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             interval: number;
             /**
              * @description native (KSM/DOT), asset (pallet-assets) or foreign (ForeignAssets, keyed by XCM location)
@@ -1104,6 +1162,14 @@ export interface components {
         SupplyHistory: {
             decimals: number;
             from: number;
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             /** @enum {string} */
             interval: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
             points: components["schemas"]["SupplyPoint"][];
@@ -1121,8 +1187,14 @@ export interface components {
         };
         TokenTransferPage: {
             decimals: number;
-            /** @description Transfers before this block were given up by the operator (tokenpool prune-history --transfers); null: the list reaches back to the store's first indexed block */
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose transfers the store holds (the later of its first indexed block's events and where tokenpool prune-history --transfers gave earlier ones up): the list may go on before it unless historyComplete. null only while the store holds none */
             historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             /** @description Pass as ?cursor= for older transfers; null on the last page */
             nextCursor: string | null;
             symbol: string;
@@ -1157,6 +1229,14 @@ export interface components {
             volumeUsd: components["schemas"]["Decimal"] & unknown;
         };
         TradePage: {
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose history the store holds for this answer: nothing before it is in the store (the list or series may go on before it unless historyComplete). null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
             /** @description Pass as ?cursor= for older trades; null on the last page */
             nextCursor: string | null;
             tokenA: components["schemas"]["PairToken"];
@@ -1411,7 +1491,8 @@ export interface operations {
                      *       "balance": "0",
                      *       "asOf": {
                      *         "blockNumber": 2000,
-                     *         "timestamp": 1795000000
+                     *         "timestamp": 1795000000,
+                     *         "historyFrom": 2000
                      *       },
                      *       "recordedAt": null
                      *     }
@@ -1512,7 +1593,8 @@ export interface operations {
                      *       "balance": "707106781186",
                      *       "asOf": {
                      *         "blockNumber": 2000,
-                     *         "timestamp": 1795000000
+                     *         "timestamp": 1795000000,
+                     *         "historyFrom": 2000
                      *       },
                      *       "recordedAt": 2000
                      *     }
@@ -1607,6 +1689,10 @@ export interface operations {
                      * @example {
                      *       "address": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
                      *       "accountId": "0x90b59e02132e1e5ceb4cc12525c551efa351eed4b721b99a71e214554811ddf3",
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "trades": [
                      *         {
                      *           "blockNumber": 2000,
@@ -1646,6 +1732,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BLOCK_BEFORE_HISTORY */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1725,7 +1820,10 @@ export interface operations {
                      * @example {
                      *       "address": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
                      *       "accountId": "0x90b59e02132e1e5ceb4cc12525c551efa351eed4b721b99a71e214554811ddf3",
-                     *       "historyFrom": null,
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "transfers": [
                      *         {
                      *           "blockNumber": 6,
@@ -1762,6 +1860,15 @@ export interface operations {
             };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BLOCK_BEFORE_HISTORY */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1962,6 +2069,10 @@ export interface operations {
                      *       "interval": "4h",
                      *       "from": 1792123200,
                      *       "to": 1795000000,
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "points": [
                      *         {
                      *           "timestamp": 1792137600,
@@ -2005,7 +2116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOKEN_NOT_FOUND */
+            /** @description TOKEN_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2081,7 +2192,10 @@ export interface operations {
                      *       "tokenId": 1984,
                      *       "symbol": "USDt",
                      *       "decimals": 6,
-                     *       "historyFrom": null,
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "transfers": [
                      *         {
                      *           "blockNumber": 5,
@@ -2123,7 +2237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOKEN_NOT_FOUND */
+            /** @description TOKEN_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2708,6 +2822,10 @@ export interface operations {
                      *       "from": 1794913600,
                      *       "to": 1795000000,
                      *       "interval": 3600,
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "points": [
                      *         {
                      *           "timestamp": 1794917200,
@@ -2748,7 +2866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOKEN_NOT_FOUND */
+            /** @description TOKEN_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3282,6 +3400,10 @@ export interface operations {
                      *       "from": 1794283200,
                      *       "to": 1795000000,
                      *       "blockNumber": 2000,
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "candles": [
                      *         {
                      *           "timestamp": 1794909600,
@@ -3361,7 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOKEN_NOT_FOUND, POOL_NOT_FOUND */
+            /** @description TOKEN_NOT_FOUND, POOL_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,6 +3558,10 @@ export interface operations {
                      *         "symbol": "USDt",
                      *         "decimals": 6
                      *       },
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
                      *       "trades": [
                      *         {
                      *           "blockNumber": 2000,
@@ -3498,7 +3624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOKEN_NOT_FOUND, POOL_NOT_FOUND */
+            /** @description TOKEN_NOT_FOUND, POOL_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -2,18 +2,25 @@ import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
 import { deleteRecorded } from "./balance-history.js";
+import { recordEventRanges, runsOf } from "./coverage.js";
 
 export type Block = typeof blocks.$inferSelect;
 export type Checkpoint = typeof checkpoints.$inferSelect;
 
 export const FOLLOWER_CHECKPOINT = "follower";
 
-export async function insertBlocks(db: Database, rows: Block[]): Promise<void> {
+/**
+ * Indexed blocks, and their events as held (event_ranges: recordEventRanges) unless `snapshot`
+ * names one whose state was read but not its events (a bootstrap's block). Inside a writer's
+ * transaction, call it last: it takes the event ranges' lock (see recordEventRanges).
+ */
+export async function insertBlocks(db: Database, rows: Block[], snapshot?: number): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insert(blocks)
     .values(rows)
     .onConflictDoUpdate({ target: blocks.number, set: { hash: sql`excluded."hash"`, timestamp: sql`excluded."timestamp"` } });
+  await recordEventRanges(db, runsOf(rows.map((r) => r.number).filter((n) => n !== snapshot)));
 }
 
 /**
@@ -134,6 +141,7 @@ export const INDEXED_TABLES = [
   "swaps",
   "liquidity_events",
   "blocks",
+  "event_ranges",
   "checkpoints",
   "backfill_chunks",
   "pool_volume_hourly",

@@ -13,6 +13,19 @@ export const blocks = pgTable(
   (t) => [index("blocks_timestamp_number_idx").on(t.timestamp, t.number)],
 );
 
+/**
+ * The block ranges whose events the store holds (from_block..to_block, inclusive): what every
+ * list and series read from history covers (db/queries/coverage.ts). Written with the blocks
+ * (insertBlocks), merged with the ranges it touches, so the table stays one row per run of
+ * blocks: the store's first event block and its gaps (a re-bootstrap's skipped blocks, history
+ * a backfill has not reached yet) in a few rows. A snapshot's block is not in it: its state is
+ * read, its events are not.
+ */
+export const eventRanges = pgTable("event_ranges", {
+  fromBlock: int64().primaryKey(),
+  toBlock: int64().notNull(),
+});
+
 /** Where a writer stopped; written in the same transaction as the data of that block. */
 export const checkpoints = pgTable("checkpoints", {
   name: text().primaryKey(),

@@ -85,7 +85,7 @@ describeDb("balances as of a block", (ctx) => {
       const want = truth.get(n)!;
       for (const [id, account] of [[USDT, ALICE], [USDT, BOB], [TEN, ALICE]] as const) {
         const got = await balance(account, id, n);
-        expect({ n, id, account, balance: got.balance, asOf: got.asOf }).toEqual({ n, id, account, balance: want.get(`${id}|${account}`) ?? "0", asOf: { blockNumber: n, timestamp: time(n) } });
+        expect({ n, id, account, balance: got.balance, asOf: got.asOf }).toEqual({ n, id, account, balance: want.get(`${id}|${account}`) ?? "0", asOf: { blockNumber: n, timestamp: time(n), historyFrom: 100 } });
       }
       const lp = await get(`/accounts/${ALICE}/lp-balances/${LP}?at=${n}`);
       expect(lp.status).toBe(200);
@@ -151,13 +151,18 @@ describeDb("balances as of a block", (ctx) => {
 
   it("pruning history before a block keeps every answer from it on, refuses earlier ones, and deletes the rows it no longer needs", async () => {
     // A zero balance's recordedAt may become null: its row of 0 before the new floor is gone.
-    const same = (a: unknown) => (a as { balance?: string; recordedAt?: unknown }).balance === "0" ? { ...(a as object), recordedAt: "0 since the floor or earlier" } : a;
+    // asOf.historyFrom moves to the new floor (checked below); the rest of each answer stays.
+    const same = (a: unknown) => {
+      const b = a as { balance?: string; recordedAt?: unknown; asOf?: object };
+      const out = { ...b, ...(b.asOf ? { asOf: { ...b.asOf, historyFrom: "the floor" } } : {}) };
+      return b.balance === "0" ? { ...out, recordedAt: "0 since the floor or earlier" } : out;
+    };
     const answers = async () => {
       const out: unknown[] = [];
       for (let n = 103; n <= 106; n++) {
         for (const id of [USDT, TEN]) for (const account of [ALICE, BOB]) out.push(same(await (await get(`/accounts/${account}/balances/${id}?at=${n}`)).json()));
         out.push(same(await (await get(`/accounts/${ALICE}/lp-balances/${LP}?at=${n}`)).json()));
-        out.push(await (await get(`/assets/metadata/${USDT}?at=${n}`)).json(), await (await get(`/assets/metadata/${TEN}?at=${n}`)).json());
+        out.push(same(await (await get(`/assets/metadata/${USDT}?at=${n}`)).json()), same(await (await get(`/assets/metadata/${TEN}?at=${n}`)).json()));
       }
       return out;
     };
@@ -174,6 +179,7 @@ describeDb("balances as of a block", (ctx) => {
     expect(JSON.stringify(await count())).not.toBe(rowsBefore);
     expect(await historyFloor(ctx.db, "holders")).toBe(103);
     expect(await historyFloor(ctx.db, "lp")).toBe(103);
+    expect(((await (await get(`/accounts/${ALICE}/balances/${USDT}?at=104`)).json()) as { asOf: object }).asOf).toEqual({ blockNumber: 104, timestamp: time(104), historyFrom: 103 });
     expect(await expectError(await get(`/accounts/${ALICE}/balances/${USDT}?at=102`), 404, "BLOCK_BEFORE_HISTORY")).toContain("starts at block 103");
     // Pruning again at the same block deletes nothing.
     expect(await pruneHistory(ctx.db, 103)).toEqual({ balances: 0, tokens: 0 });

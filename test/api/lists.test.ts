@@ -124,6 +124,11 @@ describeDb("list endpoints and price history", (ctx) => {
       from: HEAD_TIME - 26 * HOUR,
       to: HEAD_TIME,
       interval: 13 * HOUR,
+      // The fixture's store holds every block's events from the chain's first.
+      historyFrom: 0,
+      historyFromTime: null,
+      historyGaps: [],
+      historyComplete: true,
       points: [
         { timestamp: HEAD_TIME - 13 * HOUR, valueUsd: "10", blockNumber: 1_000 },
         { timestamp: HEAD_TIME, valueUsd: "12.5", blockNumber: HEAD_BLOCK },

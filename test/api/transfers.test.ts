@@ -7,7 +7,7 @@ import { decodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
-import { historyFloor, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
+import { historyFloor, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -54,6 +54,8 @@ describeDb("transfer lists", (ctx) => {
 
   beforeEach(async () => {
     await seedMarket(ctx.db);
+    // The transfers' blocks, at their times: a time filter is read as the blocks of those times.
+    await insertBlocks(ctx.db, Array.from({ length: 40 }, (_, i) => ({ number: 1_000 + i, hash: `0x${(1_000 + i).toString(16)}`, timestamp: 1_700_000_000 + (1_000 + i) * 6 })));
     all = rows();
     await insertTransfers(ctx.db, all);
     await insertTransfers(ctx.db, all); // a replayed block writes nothing twice
@@ -199,8 +201,8 @@ describeDb("transfer lists", (ctx) => {
 
   it("retention (prune-history --transfers): rows before the block go, in batches; the lists say where they start; again, or lower, deletes nothing", async () => {
     await setCheckpoint(ctx.db, { blockNumber: 1_039, blockHash: `0x${"11".repeat(32)}`, chainFinalized: 1_039 });
-    const first = async (path: string) => (await (await t.get(path, auth)).json()) as { historyFrom: number | null };
-    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: null });
+    const first = async (path: string) => (await (await t.get(path, auth)).json()) as { historyFrom: number | null; historyComplete: boolean };
+    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 0, historyComplete: true }); // held from the chain's first block
     const before = (await walk(`/accounts/${ALICE}/transfers`, 50)).rows;
     const floor = await historyFloor(ctx.db, "holders");
     await expect(pruneTransfers(ctx.db, 1_040)).rejects.toThrow(/after the store's checkpoint \(1039\)/);
@@ -214,7 +216,7 @@ describeDb("transfer lists", (ctx) => {
     const kept = before.filter((r) => r.blockNumber >= 1_020);
     expect(kept.length).toBeGreaterThan(0);
     expect((await walk(`/accounts/${ALICE}/transfers`, 50)).rows).toEqual(kept);
-    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020 });
+    expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020, historyComplete: false });
     expect(await first(`/assets/${USDT}/transfers`)).toMatchObject({ historyFrom: 1_020 });
     expect(await historyFloor(ctx.db, "holders")).toBe(floor); // balance history is not touched
   });

@@ -12,8 +12,9 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, insertPrices, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
+import { createDb, insertPrices, recordEventRanges, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
 import { HEAD_BLOCK, seedMarket as seedFixtures } from "../support/fixtures.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
@@ -327,6 +328,18 @@ describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (
     await server?.close();
     await handle?.close();
   });
+
+  it("a history list the store does not hold back to the chain's first block says since which block (issue 39)", async () => {
+    // As a store bootstrapped at block 999 and followed since: events held from 1,000 on.
+    await handle.db.execute(sql`delete from event_ranges`);
+    await recordEventRanges(handle.db, [{ fromBlock: 1_000, toBlock: HEAD_BLOCK }]);
+    const base = `http://127.0.0.1:${server.port}`;
+    const page = await browser.newPage();
+    await show(page, base, "#/pool/0/1984");
+    await page.waitForSelector("#trades tbody tr[data-trade], #trades tbody td.empty");
+    expect(await page.locator("#pool-trades-since").innerText()).toMatch(/^trades since block 1000 \(.+\)$/);
+    await page.close();
+  }, LONG);
 
   it("a token outside the 500 largest by market cap opens its own page (not 'not indexed'), under a policy that runs no inline script", async () => {
     const base = `http://127.0.0.1:${server.port}`;

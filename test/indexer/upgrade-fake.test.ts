@@ -27,7 +27,7 @@ import type { Codec } from "@polkadot/types/types";
 import { sql, type SQL } from "drizzle-orm";
 import { u8aToBigInt } from "@polkadot/util";
 import { encodeAddress } from "@polkadot/util-crypto";
-import { getCheckpoint, type Database } from "../../db/index.js";
+import { eventCoverage, getCheckpoint, type Database } from "../../db/index.js";
 import { Follower } from "../../indexer/follower.js";
 import { oracleSettings } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
@@ -220,6 +220,8 @@ describeDb("a runtime upgrade on a fake Asset Hub node, the follower 45 blocks b
       const chain = market();
       expect([chain.upgradeAt, chain.blocks[UPGRADE]!.executedBy, chain.blocks[UPGRADE]!.code, chain.blocks[UPGRADE + 1]!.executedBy]).toEqual([UPGRADE, "A", "B", "B"]);
       await expectCaughtUp(ctx.db, chain, await follow(ctx.db, chain, prefetch));
+      // The events held: from the block after the bootstrap's (a snapshot: its state, not its events) to the head, no gap.
+      expect(await eventCoverage(ctx.db)).toMatchObject({ first: { number: BOOTSTRAP + 1 }, last: HEAD, gaps: [] });
     });
   }
 

@@ -1,12 +1,12 @@
 /**
- * SIGKILL at a runtime upgrade (issue 24's attack): a real `tokenpool indexer` process follows
- * the fake Polkadot Asset Hub node (statemint 2,000,000 → 2,003,001 applied by block 21; block
- * 22, B's first, migrates state without events) and is killed — at the log line that says the
- * upgrade was met (the batch ending at block 22 in its commit), after that commit (the new
- * snapshot scheduled, not begun), after the snapshot's first page, and after the snapshot's last
- * transaction. A second process on the same PGlite directory must reach the head with the store
- * equal to the chain's state there, and the new snapshot must be completed exactly once across
- * the two processes (no second one, no loop).
+ * SIGKILL at a runtime upgrade (issue 24's attack, issue 39's sweep): a real `tokenpool indexer`
+ * process follows the fake Polkadot Asset Hub node (statemint 2,000,000 → 2,003,001 applied by
+ * block 21; block 22, B's first, migrates state without events) and is killed — at the log line
+ * that says the upgrade was met (the batch ending at block 22 in its commit), when the
+ * verification pass the upgrade owes begins (after that commit), at its first repair (found, not
+ * yet committed), and after the pass's last transaction. A second process on the same PGlite
+ * directory must reach the head and, once the owed pass has ended (in either process), hold a
+ * store equal to the chain's state there — with one bootstrap in all and no new snapshot.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -82,16 +82,21 @@ function spawnIndexer(wsUrl: string, dataDir: string, onLine: (line: Record<stri
 const committed = (ix: Indexer) => Math.max(0, ...ix.lines.filter((l) => l.msg === "indexer: batch committed").map((l) => l.to as number));
 const count = (ix: Indexer[], msg: string) => ix.reduce((n, i) => n + i.lines.filter((l) => l.msg === msg).length, 0);
 
+const UPGRADE_MSG = "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on";
+const PASS_DONE = "indexer: verification pass done: the store was compared with chain storage in full";
+/** Whether `ix` ended the verification pass the upgrade at B's first block owes. */
+const verified = (ix: Indexer) => ix.lines.some((l) => l.msg === PASS_DONE && l.upgrade === FIRST);
+
 /** Where the first process is killed: the line after which, and what has happened by then. */
 const KILLS: [string, (line: Record<string, any>, seen: { upgrade: boolean }) => boolean][] = [
-  ["at the upgrade block (the batch ending at B's first block in its commit)", (l) => l.msg === "indexer: runtime upgrade; reading state again after this block"],
-  ["after that batch's commit, the new snapshot scheduled and not begun", (l) => l.msg === "indexer: state changed without events: reading it again"],
-  ["in the new snapshot, after its first page", (l, seen) => seen.upgrade && l.msg === "bootstrap: reading balances"],
-  ["after the new snapshot's last transaction", (l, seen) => seen.upgrade && l.msg === "bootstrap: done"],
+  ["at the upgrade block (the batch ending at B's first block in its commit)", (l) => l.msg === UPGRADE_MSG],
+  ["after that batch's commit, as the owed verification pass begins", (l) => l.msg === "indexer: verifying the store against chain storage from a runtime upgrade (its migrations announce nothing)"],
+  ["at the pass's first repair (found, not committed)", (l, seen) => seen.upgrade && l.msg === "indexer: the store differed from chain storage; repairing"],
+  ["after the pass's last transaction", (l, seen) => seen.upgrade && l.msg === PASS_DONE && l.upgrade === FIRST],
 ];
 
 for (const [when, kill] of KILLS) {
-  it(`SIGKILL ${when}: the restarted indexer reaches the head, equal to the chain, the snapshot taken once`, async () => {
+  it(`SIGKILL ${when}: the restarted indexer reaches the head and, the pass ended, equals the chain; one bootstrap, no new snapshot`, async () => {
     const node: FakeNode = await startFakeNode(chain, { finalized: 5, latencyMs: 10 });
     cleanup.push(() => node.close());
     const dataDir = await mkdtemp(path.join(tmpdir(), "tokenpool-upgrade-kill-"));
@@ -99,7 +104,7 @@ for (const [when, kill] of KILLS) {
     const seen = { upgrade: false };
     let killedAt: Record<string, any> | undefined;
     const first = spawnIndexer(node.url, dataDir, (line, me) => {
-      if (line.msg === "indexer: runtime upgrade; reading state again after this block") seen.upgrade = true;
+      if (line.msg === UPGRADE_MSG) seen.upgrade = true;
       if (!killedAt && kill(line, seen)) {
         killedAt = line;
         me.child.kill("SIGKILL");
@@ -111,16 +116,16 @@ for (const [when, kill] of KILLS) {
     expect(killedAt).toBeDefined();
 
     const second = spawnIndexer(node.url, dataDir);
-    await until(`the second process at block ${HEAD}`, () => committed(second) === HEAD || second.child.exitCode !== null, BOUND_MS);
+    await until(`the second process at block ${HEAD}, the upgrade's pass ended`, () => (committed(second) === HEAD && (verified(first) || verified(second))) || second.child.exitCode !== null, BOUND_MS);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
     const errors = second.lines.filter((l) => l.level >= 50);
     expect(errors, "error lines of the second process").toEqual([]);
-    // The initial bootstrap and the upgrade's new snapshot, each completed once in all.
-    expect(count([first, second], "bootstrap: done")).toBe(2);
-    expect(count([second], "indexer: runtime upgrade; reading state again after this block")).toBeLessThanOrEqual(1);
-    // Killed mid-snapshot: the same snapshot continues after its last page, not a new one.
-    if (killedAt!.msg === "bootstrap: reading balances") expect(second.lines.filter((l) => l.msg === "bootstrap: resuming the snapshot where it stopped").map((l) => l.block)).toEqual([FIRST]);
+    // One bootstrap in all: an upgrade takes no new snapshot.
+    expect(count([first, second], "bootstrap: done")).toBe(1);
+    expect(count([second], UPGRADE_MSG)).toBeLessThanOrEqual(1);
+    // Killed before the pass ended: the second process ends it (it was on record, not lost).
+    if (killedAt!.msg !== PASS_DONE) expect(verified(second), "the owed pass ended in the second process").toBe(true);
 
     const store = await createDb({ dataDir });
     try {

@@ -7,6 +7,7 @@ import {
   addTokenCandles,
   snapshotTaken,
   insertBlocks,
+  recordEventRanges,
   schema,
   insertPoolReserves,
   insertPrices,
@@ -77,6 +78,9 @@ export async function seedMarket(db: Database): Promise<void> {
     { number: 1_500, hash: "0x" + "15".repeat(32), timestamp: HEAD_TIME - 23 * HOUR },
     { number: HEAD_BLOCK, hash: "0x" + "20".repeat(32), timestamp: HEAD_TIME },
   ]);
+  // The store followed the chain from its first block to the head (the three above are those
+  // with anything to show): every block's events are held, no gap (historyComplete).
+  await recordEventRanges(db, [{ fromBlock: 0, toBlock: HEAD_BLOCK }]);
   await setTask(db, CHAIN_TASK, { ss58: 2, genesisHash: "0x" + "00".repeat(32), specName: "statemine" });
   await setCheckpoint(db, { blockNumber: HEAD_BLOCK, blockHash: "0x" + "20".repeat(32), chainFinalized: HEAD_BLOCK + 3 });
   const b = HEAD_BLOCK;

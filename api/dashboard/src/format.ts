@@ -31,6 +31,17 @@ export const short = (a: string | null | undefined): string => (a && a.length > 
 export const time = (ts: number): string => new Date(ts * 1000).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const esc = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+
+/**
+ * What a history list covers (docs/api.md, "Coverage"): "activity since block N (date)", with the
+ * blocks missing in between; empty when the store holds every block from the chain's first.
+ */
+export function since(b: { historyFrom?: number | null; historyFromTime?: number | null; historyGaps?: Array<{ fromBlock: number; toBlock: number }>; historyComplete?: boolean }, what = "activity"): string {
+  if (b.historyComplete || b.historyFrom == null) return "";
+  const when = b.historyFromTime == null ? "" : ` (${time(b.historyFromTime)})`;
+  const gaps = (b.historyGaps ?? []).map((g) => (g.fromBlock === g.toBlock ? `${g.fromBlock}` : `${g.fromBlock}–${g.toBlock}`));
+  return `${what} since block ${b.historyFrom}${when}${gaps.length ? `; blocks ${gaps.join(", ")} missing` : ""}`;
+}
 export const sym = (t: TokenRef): string => esc(t.symbol || `#${t.tokenId}`);
 export const tokenLink = (t: TokenRef): string => `<a href="#/token/${t.tokenId}">${sym(t)}</a>`;
 export const poolLink = (a: TokenRef, b: TokenRef): string => `<a href="#/pool/${a.tokenId}/${b.tokenId}">${sym(a)}/${sym(b)}</a>`;

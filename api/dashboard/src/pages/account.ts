@@ -4,7 +4,7 @@
  */
 import { ACTIVITY_ROWS, api, follow, fresh, onChange, session, Stale, tokensList, type Body } from "../api.js";
 import { $, onLeave, page } from "../dom.js";
-import { accountLink, badge, esc, facts, held, loginNote, note, num, percent, poolLink, sym, time, tokenLink, units } from "../format.js";
+import { accountLink, badge, esc, facts, held, loginNote, note, num, percent, poolLink, since, sym, time, tokenLink, units } from "../format.js";
 
 function renderPortfolio(p: Body): void {
   $(".title h2").textContent = p.address;
@@ -44,6 +44,8 @@ function activity(address: string, tokens: Map<number, Body>) {
     $("#activity-more").hidden = older.cursor === null;
     const rows = [...newest, ...older.transfers.filter((x) => !shown.has(`${x.blockNumber}/${x.eventIndex}`))].map((x) => row(x, before));
     $("#activity tbody").innerHTML = rows.join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>';
+    // The store may not reach back to the account's first transfer: say from where it does.
+    $("#activity-since").textContent = since(body);
   };
   const more = async () => {
     const next = await fresh(api.accountTransfers(address, { limit: ACTIVITY_ROWS, cursor: older.cursor! }));
@@ -56,7 +58,7 @@ function activity(address: string, tokens: Map<number, Body>) {
 
 /** Trades, one row per pool a swap crossed (GET /accounts/{address}/swaps), paged the same way. */
 function trades(address: string, tokens: Map<number, Body>) {
-  const state: { rows: Body[]; cursor: string | null } = { rows: [], cursor: null };
+  const state: { rows: Body[]; cursor: string | null; coverage?: Body } = { rows: [], cursor: null };
   const key = (x: Body) => `${x.blockNumber}/${x.eventIndex}/${x.hop}`;
   const side = (id: number, amount: string) => {
     const t = tokens.get(id);
@@ -66,10 +68,12 @@ function trades(address: string, tokens: Map<number, Body>) {
   const render = () => {
     const rows = state.rows.map((x) => `<tr data-trade="${key(x)}"><td>${time(x.timestamp)}</td><td>${pool(x.pool)}</td><td>${side(x.tokenIn, x.amountIn)}</td><td>${side(x.tokenOut, x.amountOut)}</td><td>${num(x.volumeUsd)}</td><td>${x.blockNumber}</td></tr>`);
     $("#account-trades tbody").innerHTML = rows.join("") || '<tr><td class="empty" colspan="6">no trades indexed</td></tr>';
+    $("#trades-since").textContent = state.coverage ? since(state.coverage, "trades") : "";
     $("#trades-more").hidden = state.cursor === null;
   };
   return async (more: boolean) => {
     const next = await fresh(api.accountSwaps(address, { limit: ACTIVITY_ROWS, cursor: more ? state.cursor! : undefined }));
+    state.coverage = next;
     if (more || state.rows.length <= ACTIVITY_ROWS) {
       state.rows = more ? [...state.rows, ...next.trades] : next.trades; // not paged on: the newest page
       state.cursor = next.nextCursor;
@@ -84,8 +88,8 @@ function trades(address: string, tokens: Map<number, Body>) {
 
 export async function accountPage(address: string): Promise<void> {
   page.innerHTML = `<div class="title"><h2 class="mono address">${esc(address)}</h2><form id="account-asof-form" class="inline"><input id="account-asof-block" inputmode="numeric" autocomplete="off" placeholder="as of block (empty: now)" aria-label="as of block"> <button type="submit">Show</button></form></div><section class="wide" id="account"></section>
-    <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="activity-more" hidden>Older transfers</button></p></section>
-    <section class="wide"><h2>Trades</h2><table id="account-trades"><thead><tr><th>Time</th><th>Pool</th><th>Sold</th><th>Bought</th><th>Value (USD)</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="trades-more" hidden>Older trades</button></p></section>`;
+    <section class="wide"><h2>Activity <span class="meta" id="activity-live"></span></h2><table id="activity"><thead><tr><th>Time</th><th>Kind</th><th>Token</th><th>Amount</th><th>Value (USD)</th><th>Counterparty</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="activity-more" hidden>Older transfers</button></p><p class="meta" id="activity-since"></p></section>
+    <section class="wide"><h2>Trades</h2><table id="account-trades"><thead><tr><th>Time</th><th>Pool</th><th>Sold</th><th>Bought</th><th>Value (USD)</th><th>Block</th></tr></thead><tbody></tbody></table><p><button type="button" id="trades-more" hidden>Older trades</button></p><p class="meta" id="trades-since"></p></section>`;
   if (!session.token) return void ($("#account").innerHTML = loginNote("an account's portfolio"));
   try {
     renderPortfolio(await fresh(api.account(address)));

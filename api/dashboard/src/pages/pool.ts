@@ -2,7 +2,7 @@
 import { api, follow, fresh, onBlock, type Body } from "../api.js";
 import { candleChart } from "../charts.js";
 import { $, onLeave, page } from "../dom.js";
-import { accountLink, esc, facts, num, percent, sym, tokenLink, time, units } from "../format.js";
+import { accountLink, esc, facts, num, percent, since, sym, tokenLink, time, units } from "../format.js";
 import { candleItems, chartTools, type Interval } from "./candles.js";
 
 export async function poolPage(a: string, b: string): Promise<void> {
@@ -18,7 +18,7 @@ export async function poolPage(a: string, b: string): Promise<void> {
   page.innerHTML = `<div class="title"><h2>${sym(A)} / ${sym(B)}</h2><span class="meta">${tokenLink(A)} · ${tokenLink(B)} · <a href="#/pool/${B.tokenId}/${A.tokenId}">flip</a></span></div>
     <section class="wide" id="pool-facts"></section>
     <section class="wide"><h2 id="pool-chart-title">Price of ${sym(A)} in ${sym(B)}</h2><div class="chart" id="pool-chart"></div></section>
-    <section class="wide"><h2>Trades <span class="meta" id="trades-live"></span></h2><table id="trades"><thead><tr><th>Time</th><th>Side</th><th>${sym(A)}</th><th>${sym(B)}</th><th>Value (USD)</th><th>Fee (USD)</th><th>Account</th><th>Block</th></tr></thead><tbody></tbody></table></section>`;
+    <section class="wide"><h2>Trades <span class="meta" id="trades-live"></span></h2><table id="trades"><thead><tr><th>Time</th><th>Side</th><th>${sym(A)}</th><th>${sym(B)}</th><th>Value (USD)</th><th>Fee (USD)</th><th>Account</th><th>Block</th></tr></thead><tbody></tbody></table><p class="meta" id="pool-trades-since"></p></section>`;
   const renderFacts = (s: Body) => {
     $("#pool-facts").innerHTML = facts([
       [`Price (${sym(B)} per ${sym(A)})`, num(s.price, 6), "pool-price"],
@@ -55,6 +55,7 @@ export async function poolPage(a: string, b: string): Promise<void> {
       return `<tr class="${fresh ? "new" : ""}" data-trade="${key}"><td>${time(x.timestamp)}</td><td class="${x.side === "buy" ? "up" : "down"}">${side}</td><td>${units(inA ? x.amountIn : x.amountOut, A.decimals)}</td><td>${units(inA ? x.amountOut : x.amountIn, B.decimals)}</td><td>${num(x.volumeUsd)}</td><td>${num(x.feeUsd, 4)}</td><td>${accountLink(x.account)}</td><td>${x.blockNumber}</td></tr>`;
     });
     $("#trades tbody").innerHTML = rows.join("") || '<tr><td class="empty" colspan="8">no trades yet</td></tr>';
+    $("#pool-trades-since").textContent = since(body, "trades");
   };
   await Promise.all([drawCandles(true), drawTrades()]);
   $("#trades-live").textContent = "· live";

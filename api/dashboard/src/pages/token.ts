@@ -5,7 +5,7 @@
 import { ACTIVITY_ROWS, api, download, follow, fresh, onChange, poolsList, session, Stale, tokensList, type Body } from "../api.js";
 import { candleChart, lineChart } from "../charts.js";
 import { $, onLeave, page } from "../dom.js";
-import { accountLink, badge, esc, facts, loginNote, note, num, percent, poolLink, sym, time, units } from "../format.js";
+import { accountLink, badge, esc, facts, loginNote, note, num, percent, poolLink, since, sym, time, units } from "../format.js";
 import { candleItems, chartTools, type Interval } from "./candles.js";
 
 /** The pool to chart a token with: its deepest pool (KSM's deepest is against a stablecoin). */
@@ -81,7 +81,7 @@ export async function tokenPage(id: number): Promise<void> {
     if (!session.token) return void ($("#token-transfers").innerHTML = loginNote("the token's transfers"));
     const body = await fresh(api.assetTransfers(id, { limit: ACTIVITY_ROWS }));
     const rows = body.transfers.map((x: Body) => `<tr data-transfer="${x.blockNumber}/${x.eventIndex}"><td>${time(x.timestamp)}</td><td>${esc(x.kind)}</td><td>${units(x.amount, t.decimals)}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(x.from)}</td><td>${accountLink(x.to)}</td><td>${x.blockNumber}</td></tr>`);
-    $("#token-transfers").innerHTML = `<table id="transfers"><thead><tr><th>Time</th><th>Kind</th><th>Amount</th><th>Value (USD)</th><th>From</th><th>To</th><th>Block</th></tr></thead><tbody>${rows.join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>'}</tbody></table>`;
+    $("#token-transfers").innerHTML = `<table id="transfers"><thead><tr><th>Time</th><th>Kind</th><th>Amount</th><th>Value (USD)</th><th>From</th><th>To</th><th>Block</th></tr></thead><tbody>${rows.join("") || '<tr><td class="empty" colspan="7">no transfers indexed</td></tr>'}</tbody></table><p class="meta" id="token-transfers-since">${esc(since(body))}</p>`;
   };
   const holdersChart = lineChart($("#supply-chart"));
   const drawPrivate = async () => {
