@@ -77,7 +77,7 @@ export interface SweepContext {
   onProgress?: (state: SweepState, drift: Drift[]) => void;
 }
 
-const PAGE = 500;
+const PAGE = 1_000;
 
 /** A balance's compared fields: the balance, the native parts, an asset account's status. */
 function balanceFields(b: { balance: string; free?: string | null; reserved?: string | null; frozen?: string | null; transferable?: string | null; status?: string | null }): string {
@@ -237,10 +237,10 @@ export class Sweeper {
         found: updated.found,
         upgrade: state.upgrade,
       };
-      this.ctx.logger.info(updated.lastPass, "indexer: verification pass done: the store was compared with chain storage in full");
       updated = { ...freshPass(updated, B, null), upgrade: null };
     }
     await this.commit(updated, passEnded ? state.upgrade : null);
+    if (passEnded) this.ctx.logger.info(updated.lastPass!, "indexer: verification pass done: the store was compared with chain storage in full");
     this.state = updated;
     this.ctx.onProgress?.(updated, drift);
   }
