@@ -22,7 +22,7 @@ import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedEr
 import { Pipeline } from "./pipeline.js";
 import { applyRepairs } from "./repair.js";
 import { REREAD_TASK, runReread } from "./reread.js";
-import { RepairQueue, Sweeper, SweepStopped, UPGRADE_SWEEP_TASK, type SweepState } from "./sweep.js";
+import { pause, RepairQueue, Sweeper, SweepStopped, UPGRADE_SWEEP_TASK, type SweepState } from "./sweep.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type TaskName } from "./tasks.js";
 import type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
@@ -275,7 +275,8 @@ export class Follower {
       } catch (err) {
         if (signal.aborted || err instanceof SweepStopped) return;
         log.warn({ err: err instanceof Error ? err.message : String(err), retryMs: SWEEP_RETRY_MS }, "indexer: a verification page failed; trying it again");
-        await new Promise((resolve) => setTimeout(resolve, SWEEP_RETRY_MS));
+        // Ended by the session's end (a stop, a reconnect), not only by the timer.
+        await pause(SWEEP_RETRY_MS, signal);
       }
     }
   }

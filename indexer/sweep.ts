@@ -184,7 +184,7 @@ async function holderPageAfter(db: Database, after: { tokenId: number; account: 
 }
 
 /** Sleeps `ms`, or until `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
