@@ -131,6 +131,8 @@ export interface SweepContext {
 }
 
 const PAGE = 500;
+/** Differences of one page logged one by one (with both values); the rest are counted in one line. */
+export const DRIFT_LOG_LINES = 20;
 
 /** A stored holder row as compared (parts as decimal strings, null when absent). */
 export interface StoredHolder {
@@ -301,7 +303,14 @@ export class Sweeper {
         break;
       }
     }
-    for (const d of drift) this.ctx.logger.warn({ block: B, table: d.table, kind: d.kind, key: d.key, store: d.store, chain: d.chain }, "indexer: the store differed from chain storage; repairing");
+    // Every difference is repaired and counted; the log names the first few of a page with both
+    // values, then counts the rest (a migration that changes every balance is every row of every page).
+    for (const d of drift.slice(0, DRIFT_LOG_LINES)) this.ctx.logger.warn({ block: B, table: d.table, kind: d.kind, key: d.key, store: d.store, chain: d.chain }, "indexer: the store differed from chain storage; repairing");
+    if (drift.length > DRIFT_LOG_LINES) {
+      const byKind: Record<string, number> = {};
+      for (const d of drift.slice(DRIFT_LOG_LINES)) byKind[`${d.table}.${d.kind}`] = (byKind[`${d.table}.${d.kind}`] ?? 0) + 1;
+      this.ctx.logger.warn({ block: B, more: drift.length - DRIFT_LOG_LINES, byKind, lastKey: drift[drift.length - 1]!.key }, "indexer: the store differed from chain storage in more rows of this page; repairing them too");
+    }
     // The follower reads them again at its checkpoint and commits them; only then does the
     // sweep move past them (a crash before finds them again).
     await this.ctx.queue.post(repairs);
