@@ -16,6 +16,10 @@ import { resnapshotMarket } from "./resnapshot.js";
 import { UPGRADE_SWEEP_TASK } from "./sweep.js";
 import { Batch } from "./writer.js";
 
+/** Logged at an upgrade (and for a pass owed from before) while the sweep is off. */
+export const UNVERIFIED_UPGRADE =
+  "indexer: runtime upgrade with the verification sweep off (INDEXER_SWEEP_READS_PER_SECOND=0): tokens and pools were read again at its first block, balances its migrations changed without events stay as they are until `tokenpool verify --repair`";
+
 /** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
 export class StateDiscardedAt extends Error {
   constructor(
@@ -38,6 +42,12 @@ export interface CatchUpContext {
   stopped(): boolean;
   /** Holder rows read again that the batch writes itself (readTokenHolders); more are scheduled. */
   inlineRereadRows?: number;
+  /**
+   * Whether the verification sweep runs (INDEXER_SWEEP_READS_PER_SECOND > 0): an upgrade owes a
+   * pass only then. With it off, nothing would ever run the pass, and its marker would refuse
+   * as-of answers from the upgrade on for good.
+   */
+  verify?: boolean;
 }
 
 export interface CatchUpResult {
@@ -87,7 +97,8 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
       // Tokens and pools (few) at once, as a backfill chunk does: prices are right from this block.
       ctx.pipeline.clear();
       await resnapshotMarket(ctx.reader, ctx.deriver, r.block, batch);
-      ctx.logger.warn(upgrade, "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on");
+      if (ctx.verify === false) ctx.logger.warn(upgrade, UNVERIFIED_UPGRADE);
+      else ctx.logger.warn(upgrade, "indexer: runtime upgrade; the store is verified against chain storage from this block while following goes on");
       break;
     }
   }
@@ -101,7 +112,7 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
   await batch.commit(ctx.db, { blockNumber: last.number, blockHash: last.hash, chainFinalized: Math.max(to, chainFinalized) }, ctx.fence, async (t) => {
     if (holders) await writeTokenHolders(t, tokens, holders, last.number);
     if (scheduled.length > 0) await setTask(t, REREAD_TASK, scheduleReread(await getTask<RereadTask>(t, REREAD_TASK), scheduled, last));
-    if (upgrade) await setTask(t, UPGRADE_SWEEP_TASK, upgrade);
+    if (upgrade && ctx.verify !== false) await setTask(t, UPGRADE_SWEEP_TASK, upgrade);
   });
   timer?.();
   for (const r of requests) ctx.logger.warn({ block: last.number, reason: r.reason, with: holders ? "this batch" : "a re-read after it" }, "indexer: state changed without events: reading it again");

@@ -38,7 +38,7 @@ export interface FollowerOptions extends IndexerOptions {
    * 0 turns it off (then nothing finds state the chain changes without events). Default 4,000.
    */
   sweepReadsPerSecond?: number;
-  /** Entries per sweep page (default 500). */
+  /** Entries per sweep page (default 1,000). */
   sweepPageSize?: number;
   /**
    * Holder rows of tokens read again that are written with the batch that called for it; more

@@ -12,7 +12,7 @@ import type { ApiPromise } from "@polkadot/api";
 export { OtherChainError, StatePrunedError } from "./start.js";
 import { CHAIN_TASK, deleteTask, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
 import { Bootstrapper } from "./bootstrap.js";
-import { catchUp, StateDiscardedAt } from "./catch-up.js";
+import { catchUp, StateDiscardedAt, UNVERIFIED_UPGRADE } from "./catch-up.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import { Deriver } from "./derive.js";
@@ -22,7 +22,7 @@ import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedEr
 import { Pipeline } from "./pipeline.js";
 import { applyRepairs, RepairQueue } from "./repair.js";
 import { REREAD_TASK, runReread } from "./reread.js";
-import { Sweeper, SweepStopped, type SweepState } from "./sweep.js";
+import { pause, Sweeper, SweepStopped, UPGRADE_SWEEP_TASK, type SweepState } from "./sweep.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type TaskName } from "./tasks.js";
 import type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
@@ -242,8 +242,22 @@ export class Follower {
    */
   private async sweep(s: Session, queue: RepairQueue, signal: AbortSignal): Promise<void> {
     const readsPerSecond = this.options.sweepReadsPerSecond ?? SWEEP_READS_PER_SECOND;
-    if (readsPerSecond <= 0) return;
     const log = this.options.logger;
+    if (readsPerSecond <= 0) {
+      // A pass owed from when the sweep ran: nothing will run it, and its marker would refuse
+      // as-of answers from the upgrade on for good.
+      try {
+        const owed = await getTask<{ block: number; specName: string; specVersion: number }>(this.db, UPGRADE_SWEEP_TASK);
+        if (owed) {
+          log.warn(owed, UNVERIFIED_UPGRADE);
+          await this.fenced((t) => deleteTask(t, UPGRADE_SWEEP_TASK));
+        }
+      } catch (err) {
+        // The next session tries again (a writer lock lost: the follower stops).
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, "indexer: could not drop the verification pass owed (the sweep is off)");
+      }
+      return;
+    }
     while (!signal.aborted) {
       try {
         await new Sweeper({
@@ -261,7 +275,8 @@ export class Follower {
       } catch (err) {
         if (signal.aborted || err instanceof SweepStopped) return;
         log.warn({ err: err instanceof Error ? err.message : String(err), retryMs: SWEEP_RETRY_MS }, "indexer: a verification page failed; trying it again");
-        await new Promise((resolve) => setTimeout(resolve, SWEEP_RETRY_MS));
+        // Ended by the session's end (a stop, a reconnect), not only by the timer.
+        await pause(SWEEP_RETRY_MS, signal);
       }
     }
   }
@@ -358,6 +373,7 @@ export class Follower {
         metrics: this.options.metrics,
         stopped: () => this.stopped,
         inlineRereadRows: this.options.inlineRereadRows,
+        verify: (this.options.sweepReadsPerSecond ?? SWEEP_READS_PER_SECOND) > 0,
       },
       from,
       to,

@@ -29,10 +29,15 @@ const size = (r: Repairs) => r.tokens.length + r.pools.length + r.pairs.length +
  */
 export class RepairQueue {
   private pending: { repairs: Repairs; settle: (err?: unknown) => void }[] = [];
+  /** Why the queue was failed: nothing posted after it is ever committed. */
+  private failed: { err: unknown } | undefined;
   onPost: (() => void) | undefined;
 
   post(repairs: Repairs): Promise<void> {
     if (size(repairs) === 0) return Promise.resolve();
+    // A page whose reads were in flight when the session ended posts after fail(): no follower
+    // is left to take it, and waiting would keep the session (and stop()) from ever ending.
+    if (this.failed) return Promise.reject(this.failed.err);
     return new Promise((resolve, reject) => {
       this.pending.push({ repairs, settle: (err) => (err === undefined ? resolve() : reject(err)) });
       this.onPost?.();
@@ -54,6 +59,7 @@ export class RepairQueue {
 
   /** The session ended: nothing posted will be committed by it (the sweep's position was not stored). */
   fail(err: unknown): void {
+    this.failed = { err };
     for (const t of this.pending.splice(0)) t.settle(err);
   }
 }

@@ -78,6 +78,8 @@ export interface SweepContext {
 }
 
 const PAGE = 1_000;
+/** Differences of one page logged one by one (with both values); the rest are counted in one line. */
+export const DRIFT_LOG_LINES = 20;
 
 /** A balance's compared fields: the balance, the native parts, an asset account's status. */
 function balanceFields(b: { balance: string; free?: string | null; reserved?: string | null; frozen?: string | null; transferable?: string | null; status?: string | null }): string {
@@ -99,7 +101,7 @@ export function balanceDrift(chain: BalanceState, stored: StoredHolder | undefin
 }
 
 /** Sleeps `ms`, or until `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -216,7 +218,14 @@ export class Sweeper {
         break;
       }
     }
-    for (const d of drift) this.ctx.logger.warn({ block: B, table: d.table, kind: d.kind, key: d.key, store: d.store, chain: d.chain }, "indexer: the store differed from chain storage; repairing");
+    // Every difference is repaired and counted; the log names the first few of a page with both
+    // values, then counts the rest (a migration that changes every balance is every row of every page).
+    for (const d of drift.slice(0, DRIFT_LOG_LINES)) this.ctx.logger.warn({ block: B, table: d.table, kind: d.kind, key: d.key, store: d.store, chain: d.chain }, "indexer: the store differed from chain storage; repairing");
+    if (drift.length > DRIFT_LOG_LINES) {
+      const byKind: Record<string, number> = {};
+      for (const d of drift.slice(DRIFT_LOG_LINES)) byKind[`${d.table}.${d.kind}`] = (byKind[`${d.table}.${d.kind}`] ?? 0) + 1;
+      this.ctx.logger.warn({ block: B, more: drift.length - DRIFT_LOG_LINES, byKind, lastKey: drift[drift.length - 1]!.key }, "indexer: the store differed from chain storage in more rows of this page; repairing them too");
+    }
     // The follower reads them again at its checkpoint and commits them; only then does the
     // sweep move past them (a crash before finds them again).
     await this.ctx.queue.post(repairs);
