@@ -18,6 +18,11 @@ export interface Repairs {
   pools: PoolRef[];
   pairs: { tokenId: number; account: string }[];
   lpPairs: { lpTokenId: number; account: string }[];
+  /**
+   * Found by the pass a runtime upgrade owes: its first block, whose migrations changed them. Their
+   * balance history gets the value read there too, so an answer as of any block since is exact.
+   */
+  upgrade?: number;
 }
 
 export const emptyRepairs = (): Repairs => ({ tokens: [], pools: [], pairs: [], lpPairs: [] });
@@ -53,7 +58,10 @@ export class RepairQueue {
     if (this.pending.length === 0) return undefined;
     const taken = this.pending.splice(0);
     const repairs = emptyRepairs();
-    for (const t of taken) for (const k of Object.keys(repairs) as (keyof Repairs)[]) (repairs[k] as unknown[]).push(...t.repairs[k]);
+    for (const t of taken) {
+      for (const k of ["tokens", "pools", "pairs", "lpPairs"] as const) (repairs[k] as unknown[]).push(...t.repairs[k]);
+      repairs.upgrade ??= t.repairs.upgrade;
+    }
     return { repairs, settle: (err) => taken.forEach((t) => t.settle(err)) };
   }
 
@@ -90,6 +98,7 @@ export async function applyRepairs(ctx: RepairContext, repairs: Repairs, checkpo
   ]);
   const batch = new Batch();
   batch.at = { number, hash: state.hash, timestamp };
+  if (repairs.upgrade !== undefined && repairs.upgrade < number) await historyAtUpgrade(ctx, repairs.upgrade, pairs, lpPairs, batch);
   const gone = deriver.applyTokenStates(tokens, batch, number);
   for (const b of balances) if (!gone.has(b.tokenId)) batch.holder({ ...b, blockNumber: number });
   for (const b of lp) batch.lpHolder({ ...b, blockNumber: number });
@@ -99,4 +108,24 @@ export async function applyRepairs(ctx: RepairContext, repairs: Repairs, checkpo
   const rows = tokens.tokens.length + tokens.missing.length + balances.length + lp.length + pools.length;
   ctx.logger.info({ block: number, tokens: tokenIds.length, holders: balances.length, lpHolders: lp.length, pools: pools.length }, "indexer: repaired what differed from chain storage");
   return rows;
+}
+
+/**
+ * Balances a runtime upgrade's migration changed silently, as they stood at its first block `u`,
+ * into the batch's balance history: without them history would keep the value before the
+ * migration from `u` up to the repair. A node that no longer has `u`'s state (the pass outlasted
+ * its pruning window) leaves them out, with a warning: as-of answers in between may then be stale.
+ */
+async function historyAtUpgrade(ctx: RepairContext, u: number, pairs: { tokenId: number; account: string }[], lpPairs: { lpTokenId: number; account: string }[], batch: Batch): Promise<void> {
+  const { reader } = ctx;
+  try {
+    const hash = await reader.hashAt(u);
+    if (!hash || !(await reader.hasState(hash))) throw new Error(`the node no longer has the state of block ${u}`);
+    const { at } = await reader.blockByHash(hash, u);
+    const [balances, lp] = await Promise.all([reader.balances(at, pairs), reader.lpBalances(at, lpPairs)]);
+    for (const b of balances) batch.balances.push({ lp: false, tokenId: b.tokenId, account: b.account, blockNumber: u, balance: b.balance });
+    for (const b of lp) batch.balances.push({ lp: true, tokenId: b.lpTokenId, account: b.account, blockNumber: u, balance: b.balance });
+  } catch (err) {
+    ctx.logger.warn({ block: u, err: err instanceof Error ? err.message : String(err), holders: pairs.length }, "indexer: balances a runtime upgrade changed could not be read at its first block; their history from it to the repair keeps the value before");
+  }
 }

@@ -228,7 +228,7 @@ export class Sweeper {
     }
     // The follower reads them again at its checkpoint and commits them; only then does the
     // sweep move past them (a crash before finds them again).
-    await this.ctx.queue.post(repairs);
+    await this.ctx.queue.post(state.upgrade === null ? repairs : { ...repairs, upgrade: state.upgrade });
     const repaired = { ...state.repaired };
     for (const d of drift) repaired[`${d.table}.${d.kind}`] = (repaired[`${d.table}.${d.kind}`] ?? 0) + 1;
     let updated: SweepState = { ...state, ...next, block: B, checked: state.checked + checked, found: state.found + drift.length, repaired };

@@ -1,10 +1,9 @@
 /**
- * KNOWN, NOT FIXED (it.fails: it passes once fixed, then drop `.fails`). A runtime upgrade's
- * migration changes a balance without an event at its first block U; the verification pass it
- * owes repairs the current row at the checkpoint R the pass reached, and writes balance history
- * there. History keeps the old value for U … R−1, and once the pass is done (the marker gone)
- * as-of answers in that range are served as exact: here FRANK's 5 PINK as of blocks 22–29, where
- * the chain has none. On a real chain a pass is minutes (tens of blocks at least).
+ * A runtime upgrade's migration changes a balance without an event at its first block U; the
+ * verification pass it owes repairs the current row at the checkpoint R the pass reached. Its
+ * balance history must hold the value read at U too: without it history kept the old value for
+ * U … R−1, served as exact once the pass was done (FRANK's 5 PINK as of blocks 22–29, where the
+ * chain has none; on a real chain a pass is minutes, tens of blocks at least).
  */
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { encodeAddress } from "@polkadot/util-crypto";
@@ -43,7 +42,7 @@ afterEach(async () => {
 });
 
 describeDb("as-of answers after an upgrade's verification pass", (ctx) => {
-  it.fails("a balance B's migration removed at its first block: as of every block from it on, 0 (the chain's), or refused", async () => {
+  it("a balance B's migration removed at its first block: as of every block from it on, 0 (the chain's), or refused", async () => {
     const c = marketChain(runtimes, {
       blocks: HEAD,
       upgradeAt: UPGRADE,
