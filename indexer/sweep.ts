@@ -56,7 +56,8 @@ export interface SweepState {
 
 export interface Drift {
   table: "tokens" | "pools" | "lp_holders" | "holders";
-  kind: "missing" | "ghost" | "wrong";
+  /** undecodable: a chain entry no known layout decodes (counted, logged, not compared). */
+  kind: "missing" | "ghost" | "wrong" | "undecodable";
   key: string;
   store: unknown;
   chain: unknown;
@@ -178,6 +179,7 @@ export class Sweeper {
     const repairs = emptyRepairs();
     let next: Partial<SweepState> = {};
     let checked = 0;
+    let undecodable = 0;
     switch (state.phase) {
       case "tokens":
         checked = await this.tokens(at, B, drift, repairs);
@@ -200,6 +202,10 @@ export class Sweeper {
           if (d) drift.push(d), repairs.pairs.push({ tokenId: b.tokenId, account: b.account });
         }
         checked = page.entries;
+        // Never silently: an entry no known layout decodes is an error line with its key, counted
+        // ("holders.undecodable" in /health and the metrics); the pass goes on past it.
+        for (const u of page.undecodable) this.ctx.logger.error({ block: B, key: u.key, reason: u.reason }, "indexer: a balance entry could not be decoded; not compared");
+        if (page.undecodable.length > 0) undecodable = page.undecodable.length;
         next = page.next ? { chain: page.next } : { phase: "store", chain: { map: 0, lastKey: null } };
         break;
       }
@@ -231,6 +237,7 @@ export class Sweeper {
     await this.ctx.queue.post(state.upgrade === null ? repairs : { ...repairs, upgrade: state.upgrade });
     const repaired = { ...state.repaired };
     for (const d of drift) repaired[`${d.table}.${d.kind}`] = (repaired[`${d.table}.${d.kind}`] ?? 0) + 1;
+    if (undecodable > 0) repaired["holders.undecodable"] = (repaired["holders.undecodable"] ?? 0) + undecodable;
     let updated: SweepState = { ...state, ...next, block: B, checked: state.checked + checked, found: state.found + drift.length, repaired };
     const passEnded = next.phase === "tokens";
     if (passEnded) {
@@ -251,7 +258,7 @@ export class Sweeper {
     await this.commit(updated, passEnded ? state.upgrade : null);
     if (passEnded) this.ctx.logger.info(updated.lastPass!, "indexer: verification pass done: the store was compared with chain storage in full");
     this.state = updated;
-    this.ctx.onProgress?.(updated, drift);
+    this.ctx.onProgress?.(updated, undecodable > 0 ? [...drift, ...Array.from({ length: undecodable }, () => ({ table: "holders" as const, kind: "undecodable" as const, key: "", store: null, chain: null }))] : drift);
   }
 
   /** Stores the position; at the end of an upgrade's pass, its marker goes (unless a newer upgrade replaced it). */

@@ -61,7 +61,7 @@ const Health = z
           passStartedAt: z.string().openapi({ description: "When the pass in progress began (ISO 8601)" }),
           checked: z.number().int().openapi({ description: "Entries compared in this pass" }),
           found: z.number().int().openapi({ description: "Differences found in this pass (each repaired before the sweep moved on)" }),
-          repaired: z.record(z.string(), z.number().int()).openapi({ description: 'Differences repaired since the store began, by "table.kind" (holders.ghost, holders.wrong, holders.missing, pools.wrong, tokens.wrong, lp_holders.…)' }),
+          repaired: z.record(z.string(), z.number().int()).openapi({ description: 'Differences repaired since the store began, by "table.kind" (holders.ghost, holders.wrong, holders.missing, pools.wrong, tokens.wrong, lp_holders.…; holders.undecodable: chain entries no known layout decodes, logged at error level and not compared)' }),
           lastPass: z
             .object({
               pass: z.number().int(),

@@ -787,7 +787,7 @@ export interface components {
                      * @enum {string}
                      */
                     phase: "tokens" | "pools" | "lp" | "chain" | "store";
-                    /** @description Differences repaired since the store began, by "table.kind" (holders.ghost, holders.wrong, holders.missing, pools.wrong, tokens.wrong, lp_holders.…) */
+                    /** @description Differences repaired since the store began, by "table.kind" (holders.ghost, holders.wrong, holders.missing, pools.wrong, tokens.wrong, lp_holders.…; holders.undecodable: chain entries no known layout decodes, logged at error level and not compared) */
                     repaired: {
                         [key: string]: number;
                     };

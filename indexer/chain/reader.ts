@@ -306,7 +306,7 @@ export class ChainReader extends ChainNode {
    * of up to `pageSize` storage entries of one map, and where the next page starts (null after
    * the last map). Unlike allBalances, nothing is read ahead: the caller paces the reads.
    */
-  async balancePage(at: At, from: { map: number; lastKey: string | null }, pageSize = PAGE): Promise<{ rows: BalanceState[]; entries: number; next: { map: number; lastKey: string | null } | null }> {
+  async balancePage(at: At, from: { map: number; lastKey: string | null }, pageSize = PAGE): Promise<{ rows: BalanceState[]; entries: number; undecodable: { key: string; reason: string }[]; next: { map: number; lastKey: string | null } | null }> {
     const maps = this.balanceMaps(at);
     for (let map = from.map, startKey = from.lastKey; map < maps.length; map++, startKey = null) {
       const [query, decode] = maps[map]!;
@@ -314,11 +314,22 @@ export class ChainReader extends ChainNode {
       const page = (await (query as any).entriesPaged({ args: [], pageSize, startKey: startKey ?? undefined })) as [any, Codec][];
       if (page.length === 0) continue;
       const lastKey = page[page.length - 1]![0].toHex() as string;
-      const rows = page.map(([k, v]) => decode(k, v)).filter((b): b is BalanceState => b !== undefined && b.balance !== "0");
+      // Entry by entry: one value of a layout no runtime had (BalanceLayoutError) is reported by
+      // the caller, never a page that fails on every pass.
+      const rows: BalanceState[] = [];
+      const undecodable: { key: string; reason: string }[] = [];
+      for (const [k, v] of page) {
+        try {
+          const b = decode(k, v);
+          if (b !== undefined && b.balance !== "0") rows.push(b);
+        } catch (err) {
+          undecodable.push({ key: k.toHex() as string, reason: err instanceof Error ? err.message : String(err) });
+        }
+      }
       const next = page.length < pageSize ? (map + 1 < maps.length ? { map: map + 1, lastKey: null } : null) : { map, lastKey };
-      return { rows, entries: page.length, next };
+      return { rows, entries: page.length, undecodable, next };
     }
-    return { rows: [], entries: 0, next: null };
+    return { rows: [], entries: 0, undecodable: [], next: null };
   }
 
   /**

@@ -37,7 +37,7 @@ describeDb("the sweep's log when a page differs in full", (ctx) => {
     const abort = new AbortController();
     let pages = 0;
     // One page that differs in full; the sweep is stopped at the next.
-    const balancePage = async () => (++pages === 1 ? { rows, entries: PAGE, next: { map: 0, lastKey: "0x01" } } : (abort.abort(), { rows: [], entries: 0, next: null }));
+    const balancePage = async () => (++pages === 1 ? { rows, entries: PAGE, undecodable: [], next: { map: 0, lastKey: "0x01" } } : (abort.abort(), { rows: [], entries: 0, undecodable: [], next: null }));
     const reader = { directory: new TokenDirectory(0), blockByHash: async () => ({ at: {} }), balancePage };
     const queue = new RepairQueue();
     const repaired: number[] = [];

@@ -45,7 +45,7 @@ describeDb("a session that ends while a verification page is in flight", (ctx) =
       // The chain has a balance the store lacks: a difference, posted for repair.
       balancePage: () => {
         ask();
-        return new Promise((done) => (answer = () => done({ rows: [{ tokenId: 0, account: "5Ghost", balance: "7", free: "7", reserved: "0", frozen: "0", transferable: "7" }], entries: 1, next: null })));
+        return new Promise((done) => (answer = () => done({ rows: [{ tokenId: 0, account: "5Ghost", balance: "7", free: "7", reserved: "0", frozen: "0", transferable: "7" }], entries: 1, undecodable: [], next: null })));
       },
     };
     const sweeper = new Sweeper({ db: ctx.db, reader: reader as unknown as ChainReader, queue, logger: captureLog().logger, signal: abort.signal, readsPerSecond: 1_000_000, pageSize: 1 });
