@@ -114,7 +114,7 @@ describe("tokenpool CLI", () => {
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, queue: null });
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
     // Five processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
   }, 90_000);
@@ -162,11 +162,16 @@ describe("tokenpool CLI", () => {
     await replaceSkippedEvents(store.db, [7], [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted", reason: "no known pool for hop 0 (10 → 0)" }]);
     await setTask(store.db, "bootstrap", { number: 5, hash: "0x05", map: 0, lastKey: "0x", accounts: 4000, holders: 3900, mapEntries: 4000, fraction: 0.4, perSecond: 800, etaSeconds: 7, startedAt: "", resumed: 1, finished: false, note: "resumed at 2000 accounts" });
     await setTask(store.db, "history", { from: 1, to: 5, hours: 24, done: 2, finished: false, error: null });
+    const lastPass = { pass: 1, startBlock: 3, endBlock: 6, startedAt: "2026-11-27T10:00:00.000Z", endedAt: "2026-11-27T10:14:37.000Z", seconds: 877, checked: 3_400_001, found: 400, upgrade: null };
+    await setTask(store.db, "sweep", { pass: 2, passStartedAt: lastPass.endedAt, passStartBlock: 6, phase: "store", chain: { map: 0, lastKey: null }, store: null, block: 7, checked: 10, found: 1, repaired: { "holders.ghost": 101 }, upgrade: null, lastPass });
     await store.close();
     const text = await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" });
     expect(text.stdout).toContain("events not indexed: 1 (degraded); latest:\n  block 7 event 3 assetConversion.SwapExecuted: no known pool for hop 0 (10 → 0)\n");
     expect(text.stdout).toContain("bootstrap: in progress at block 5, 4000 accounts read, 3900 holders, 800/s, about 7 s left in the current map, resumed 1× (resumed at 2000 accounts)\n");
     expect(text.stdout).toContain("history: in progress, blocks 1–5 (24 h), 2/5\n");
+    expect(text.stdout).toContain(
+      "verification: pass 2, store at block 7, 10 entries compared, 1 differences; last full pass 1 ended 2026-11-27T10:14:37.000Z (blocks 3–6, 877 s, 3400001 entries, 400 differences); repaired since the start: holders.ghost 101\n",
+    );
     const json = JSON.parse((await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" })).stdout);
     expect(json).toMatchObject({ block: 7, lag: 2, skippedEvents: { count: 1, latest: [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted" }] } });
   });

@@ -19,7 +19,7 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/cli/cli.test.ts": 58,
   "test/indexer/follow.test.ts": 54,
   "test/deploy/nginx.test.ts": 53,
-  "test/indexer/sweep.test.ts": 70,
+  "test/indexer/sweep.test.ts": 29,
   "test/indexer/verify.test.ts": 46,
   "test/api/attack-review.test.ts": 43,
   "test/indexer/backfill.test.ts": 39,
