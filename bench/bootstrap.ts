@@ -17,6 +17,7 @@ import type { BootstrapTask } from "../indexer/tasks.js";
 import { oracleSettings } from "../indexer/service.js";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/logger.js";
+import { startDouble as startDoubleProcess } from "./double.js";
 import { freshStore } from "./stores.js";
 
 const ACCOUNTS = process.env.BENCH_ACCOUNTS ?? "1000000";
@@ -24,21 +25,7 @@ const ASSET_ACCOUNTS = process.env.BENCH_ASSET_ACCOUNTS ?? "200000";
 const LATENCIES = (process.env.BENCH_LATENCIES ?? "50").split(",").map(Number);
 const self = new URL(import.meta.url).pathname;
 
-function startDouble(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL("./rpc-double.ts", import.meta.url).pathname], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ACCOUNTS, ASSET_ACCOUNTS, LATENCY_MS: String(latencyMs), LOG_LEVEL: "error" },
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.on("exit", (code) => reject(new Error(`the RPC double exited (${code})`)));
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, child });
-    });
-  });
-}
+const startDouble = (latencyMs: number) => startDoubleProcess({ accounts: ACCOUNTS, assetAccounts: ASSET_ACCOUNTS, latencyMs });
 
 async function bootstrap(db: Database, url: string): Promise<{ seconds: number; task: BootstrapTask }> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });

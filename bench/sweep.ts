@@ -11,20 +11,20 @@
  * find exactly those. Each budget of BENCH_SWEEP_BUDGETS (entries read per second; default the
  * indexer's default) is one pass. Prints seconds, entries/s, differences found and peak RSS.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { sql } from "drizzle-orm";
 import { connect } from "../indexer/chain/connect.js";
 import { ChainReader } from "../indexer/chain/reader.js";
 import { Bootstrapper } from "../indexer/bootstrap.js";
-import { SWEEP_READS_PER_SECOND } from "../indexer/follower.js";
+import { SWEEP_READS_PER_SECOND } from "../shared/config.js";
 import { oracleSettings } from "../indexer/service.js";
 import { RepairQueue } from "../indexer/repair.js";
 import { Sweeper, type SweepState } from "../indexer/sweep.js";
 import { deleteTask, getCheckpoint, type Database } from "../db/index.js";
 import { loadConfig } from "../shared/config.js";
 import { createLogger } from "../shared/logger.js";
+import { startDouble as startDoubleProcess } from "./double.js";
 import { freshStore } from "./stores.js";
 
 const ACCOUNTS = process.env.BENCH_ACCOUNTS ?? "1500000";
@@ -33,22 +33,7 @@ const LATENCY = Number(process.env.BENCH_LATENCY ?? 25);
 const BUDGETS = (process.env.BENCH_SWEEP_BUDGETS ?? String(SWEEP_READS_PER_SECOND)).split(",").map(Number);
 const DRIFT = 100;
 
-function startDouble(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
-  // 1.5M generated accounts outgrow the default 4 GB heap of the double.
-  const child = spawn(process.execPath, ["--max-old-space-size=12288", "--import", "tsx", new URL("./rpc-double.ts", import.meta.url).pathname], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ACCOUNTS, ASSET_ACCOUNTS, LATENCY_MS: String(latencyMs), LOG_LEVEL: "error" },
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.on("exit", (code) => reject(new Error(`the RPC double exited (${code})`)));
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, child });
-    });
-  });
-}
+const startDouble = (latencyMs: number) => startDoubleProcess({ accounts: ACCOUNTS, assetAccounts: ASSET_ACCOUNTS, latencyMs, heapMb: 12288 });
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
 const silent = createLogger("silent");

@@ -13,12 +13,8 @@ import type { Deriver } from "./derive.js";
 import type { Pipeline } from "./pipeline.js";
 import { readTokenHolders, REREAD_TASK, scheduleReread, writeTokenHolders, type RereadRequest, type RereadTask } from "./reread.js";
 import { resnapshotMarket } from "./resnapshot.js";
-import { UPGRADE_SWEEP_TASK } from "./sweep.js";
+import { UNVERIFIED_UPGRADE, UPGRADE_SWEEP_TASK } from "./sweep.js";
 import { Batch } from "./writer.js";
-
-/** Logged at an upgrade (and for a pass owed from before) while the sweep is off. */
-export const UNVERIFIED_UPGRADE =
-  "indexer: runtime upgrade with the verification sweep off (INDEXER_SWEEP_READS_PER_SECOND=0): tokens and pools were read again at its first block, balances its migrations changed without events stay as they are until `tokenpool verify --repair`";
 
 /** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
 export class StateDiscardedAt extends Error {

@@ -12,7 +12,7 @@ import type { ApiPromise } from "@polkadot/api";
 export { OtherChainError, StatePrunedError } from "./start.js";
 import { CHAIN_TASK, deleteTask, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
 import { Bootstrapper } from "./bootstrap.js";
-import { catchUp, StateDiscardedAt, UNVERIFIED_UPGRADE } from "./catch-up.js";
+import { catchUp, StateDiscardedAt } from "./catch-up.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
 import { Deriver } from "./derive.js";
@@ -22,7 +22,9 @@ import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedEr
 import { Pipeline } from "./pipeline.js";
 import { applyRepairs, RepairQueue } from "./repair.js";
 import { REREAD_TASK, runReread } from "./reread.js";
-import { pause, Sweeper, SweepStopped, UPGRADE_SWEEP_TASK, type SweepState } from "./sweep.js";
+import { SweepStopped } from "./sweep.js";
+import { sweepSession } from "./sweep-session.js";
+import { SWEEP_READS_PER_SECOND } from "../shared/config.js";
 import { BOOTSTRAP_TASK, HISTORY_TASK, type BootstrapTask, type HistoryTask, type TaskName } from "./tasks.js";
 import type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
@@ -30,10 +32,6 @@ export type { FollowerOptions, FollowerStatus } from "./follower-options.js";
 
 const MAX_RETRY_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
-/** The sweep's node budget: storage entries read per second (INDEXER_SWEEP_READS_PER_SECOND). */
-export const SWEEP_READS_PER_SECOND = 4_000;
-/** After a failed sweep page (a read that failed), the sweep tries again after this long. */
-const SWEEP_RETRY_MS = 5_000;
 /** Failures in a row at one checkpoint after which the follower logs at error level. */
 const STUCK_AFTER = 3;
 
@@ -186,7 +184,17 @@ export class Follower {
       deriver.startFrom(await reader.runtimes.ofState(checkpoint.blockHash));
       log.info({ block, finalized: this.status.finalized }, "indexer: following finalized heads");
       const pipeline = new Pipeline(reader, deriver, this.options.prefetchBlocks ?? 32);
-      sweeping = this.sweep(s, queue, sweepAbort.signal);
+      sweeping = sweepSession({
+        db: this.db,
+        reader,
+        queue,
+        logger: log,
+        fence: this.options.fence,
+        signal: sweepAbort.signal,
+        readsPerSecond: this.options.sweepReadsPerSecond ?? SWEEP_READS_PER_SECOND,
+        pageSize: this.options.sweepPageSize,
+        status: this.status,
+      });
       while (!this.stopped) {
         if (failure) throw failure;
         // What the sweep found different from chain storage, read again at the checkpoint.
@@ -234,62 +242,6 @@ export class Follower {
       queue.fail(new SweepStopped("the follower's session ended"));
       await sweeping;
     }
-  }
-
-  /**
-   * The verification sweep of this session (sweep.ts), until it ends: a failed page is logged and
-   * tried again (its position was not stored); following never waits for it.
-   */
-  private async sweep(s: Session, queue: RepairQueue, signal: AbortSignal): Promise<void> {
-    const readsPerSecond = this.options.sweepReadsPerSecond ?? SWEEP_READS_PER_SECOND;
-    const log = this.options.logger;
-    if (readsPerSecond <= 0) {
-      // A pass owed from when the sweep ran: nothing will run it, and its marker would refuse
-      // as-of answers from the upgrade on for good.
-      try {
-        const owed = await getTask<{ block: number; specName: string; specVersion: number }>(this.db, UPGRADE_SWEEP_TASK);
-        if (owed) {
-          log.warn(owed, UNVERIFIED_UPGRADE);
-          await this.fenced((t) => deleteTask(t, UPGRADE_SWEEP_TASK));
-        }
-      } catch (err) {
-        // The next session tries again (a writer lock lost: the follower stops).
-        log.warn({ err: err instanceof Error ? err.message : String(err) }, "indexer: could not drop the verification pass owed (the sweep is off)");
-      }
-      return;
-    }
-    while (!signal.aborted) {
-      try {
-        await new Sweeper({
-          db: this.db,
-          reader: s.reader,
-          queue,
-          logger: log,
-          fence: this.options.fence,
-          signal,
-          readsPerSecond,
-          pageSize: this.options.sweepPageSize,
-          onProgress: (state, drift) => this.sweepProgress(state, drift.map((d) => `${d.table}.${d.kind}`)),
-        }).run();
-        return;
-      } catch (err) {
-        if (signal.aborted || err instanceof SweepStopped) return;
-        log.warn({ err: err instanceof Error ? err.message : String(err), retryMs: SWEEP_RETRY_MS }, "indexer: a verification page failed; trying it again");
-        // Ended by the session's end (a stop, a reconnect), not only by the timer.
-        await pause(SWEEP_RETRY_MS, signal);
-      }
-    }
-  }
-
-  private sweepProgress(state: SweepState, found: string[]): void {
-    const sweep = this.status.sweep;
-    for (const k of found) sweep.drift[k] = (sweep.drift[k] ?? 0) + 1;
-    if (state.lastPass && state.lastPass.pass !== sweep.lastPass?.pass) {
-      sweep.passes++;
-      sweep.lastPass = { pass: state.lastPass.pass, startBlock: state.lastPass.startBlock, endBlock: state.lastPass.endBlock, seconds: state.lastPass.seconds, endedAt: Date.parse(state.lastPass.endedAt) / 1000 };
-    }
-    // Not the heartbeat's progress: a follower stuck on a block must not look alive because the sweep moves.
-    this.status.progress.sweep = { done: state.checked, total: null, finished: false };
   }
 
   /**

@@ -29,6 +29,10 @@ export const SWEEP_TASK = "sweep";
 /** Written with the batch that holds a runtime's first block: a pass from that block is owed. */
 export const UPGRADE_SWEEP_TASK = "sweep-upgrade";
 
+/** Logged at an upgrade (and for a pass owed from before) while the sweep is off. */
+export const UNVERIFIED_UPGRADE =
+  "indexer: runtime upgrade with the verification sweep off (INDEXER_SWEEP_READS_PER_SECOND=0): tokens and pools were read again at its first block, balances its migrations changed without events stay as they are until `tokenpool verify --repair`";
+
 export type SweepPhase = "tokens" | "pools" | "lp" | "chain" | "store";
 const PHASES: SweepPhase[] = ["tokens", "pools", "lp", "chain", "store"];
 

@@ -8,6 +8,9 @@ import ipaddr from "ipaddr.js";
 import { ConfigError } from "./errors.js";
 import { MAKE_SECRET, shortSecret } from "./secret-strength.js";
 
+/** The verification sweep's default node budget: storage entries read per second (indexer/sweep.ts). */
+export const SWEEP_READS_PER_SECOND = 4_000;
+
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 export interface Config {
@@ -251,7 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     indexerPrefetchBlocks: int(env, "INDEXER_PREFETCH_BLOCKS", 32, 1, 256),
     indexerRebootstrap: oneOf(env, "INDEXER_REBOOTSTRAP", ["off", "auto"] as const, "off"),
     indexerHistoryHours: int(env, "INDEXER_HISTORY_HOURS", 24, 0, 24 * 365),
-    indexerSweepReadsPerSecond: int(env, "INDEXER_SWEEP_READS_PER_SECOND", 4_000, 0, 1_000_000),
+    indexerSweepReadsPerSecond: int(env, "INDEXER_SWEEP_READS_PER_SECOND", SWEEP_READS_PER_SECOND, 0, 1_000_000),
     devnetGenesis: genesis(env),
     devnetPort: int(env, "DEVNET_PORT", 9944, 0, 65535),
     devnetSwapIntervalMs: int(env, "DEVNET_SWAP_INTERVAL_MS", 3_000, 0, 3_600_000),

@@ -1,5 +1,5 @@
 /**
- * The spec's types hold (../shared/spec/token-pool-api.md, "Resources and their fields"): every
+ * The spec's types hold (the API contract's "Resources and their fields", docs/api.md): every
  * field the spec names in a response is required and never null in the document the app serves.
  * With the conformance test (test/api/openapi.test.ts), which checks every answer against that
  * document, no answer can carry a null where a client typed on the spec expects a value.

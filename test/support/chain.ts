@@ -10,7 +10,7 @@ import type { ApiPromise } from "@polkadot/api";
 import type { Codec } from "@polkadot/types/types";
 import { u8aToBigInt, u8aToString } from "@polkadot/util";
 import { blake2AsU8a, encodeAddress } from "@polkadot/util-crypto";
-import { asc } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import { schema, type Database } from "../../db/index.js";
 
 export interface Snapshot {
@@ -111,4 +111,12 @@ export async function dbSnapshot(db: Database): Promise<Snapshot> {
     snap.pools[`${p.token0Id}/${p.token1Id}`] = { reserve0: p.reserve0, reserve1: p.reserve1, lpSupply: p.lpSupply, lpTokenId: p.lpTokenId };
   }
   return snap;
+}
+
+/** Tokens whose holder count (holder_counts) is not the number of their holder rows: none when the store is sound. */
+export async function miscountedTokens(db: Database): Promise<string[]> {
+  const result = (await db.execute(sql`select coalesce(c.token_id, h.token_id)::text as token_id from holder_counts c
+      full join (select token_id, count(*) as n from holders group by token_id) h on h.token_id = c.token_id
+      where coalesce(c.holders, 0) <> coalesce(h.n, 0)`)) as unknown as { rows?: { token_id: string }[] } | { token_id: string }[];
+  return (Array.isArray(result) ? result : (result.rows ?? [])).map((r) => r.token_id);
 }
