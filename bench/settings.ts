@@ -16,15 +16,8 @@ export const scaled = (s: Scale): Scale => ({ ...s, bigHolders: Math.round(s.big
 /** The rate limit stays on under load (its check is part of every answer), at a level load never reaches. */
 export const LOAD_LIMITS = { RATE_LIMIT_MAX: "1000000", RATE_LIMIT_WINDOW_MS: "1000" };
 
-export interface Row {
-  what: string;
-  figure: string;
-  target?: string;
-  met?: boolean;
-  /** The BENCH_PARTS part that measured it, and when (results.json keeps each part's newest rows). */
-  part?: string;
-  date?: string;
-}
+export type { Row } from "./results.js";
+import type { Row } from "./results.js";
 export const rows: Row[] = [];
 export const results: Record<string, unknown> = { date: new Date().toISOString(), scale: SCALE, seconds: SECONDS, runs: RUNS, connections: CONNECTIONS };
 

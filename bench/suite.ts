@@ -25,12 +25,12 @@
  *    =snapshots only the holder snapshots (a 600,000-holder token at a past block, its CSV),
  *    =transfers the ledger (bench/ledger.ts: transfers at 20M rows, balances at a past block),
  *    =asof answers as of a past block on the synthetic store, and BENCH_ROUTES (labels' parts,
- *    comma-separated) only those routes of it. A part run alone replaces only its own rows in
- *    results.json.
+ *    comma-separated) only those routes of it. Each row replaces the row of the same measure in
+ *    results.json; the replaced row moves to results-history.jsonl (bench/results.ts).
  */
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -46,7 +46,8 @@ import { balanceLookups, transferIngestion } from "./ledger.js";
 import { alternate, answers, child, CONNECTIONS, load, machineSpeed, median, onServer, pct, peakRssMb, range, spread, stop, timings, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
 import { snapshotBench } from "./snapshots.js";
-import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, PAST_ROUTES, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS, type Row } from "./settings.js";
+import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, PAST_ROUTES, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
+import { recordResults } from "./results.js";
 import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
 import { BIG, FULL, generate, HEAD_TIME, KSM, SMALL_SWAPS, USDT, WALLET } from "./synthetic.js";
@@ -168,7 +169,7 @@ async function ingestion(handle: DbHandle): Promise<void> {
     exact &&= Number(c!.kept) === n && Number(c!.rows) === n;
   }
   const s = spread(rates);
-  rows.push({ what: `ingestion: holder rows/s, ${RUNS} runs (holder counts exact: ${exact ? "yes" : "NO"})`, figure: range(s), target: "≥ 50,000 (Postgres)", met: s.median >= 50_000 && exact });
+  rows.push({ what: `ingestion: holder rows/s, ${RUNS} runs`, figure: `${range(s)}; holder counts exact: ${exact ? "yes" : "NO"}`, ...s, target: "≥ 50,000 (Postgres)", met: s.median >= 50_000 && exact });
   results.ingest = { rowsPerSecond: s, rates, countsExact: exact };
 }
 
@@ -234,28 +235,6 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
     for (const c of ceilings) await stop(c);
     await stop(api);
   }
-}
-
-const RESULTS = new URL("./results.json", import.meta.url);
-
-/**
- * What results.json becomes: the whole run's figures after a full run (store and peer); after a
- * part alone (BENCH_PARTS=transfers, snapshots, asof…), the file as it was with that part's rows
- * and figures replaced, each row saying which part and run it came from.
- */
-function merged(): Record<string, unknown> {
-  for (const r of rows) r.date ??= results.date as string;
-  if (PARTS.has("store") && PARTS.has("peer")) return { ...results, rows };
-  let before: { rows?: Row[] } & Record<string, unknown> = {};
-  try {
-    before = JSON.parse(readFileSync(RESULTS, "utf8"));
-  } catch {
-    // no earlier results: this part's alone
-  }
-  const ran = new Set(rows.map((r) => r.part));
-  const kept = (before.rows ?? []).filter((r) => !ran.has(r.part ?? "store"));
-  const { date: _, store: __, ...figures } = results;
-  return { ...before, ...figures, rows: [...kept, ...rows] };
 }
 
 async function main(): Promise<void> {
@@ -334,7 +313,8 @@ async function main(): Promise<void> {
   console.log(`\nTokenPool bench — ${results.store}, scale ${SCALE}, ${CONNECTIONS} connections, ${RUNS} alternated runs × ${SECONDS} s; median (min–max)\n`);
   console.table(rows.map((r) => ({ what: r.what, figure: r.figure, target: r.target ?? "", met: r.met === undefined ? "" : r.met ? "yes" : "NO" })));
   console.log(`${met} targets met, ${missed} missed`);
-  writeFileSync(RESULTS, `${JSON.stringify(merged(), null, 2)}\n`);
+  const { date, ...details } = results;
+  recordResults(rows, date as string, details);
 }
 
 await main();

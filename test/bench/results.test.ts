@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { measureOf, mergeRows, type Row } from "../../bench/results.js";
+
+const row = (what: string, figure: string, extra: Partial<Row> = {}): Row => ({ what, figure, ...extra });
+
+describe("bench/results.json: one row per measure", () => {
+  it("a measure run again replaces its row, and the old row goes to the history", () => {
+    const before = [row("ingestion: transfer rows/s, 3 runs", "60,000", { date: "2026-11-20T00:00:00Z", part: "transfers" }), row("pages p50", "1 ms", { date: "2026-11-20T00:00:00Z" })];
+    const { rows, superseded } = mergeRows(before, [row("ingestion: transfer rows/s, 3 runs", "101,000", { part: "transfers", median: 101_000, min: 99_000, max: 104_000 })], "2026-11-27T00:00:00Z");
+    expect(rows.map((r) => [r.what, r.figure, r.date])).toEqual([
+      ["pages p50", "1 ms", "2026-11-20T00:00:00Z"],
+      ["ingestion: transfer rows/s, 3 runs", "101,000", "2026-11-27T00:00:00Z"],
+    ]);
+    expect(rows[1]).toMatchObject({ median: 101_000, min: 99_000, max: 104_000 });
+    expect(superseded.map((r) => r.figure)).toEqual(["60,000"]);
+  });
+
+  it("the machine's speed is one row per part, and a run that measures one thing twice keeps the later", () => {
+    const speed = "machine speed: a plain JS loop, ns per iteration; the store's round trip (select 1), ms";
+    const { rows, superseded } = mergeRows(
+      [row(speed, "1.1 ns", { part: "transfers", date: "2026-11-20T00:00:00Z" })],
+      [row(speed, "0.6 ns", { part: "snapshots" }), row("worker blocks/s", "150"), row("worker blocks/s", "210")],
+      "2026-11-27T00:00:00Z",
+    );
+    expect(rows.map((r) => `${r.part ?? "-"} ${r.figure}`)).toEqual(["transfers 1.1 ns", "snapshots 0.6 ns", "- 210"]);
+    expect(superseded).toEqual([]);
+  });
+
+  it("the committed file holds each measure once, every row dated", () => {
+    const file = JSON.parse(readFileSync(new URL("../../bench/results.json", import.meta.url), "utf8")) as { rows: Row[] };
+    const keys = file.rows.map(measureOf);
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+    expect(file.rows.filter((r) => !r.date || Number.isNaN(Date.parse(r.date))).map((r) => r.what)).toEqual([]);
+  });
+});
