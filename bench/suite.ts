@@ -16,7 +16,7 @@
  *    the runs' ratios, with their spread.
  * 5. Postgres only: the same routes while bench/ingest-load.ts commits a block a second (5,000
  *    holder changes, 200 swaps), p99 against idle, and every holders page checked for answers
- *    that mix two blocks.
+ *    that mix two blocks; twice: as the processes fall on the cores, then pinned (bench/pin.ts).
  * 6. With Postgres: @substrate/api-sidecar against a `tokenpool api` process
  *    on Postgres (fed by a `tokenpool indexer`) on the same chopsticks devnet, warmed, alternated;
  *    then with the response cache off; then `tokenpool start` (PGlite, indexer and API in one
@@ -219,8 +219,8 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
       );
       http[label] = { share: r.ratio, rps: r.rps, honoRps: r.referenceRps, p99: r.p99, errors: r.errors, bytes: bodies[i]!.length, cpuUs: r.cpuUs, honoCpuUs: r.referenceCpuUs };
       rows.push({
-        what: `${label} (${bodies[i]!.length.toLocaleString("en")} B): share of bare Hono; p99; server CPU per answer, ours / bare Hono${r.errors ? ` (${r.errors} errors!)` : ""}`,
-        figure: `${pct(r.ratio)}, ${range(r.rps)} req/s; p99 ${range(r.p99, " ms")}; ${cpu(r.cpuUs)} / ${cpu(r.referenceCpuUs)}`,
+        what: `${label} (${bodies[i]!.length.toLocaleString("en")} B): share of bare Hono; p99; server CPU per answer, ours / bare Hono`,
+        figure: `${pct(r.ratio)}, ${range(r.rps)} req/s; p99 ${range(r.p99, " ms")}; ${cpu(r.cpuUs)} / ${cpu(r.referenceCpuUs)}${r.errors ? `; ${r.errors} errors!` : ""}`,
         target: "≥ 80 %, p99 ≤ 10 ms",
         met: r.ratio.median >= 0.8 && r.p99.median <= 10 && r.errors === 0,
       });
@@ -229,7 +229,7 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
     const rss = peakRssMb(api.pid!);
     rows.push({ what: "API process peak RSS under load (MB)", figure: String(rss), target: "≤ 250 MB", met: rss <= 250 });
     Object.assign(results, { http, apiPeakRssMb: rss });
-    if (store.label === "PostgreSQL") await underIngest(base, store.env, auth);
+    if (store.label === "PostgreSQL") await underIngest(base, store.env, auth, api.pid!);
     else rows.push({ what: "reads under ingest", figure: "skipped: needs Postgres (PGlite is one process)" });
   } finally {
     for (const c of ceilings) await stop(c);

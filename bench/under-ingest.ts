@@ -1,20 +1,60 @@
 /** Section 5 of `npm run bench`: reads under ingest (see bench/suite.ts). */
 import { spawn, type ChildProcess } from "node:child_process";
 import { load, range, spread, stop, type LoadResult } from "./load.js";
+import { allCpus, cannotPin, pin, postgresPids } from "./pin.js";
 import { INGEST_RATE, log, results, ROUTES, rows, RUNS, SECONDS } from "./settings.js";
 import { BIG, HEAD, INGEST } from "./synthetic.js";
+
+type Page = { totalHolders: number; holders: { balance: string }[] };
+type Figures = Record<string, { p99: ReturnType<typeof spread>; p50: ReturnType<typeof spread>; errors: number }>;
 
 /**
  * The read routes at a fixed rate (INGEST_RATE, below saturation, so p99 is latency rather than
  * queueing behind autocannon on the same cores), idle and then while bench/ingest-load.ts commits
- * a block a second. Meanwhile a checker reads the big token's first holders page over and over:
- * its balances carry the block number that wrote them and its count grows by
- * INGEST.NEW_PER_BLOCK a block, so a page that mixes two blocks shows.
+ * a block a second — in two forms: as the processes fall on the machine's cores, and pinned
+ * (bench/pin.ts: the API and the load generator on core 0, the indexer and Postgres on core 1).
+ * Meanwhile a checker reads the big token's first holders page over and over: its balances carry
+ * the block number that wrote them and its count grows by INGEST.NEW_PER_BLOCK a block, so a page
+ * that mixes two blocks shows.
  */
-export async function underIngest(base: string, env: Record<string, string>, auth: Record<string, string>): Promise<void> {
-  type Page = { totalHolders: number; holders: { balance: string }[] };
+export async function underIngest(base: string, env: Record<string, string>, auth: Record<string, string>, apiPid: number): Promise<void> {
+  const shared = await form(base, env, auth);
+  report("", "≤ 2×", 2, shared);
+  const why = cannotPin();
+  if (why) {
+    rows.push({ what: "under ingest, pinned", figure: `skipped: ${why}` });
+    results.underIngest = { rate: INGEST_RATE, shared };
+    return;
+  }
+  const pinned = await form(base, env, auth, { reads: [process.pid, apiPid], writes: postgresPids() });
+  report(", pinned (API and load on core 0, indexer and Postgres on core 1)", "≤ 1.5×", 1.5, pinned);
+  results.underIngest = { rate: INGEST_RATE, shared, pinned };
+}
+
+function report(how: string, target: string, bound: number, f: Awaited<ReturnType<typeof form>>): void {
+  for (const [label] of ROUTES) {
+    const a = f.idle[label]!;
+    const b = f.busy[label]!;
+    const ratio = b.p99.median / Math.max(1, a.p99.median);
+    const errors = a.errors + b.errors;
+    rows.push({
+      what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s${how}: ${label} p99 vs idle`,
+      figure: `${range(b.p99, " ms")} vs ${range(a.p99, " ms")} = ${ratio.toFixed(2)}×${errors ? `; ${errors} errors!` : ""}`,
+      target,
+      met: ratio <= bound && errors === 0,
+    });
+  }
+  rows.push({
+    what: `under ingest${how}: holders pages read that mix two blocks`,
+    figure: `${f.mixed.length} of ${f.checked} (${f.blocksSeen} blocks seen)${f.ingest ? `; ${f.ingest.blocks} blocks committed, ${f.ingest.commitMs} ms each (max ${f.ingest.commitMsMax})` : ""}`,
+    target: "0",
+    met: f.mixed.length === 0 && f.blocksSeen > 2,
+  });
+}
+
+async function form(base: string, env: Record<string, string>, auth: Record<string, string>, cores?: { reads: number[]; writes: number[] }) {
   const measure = async () => {
-    const out: Record<string, { p99: ReturnType<typeof spread>; p50: ReturnType<typeof spread>; errors: number }> = {};
+    const out: Figures = {};
     for (const [label, p, needsAuth] of ROUTES) {
       const runs: LoadResult[] = [];
       for (let i = 0; i < RUNS; i++) runs.push(await load(`${base}${p}`, SECONDS, needsAuth ? auth : {}, INGEST_RATE));
@@ -22,58 +62,58 @@ export async function underIngest(base: string, env: Record<string, string>, aut
     }
     return out;
   };
-  log("  idle, fixed rate…");
-  const idle = await measure();
-  const holdersPage = `${base}/assets/holders/${BIG}?limit=50`;
-  const before = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
-  const ingest = await new Promise<ChildProcess>((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-    p.stdout!.once("data", () => resolve(p));
-    p.once("exit", (code) => reject(new Error(`ingest-load exited ${code}`)));
-  });
-  let summary = "";
-  ingest.stdout!.on("data", (d: Buffer) => (summary += d.toString()));
-  let checking = true;
-  let checked = 0;
-  const blocks = new Set<number>();
-  const mixed: string[] = [];
-  const checker = (async () => {
-    while (checking) {
-      const page = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
-      const residues = new Set(page.holders.map((h) => Number(BigInt(h.balance) % 1_000_000n)));
-      const [block] = [...residues];
-      // The synthetic balances end in …000001 (no ingest block yet); block n's end in n.
-      const expected = block === 1 ? before.totalHolders : before.totalHolders + INGEST.NEW_PER_BLOCK * (block! - HEAD);
-      checked++;
-      blocks.add(block!);
-      if (residues.size !== 1 || page.totalHolders !== expected) mixed.push(`balances of block(s) ${[...residues].join("/")} with ${page.totalHolders} holders`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  let busy: Awaited<ReturnType<typeof measure>>;
+  const unpin = () => pin([...cores!.reads, ...cores!.writes, ...postgresPids()], allCpus());
   try {
-    log("  under ingest, fixed rate…");
-    busy = await measure();
+    if (cores) {
+      pin(cores.reads, "0");
+      pin(cores.writes, "1");
+    }
+    log(`  ${cores ? "pinned" : "shared cores"}: idle, fixed rate…`);
+    const idle = await measure();
+    const holdersPage = `${base}/assets/holders/${BIG}?limit=50`;
+    const before = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
+    // The synthetic balances end in …000001 (no ingest block yet: the synthetic head); block n's
+    // end in n. The pinned form starts where the first form's ingest stopped.
+    const blockOf = (residue: number) => (residue === 1 ? HEAD : residue);
+    const from = blockOf(Number(BigInt(before.holders[0]!.balance) % 1_000_000n));
+    const ingest = await new Promise<ChildProcess>((resolve, reject) => {
+      const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+      if (cores) pin([p.pid!], "1");
+      p.stdout!.once("data", () => resolve(p));
+      p.once("exit", (code) => reject(new Error(`ingest-load exited ${code}`)));
+    });
+    let summary = "";
+    ingest.stdout!.on("data", (d: Buffer) => (summary += d.toString()));
+    let checking = true;
+    let checked = 0;
+    const blocks = new Set<number>();
+    const mixed: string[] = [];
+    const checker = (async () => {
+      while (checking) {
+        const page = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
+        const residues = new Set(page.holders.map((h) => Number(BigInt(h.balance) % 1_000_000n)));
+        const [block] = [...residues];
+        const expected = before.totalHolders + INGEST.NEW_PER_BLOCK * (blockOf(block!) - from);
+        checked++;
+        blocks.add(block!);
+        if (residues.size !== 1 || page.totalHolders !== expected) mixed.push(`balances of block(s) ${[...residues].join("/")} with ${page.totalHolders} holders`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    let busy: Figures;
+    try {
+      log("  under ingest, fixed rate…");
+      busy = await measure();
+    } finally {
+      checking = false;
+      await checker;
+      await stop(ingest);
+    }
+    const line = summary.split("\n").find((l) => l.startsWith("{"));
+    const stats = line ? (JSON.parse(line) as { blocks: number; commitMs: number; commitMsMax: number }) : undefined;
+    return { idle, busy, checked, mixed: mixed.slice(0, 10), blocksSeen: blocks.size, ingest: stats };
   } finally {
-    checking = false;
-    await checker;
-    await stop(ingest);
+    // The machine's Postgres serves everything else after the bench: its cores back as they were.
+    if (cores) unpin();
   }
-  for (const [label] of ROUTES) {
-    const a = idle[label]!;
-    const b = busy[label]!;
-    const ratio = b.p99.median / Math.max(1, a.p99.median);
-    const errors = a.errors + b.errors;
-    rows.push({ what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s: ${label} p99 vs idle`, figure: `${range(b.p99, " ms")} vs ${range(a.p99, " ms")} = ${ratio.toFixed(2)}×${errors ? `; ${errors} errors!` : ""}`, target: "≤ 2×", met: ratio <= 2 && errors === 0 });
-  }
-  const line = summary.split("\n").find((l) => l.startsWith("{"));
-  const ingestStats = line ? (JSON.parse(line) as { blocks: number; commitMs: number; commitMsMax: number }) : undefined;
-  rows.push({
-    what: `under ingest: holders pages read (${blocks.size} blocks seen) that mix two blocks`,
-    figure: `${mixed.length} of ${checked}${ingestStats ? `; ${ingestStats.blocks} blocks committed, ${ingestStats.commitMs} ms each (max ${ingestStats.commitMsMax})` : ""}`,
-    target: "0",
-    met: mixed.length === 0 && blocks.size > 2,
-  });
-  results.underIngest = { rate: INGEST_RATE, idle, busy, checked, mixed: mixed.slice(0, 10), blocksSeen: blocks.size, ingest: ingestStats };
 }
-
