@@ -12,6 +12,8 @@ export const CONNECTIONS = 64;
 
 export interface LoadResult {
   rps: number;
+  /** 2xx answers per second: what a client got, refusals (429, 503) not counted. */
+  ok: number;
   p50: number;
   p99: number;
   errors: number;
@@ -24,7 +26,7 @@ export interface LoadResult {
 /** `rate`: requests per second over all connections (unset: as many as the server answers). */
 export async function load(url: string, seconds: number, headers: Record<string, string> = {}, rate?: number): Promise<LoadResult> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, ...(rate ? { overallRate: rate } : {}) });
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, requests: r.requests.total };
+  return { rps: Math.round(r.requests.average), ok: Math.round(r["2xx"] / seconds), p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, requests: r.requests.total };
 }
 
 /** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */

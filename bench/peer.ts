@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../test/support/port.js";
-import { alternate, answers, child, load, peakRssMb, range, spread, stop, times, tokenOf } from "./load.js";
+import { alternate, answers, child, load, peakRssMb, range, spread, stop, times, tokenOf, type LoadResult } from "./load.js";
 import { LOAD_LIMITS, results, rows, RUNS, SECONDS } from "./settings.js";
 import { freshStore } from "./stores.js";
 import { KSM, USDT } from "./synthetic.js";
@@ -51,19 +51,25 @@ export async function sidecarPeer(genesis: string | undefined): Promise<void> {
       ] as const) {
         await load(scUrl, 1);
         await load(`${tp}${tpPath}`, 1, headers);
-        const r = await alternate(RUNS, () => load(`${tp}${tpPath}`, SECONDS, headers), () => load(scUrl, SECONDS));
-        const t = label === "asset" ? target : target === undefined ? undefined : 15;
+        // Answers served (2xx) per second on both sides: a refusal is fast, and counting it as an
+        // answer made a server that turns most of a flood away look quick.
+        const served = async (r: Promise<LoadResult>) => ({ ...(await r), rps: (await r).ok });
+        const r = await alternate(RUNS, () => served(load(`${tp}${tpPath}`, SECONDS, headers)), () => served(load(scUrl, SECONDS)));
+        // Warmed (the response cache), the pools answer is bigger than the asset's: 15× there.
+        const t = label === "pools" && target === 40 ? 15 : target;
         peer[`${name} ${label}`] = { ratio: r.ratio, tokenpool: r.rps, sidecar: r.referenceRps, errors: r.errors, tokenpoolP99: r.p99 };
         rows.push({
-          what: `vs api-sidecar, ${label} route, ${name}: req/s`,
-          figure: `${times(r.ratio)}: ${range(r.rps)} vs ${range(r.referenceRps)}${r.errors ? ` (${r.errors} errors!)` : ""}`,
+          what: `vs api-sidecar, ${label} route, ${name}: answers/s`,
+          figure: `${times(r.ratio)}: ${range(r.rps)} vs ${range(r.referenceRps)}${r.errors ? `; ${r.errors} refused or failed` : ""}`,
           ...(t === undefined ? {} : { target: `≥ ${t}×`, met: r.ratio.median >= t && r.errors === 0 }),
         });
       }
     };
     for (const [name, env, target] of [
       ["`tokenpool api` on Postgres, warmed", {}, 40],
-      ["`tokenpool api`, cache off (RESPONSE_CACHE_MB=0)", { RESPONSE_CACHE_MB: "0" }, undefined],
+      // The load generator is one address with 64 connections standing for many clients: each
+      // client's share of the read budget (API_READS_PER_CLIENT, 4) would turn most of it away.
+      ["`tokenpool api`, cache off (RESPONSE_CACHE_MB=0)", { RESPONSE_CACHE_MB: "0", API_READS_PER_CLIENT: "64" }, 1],
     ] as const) {
       const tpPort = await freePort();
       const api = await child(["bin/tokenpool.mjs", "api"], { ...common, ...pg.env, ...env, PORT: String(tpPort) }, indexed(tpPort));

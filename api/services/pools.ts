@@ -4,7 +4,7 @@ import {
   getToken,
   latestBlock,
   latestPrices,
-  poolValueTotal,
+  headAndPoolTotal,
   poolsAt,
   pricesAt,
   reservesAt,
@@ -50,24 +50,18 @@ export async function window(db: Database) {
 }
 
 export async function aggregatePoolStats(db: Database) {
-  // The window first (one seek), then the pool count and TVL (summed in SQL exactly as tvl()
-  // adds up bigints) and the 24 h totals.
-  const total = poolValueTotal(db); // sent with the window's query
-  total.catch(() => {}); // (awaited below)
-  const w = await window(db);
-  const [values, totals] = await Promise.all([
-    total,
-    w ? swapTotals(db, w.range) : Promise.resolve({ volumeUsd: "0", feeUsd: "0", swaps: 0 }),
-  ]);
-  const totalValueLocked = BigInt(values.tvl);
+  // The newest block, the pool count and the TVL (summed in SQL exactly as tvl() adds up bigints)
+  // in one statement, then the 24 h totals of the window ending at that block in another.
+  const { head, pools, tvl: value } = await headAndPoolTotal(db);
+  const totals = head ? await swapTotals(db, { from: head.timestamp - DAY, to: head.timestamp }) : { volumeUsd: "0", feeUsd: "0", swaps: 0 };
   return {
-    totalPools: values.pools,
-    totalValueLocked: usd(totalValueLocked),
+    totalPools: pools,
+    totalValueLocked: usd(BigInt(value)),
     volume24h: usd(parseFixed(totals.volumeUsd, USD_SCALE)),
     fees24h: usd(parseFixed(totals.feeUsd, USD_SCALE)),
     swaps24h: totals.swaps,
-    blockNumber: w?.head.number ?? null,
-    timestamp: w?.head.timestamp ?? null,
+    blockNumber: head?.number ?? null,
+    timestamp: head?.timestamp ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { balanceAt, countHolders, getBalance, tokenAt, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type Token } from "../../db/index.js";
+import { balanceAt, countHolders, tokenAt, tokenWithValue, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type Token } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
@@ -44,16 +44,9 @@ export async function oracleValue(db: Database, id: number) {
  */
 export async function assetMetadata(db: Database, id: number, q: AsOf = {}) {
   const past = q.at !== undefined || q.atTime !== undefined;
-  const block = past ? await resolveAsOf(db, q, "holders") : undefined;
-  const token = block ? await tokenAt(db, id, block.number) : await requireToken(db, id);
-  if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} did not exist at block ${block!.number}.`);
-  const ownerAt = async (owner: string) => BigInt((await balanceAt(db, false, id, owner, block!.number))?.balance ?? "0");
-  const [price, ownerBalance] = await Promise.all([
-    latestPrice(db, id, block?.number),
-    !token.owner ? Promise.resolve(0n) : block ? ownerAt(token.owner) : getBalance(db, id, token.owner),
-  ]);
+  const { token, block, priceUsd, ownerBalance } = past ? await metadataAt(db, id, q) : await metadataNow(db, id);
   // The spec types treasuryValue as a string: "0" without a price, and valueUsd (null) says why.
-  const valueUsd = price?.priceUsd == null ? null : normalizeDecimal(price.priceUsd);
+  const valueUsd = priceUsd == null ? null : normalizeDecimal(priceUsd);
   const treasury = valueUsd === null ? 0n : usdValue(ownerBalance, token.decimals, parseFixed(valueUsd, USD_SCALE));
   return {
     tokenId: token.id,
@@ -69,6 +62,25 @@ export async function assetMetadata(db: Database, id: number, q: AsOf = {}) {
     blockNumber: token.blockNumber,
     ...(block ? { asOf: asOfBody(block) } : {}),
   };
+}
+
+/** The current answer's parts: one statement (tokenWithValue). */
+async function metadataNow(db: Database, id: number) {
+  const row = await tokenWithValue(db, id);
+  if (!row) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
+  return { token: row.token, block: undefined, priceUsd: row.priceUsd, ownerBalance: BigInt(row.ownerBalance) };
+}
+
+/** As of a block: the token, its price and its owner's balance from history. */
+async function metadataAt(db: Database, id: number, q: AsOf) {
+  const block = await resolveAsOf(db, q, "holders");
+  const token = await tokenAt(db, id, block.number);
+  if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} did not exist at block ${block.number}.`);
+  const [price, owner] = await Promise.all([
+    latestPrice(db, id, block.number),
+    token.owner ? balanceAt(db, false, id, token.owner, block.number) : Promise.resolve(undefined),
+  ]);
+  return { token, block, priceUsd: price?.priceUsd ?? null, ownerBalance: BigInt(owner?.balance ?? "0") };
 }
 
 export interface HolderQuery {

@@ -187,9 +187,9 @@ export async function swapTotalsByPool(
 export const PAIRS_PER_STATEMENT = 100;
 
 /**
- * swapTotalsByPool as bigints (also of a list of pools). Two statements at once: the whole hours inside the window, and
- * its two edges (a part taken away and the bucket it is taken from are always read in the same
- * statement, so in one snapshot). Sums are taken in SQL (numeric, exact) and come back scaled
+ * swapTotalsByPool as bigints (also of a list of pools), in one statement: the whole hours
+ * inside the window and its two edges (so a part taken away and the bucket it is taken from are
+ * read in one snapshot). Sums are taken in SQL (numeric, exact) and come back scaled
  * to integers, truncated as parseFixed truncates (bucket and swap values have at most
  * USD_SCALE decimals, so nothing is cut).
  */
@@ -229,8 +229,10 @@ export async function exactSwapTotalsByPool(
           await db.execute(sql`select token0_id, token1_id, trunc(sum(v) * ${sql.raw(SCALE)})::text as v, trunc(sum(f) * ${sql.raw(SCALE)})::text as f, sum(n)::integer as n
             from (${sql.join(parts, sql` union all `)}) p group by token0_id, token1_id`),
         );
-  const edges = [...bucketParts(hours, "pool_volume_hourly", "hour"), ...bucketParts(minutes, "pool_volume_minutely", "minute"), ...rawParts];
-  const results = await Promise.all([sum(main ? bucketParts([main], "pool_volume_hourly", "hour") : []), sum(edges)]);
+  // One statement: every part in one snapshot, and one round trip for an answer the response
+  // cache does not hold.
+  const parts = [...(main ? bucketParts([main], "pool_volume_hourly", "hour") : []), ...bucketParts(hours, "pool_volume_hourly", "hour"), ...bucketParts(minutes, "pool_volume_minutely", "minute"), ...rawParts];
+  const results = [await sum(parts)];
   const totals = new Map<string, ExactTotals>();
   for (const r of results.flat()) {
     const key = `${Number(r.token0_id)}/${Number(r.token1_id)}`;
