@@ -127,6 +127,17 @@ export function readsInSnapshot(method: string, path: string, accept: string | u
   return method === "GET" && CACHEABLE.test(path) && !(CSV_DOWNLOAD.test(path) && wantsCsv(accept));
 }
 
+/**
+ * Reads answered by one statement, which is a snapshot by itself (api/snapshot.ts, runOne): the
+ * current token metadata (tokenWithValue). With a query string (?at=, ?atTime=) it reads history
+ * in several statements, so it takes a snapshot like any other read.
+ */
+const ONE_STATEMENT = /^\/assets\/metadata\/[^/]+$/;
+
+export function oneStatementRead(path: string, url: string): boolean {
+  return ONE_STATEMENT.test(path) && !url.includes("?");
+}
+
 /** Builds the whole REST API; listening is main.ts's business. */
 export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
@@ -180,7 +191,10 @@ export function createApp(deps: AppDeps) {
   // One budget for the reads of pages and the batches of snapshot CSV downloads.
   const budget = deps.readBudget ? new ReadBudget(deps.readBudget) : undefined;
   if (budget) app.use(readBudget(budget, deps.trustProxy));
-  app.use((c, next) => (readsInSnapshot(c.req.method, c.req.path, rawHeader(c, "accept")) ? snapshot.run(next, deadlineOf(c)) : next()));
+  app.use((c, next) => {
+    if (!readsInSnapshot(c.req.method, c.req.path, rawHeader(c, "accept"))) return next();
+    return oneStatementRead(c.req.path, c.req.url) ? snapshot.runOne(next, deadlineOf(c)) : snapshot.run(next, deadlineOf(c));
+  });
   app.use("/auth/*", requireJsonBody());
   app.use("/snapshots", requireJsonBody());
 

@@ -24,11 +24,24 @@ export interface Snapshots {
    * of computing an answer nobody will read.
    */
   run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Runs `fn`, a read of one statement, without a transaction: one statement is a snapshot of
+   * its own, and the transaction around it cost two more round trips (`begin`, `commit`) — the
+   * larger part of such an answer on a machine whose system calls are slow. A second query of
+   * `fn` throws: the route was declared a one-statement read and is not one any more.
+   */
+  runOne<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 interface Active {
-  tx: Database;
+  tx: Database | undefined;
   signal: AbortSignal | undefined;
+  /** A one-statement read (runOne): whether it has issued its statement. */
+  one?: { issued: boolean };
+}
+
+export class SecondStatementError extends Error {
+  override name = "SecondStatementError";
 }
 
 export function snapshots(store: Database): Snapshots {
@@ -39,7 +52,13 @@ export function snapshots(store: Database): Snapshots {
       if (snapshot?.signal?.aborted) throw new AppError("SERVICE_UNAVAILABLE", "The request passed its deadline.");
       const active = snapshot?.tx ?? target;
       const value = Reflect.get(active, prop, active) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(active) : value;
+      if (typeof value !== "function") return value;
+      // Each query starts with one call on the store (db.select(…), db.execute(…)).
+      if (snapshot?.one) {
+        if (snapshot.one.issued) throw new SecondStatementError(`a one-statement read issued a second query (${String(prop)}): read it in a snapshot (api/app.ts, ONE_STATEMENT)`);
+        snapshot.one.issued = true;
+      }
+      return (value as (...a: unknown[]) => unknown).bind(active);
     },
   });
   let running = 0;
@@ -50,6 +69,13 @@ export function snapshots(store: Database): Snapshots {
       running += 1;
       return readOnlySnapshot(store, (tx) => current.run({ tx, signal }, fn)).finally(() => {
         // No read in progress: no context to keep, so no hooks to pay for (run() enables it again).
+        if (--running === 0) current.disable();
+      });
+    },
+    runOne(fn, signal) {
+      if (current.getStore()) return fn();
+      running += 1;
+      return current.run({ tx: undefined, signal, one: { issued: false } }, fn).finally(() => {
         if (--running === 0) current.disable();
       });
     },
