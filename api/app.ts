@@ -129,10 +129,11 @@ export function readsInSnapshot(method: string, path: string, accept: string | u
 
 /**
  * Reads answered by one statement, which is a snapshot by itself (api/snapshot.ts, runOne): the
- * current token metadata (tokenWithValue). With a query string (?at=, ?atTime=) it reads history
- * in several statements, so it takes a snapshot like any other read.
+ * current token metadata (tokenWithValue) and the totals of all pools (poolStatsNow). With a query
+ * string (?at=, ?atTime=) metadata reads history in several statements, so any query string takes
+ * a snapshot like any other read.
  */
-const ONE_STATEMENT = /^\/assets\/metadata\/[^/]+$/;
+const ONE_STATEMENT = /^(\/assets\/metadata\/[^/]+|\/pool\/stats)$/;
 
 export function oneStatementRead(path: string, url: string): boolean {
   return ONE_STATEMENT.test(path) && !url.includes("?");

@@ -114,7 +114,9 @@ export function handleError(logger: Logger) {
       return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     }
     if (isUnavailable(err)) {
-      logger.warn({ err, method: c.req.method, path: loggedPath(c.req.path) }, "store unavailable");
+      // The store's own error (its code: 57014, 08006…), not the query wrapper drizzle puts around it.
+      const cause = [...chain(err)].find((e) => typeof e.code === "string") ?? err;
+      logger.warn({ err: cause, method: c.req.method, path: loggedPath(c.req.path) }, "store unavailable");
       return sendError(c, new AppError("SERVICE_UNAVAILABLE", "The data store is unavailable; retry shortly.", { "Retry-After": "5" }));
     }
     logger.error({ err, method: c.req.method, path: loggedPath(c.req.path) }, "unhandled error");

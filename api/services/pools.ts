@@ -4,7 +4,7 @@ import {
   getToken,
   latestBlock,
   latestPrices,
-  headAndPoolTotal,
+  poolStatsNow,
   poolsAt,
   pricesAt,
   reservesAt,
@@ -49,19 +49,17 @@ export async function window(db: Database) {
   return head ? { head, range: { from: head.timestamp - DAY, to: head.timestamp } } : undefined;
 }
 
+/** The totals over all pools now, in one statement (poolStatsNow): a read without a transaction. */
 export async function aggregatePoolStats(db: Database) {
-  // The newest block, the pool count and the TVL (summed in SQL exactly as tvl() adds up bigints)
-  // in one statement, then the 24 h totals of the window ending at that block in another.
-  const { head, pools, tvl: value } = await headAndPoolTotal(db);
-  const totals = head ? await swapTotals(db, { from: head.timestamp - DAY, to: head.timestamp }) : { volumeUsd: "0", feeUsd: "0", swaps: 0 };
+  const now = await poolStatsNow(db);
   return {
-    totalPools: pools,
-    totalValueLocked: usd(BigInt(value)),
-    volume24h: usd(parseFixed(totals.volumeUsd, USD_SCALE)),
-    fees24h: usd(parseFixed(totals.feeUsd, USD_SCALE)),
-    swaps24h: totals.swaps,
-    blockNumber: head?.number ?? null,
-    timestamp: head?.timestamp ?? null,
+    totalPools: now.pools,
+    totalValueLocked: usd(BigInt(now.tvl)),
+    volume24h: usd(parseFixed(now.volumeUsd, USD_SCALE)),
+    fees24h: usd(parseFixed(now.feeUsd, USD_SCALE)),
+    swaps24h: now.swaps,
+    blockNumber: now.head?.number ?? null,
+    timestamp: now.head?.timestamp ?? null,
   };
 }
 

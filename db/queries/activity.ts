@@ -162,7 +162,7 @@ export interface ExactTotals {
   swaps: number;
 }
 
-const SCALE = `1${"0".repeat(USD_SCALE)}`;
+export const SCALE = `1${"0".repeat(USD_SCALE)}`;
 
 /**
  * swapTotals of every pool that had swaps in (from, to] — or of `pool`, or with `allPools` of

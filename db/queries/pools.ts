@@ -133,7 +133,7 @@ export interface PoolValue {
  * quotient truncated, numeric integer division as bigint division), an unpriced side (no price,
  * an expired one, or its token gone) 0, and the pool the sum of its sides.
  */
-const POOL_VALUES = sql`
+export const POOL_VALUES = sql`
   select p.token0_id, p.token1_id, p.lp_token_id, p.reserve0::text as reserve0, p.reserve1::text as reserve1,
     coalesce(v.a, 0::numeric) + coalesce(v.b, 0::numeric) as tvl
   from pools p
@@ -151,21 +151,6 @@ export async function poolValues(db: Database): Promise<PoolValue[]> {
     await db.execute(sql`select token0_id, token1_id, lp_token_id, reserve0, reserve1, trunc(tvl)::text as tvl from (${POOL_VALUES}) v order by token0_id, token1_id`),
   );
   return rows.map((r) => ({ token0Id: Number(r.token0_id), token1Id: Number(r.token1_id), lpTokenId: Number(r.lp_token_id), reserve0: r.reserve0, reserve1: r.reserve1, tvl: r.tvl }));
-}
-
-/**
- * The newest indexed block with the number of pools and the sum of their TVLs (as
- * poolValueTotal), in one statement: /pool/stats's first round trip (its 24 h window needs the
- * block's time before its totals can be read).
- */
-export async function headAndPoolTotal(db: Database): Promise<{ head: { number: number; hash: string; timestamp: number } | undefined; pools: number; tvl: string }> {
-  const [row] = rowsOf<{ number: string | number | null; hash: string | null; timestamp: string | number | null; pools: string | number; tvl: string }>(
-    await db.execute(sql`select b.number, b.hash, b.timestamp, v.pools, v.tvl
-      from (select count(*)::integer as pools, trunc(coalesce(sum(tvl), 0))::text as tvl from (${POOL_VALUES}) p) v
-      left join lateral (select number, hash, timestamp from blocks order by number desc limit 1) b on true`),
-  );
-  const head = row?.number == null ? undefined : { number: Number(row.number), hash: row.hash!, timestamp: Number(row.timestamp) };
-  return { head, pools: Number(row?.pools ?? 0), tvl: row?.tvl ?? "0" };
 }
 
 /** The number of pools and the sum of their TVLs (fixed-point integer text), in one row. */

@@ -35,10 +35,11 @@ describeDb("one-statement reads (api/snapshot.ts runOne)", (ctx) => {
   });
 });
 
-it("only the current token metadata is a one-statement read: as of a block it reads history", () => {
+it("only the current token metadata and the totals of all pools are one-statement reads: as of a block metadata reads history", () => {
   expect(oneStatementRead("/assets/metadata/1984", "http://x/assets/metadata/1984")).toBe(true);
   expect(oneStatementRead("/assets/metadata/1984", "http://x/assets/metadata/1984?at=5")).toBe(false);
   expect(oneStatementRead("/assets/metadata/1984", "http://x/assets/metadata/1984?atTime=5")).toBe(false);
   expect(oneStatementRead("/assets/holders/1984", "http://x/assets/holders/1984")).toBe(false);
-  expect(oneStatementRead("/pool/stats", "http://x/pool/stats")).toBe(false);
+  expect(oneStatementRead("/pool/stats", "http://x/pool/stats")).toBe(true);
+  expect(oneStatementRead("/pool/stats/KSM/USDT", "http://x/pool/stats/KSM/USDT")).toBe(false);
 });

@@ -17,6 +17,7 @@ import {
   insertPrices,
   priceBuckets,
   swapTotals,
+  poolStatsNow,
   swapTotalsByPool,
   holdersByOffset,
   upsertHolders,
@@ -132,6 +133,24 @@ describeDb("db layer", (ctx) => {
     for (const w of windows) {
       expect(await swapTotals(ctx.db, w), JSON.stringify(w)).toEqual(scan(w));
       expect(await swapTotals(ctx.db, w, { token0Id: 0, token1Id: TEN }), JSON.stringify(w)).toEqual(scan(w, TEN));
+    }
+  });
+
+  it("/pool/stats's one statement (poolStatsNow) gives the 24 h totals of the window ending at the newest block, equal to swapTotals and a scan, wherever the block falls in its hour and minute", async () => {
+    const start = HEAD_TIME - 30 * 3_600;
+    const rows = Array.from({ length: 300 }, (_, i) => swapRow(i, { blockNumber: 10_000 + i, eventIndex: i % 7, pool: [USDT, TEN, 18][i % 3]!, timestamp: start + Math.floor((i * 30 * 3_600) / 300) + (i % 11) * 17 }));
+    await ctx.db.transaction((tx) => insertSwaps(tx as never, rows));
+    expect(await poolStatsNow(ctx.db)).toMatchObject({ head: undefined, volumeUsd: "0", feeUsd: "0", swaps: 0 });
+    // Heads on an hour, on a minute, a second before and after each, and in between.
+    const heads = [HEAD_TIME, HEAD_TIME - 1, HEAD_TIME + 1, start + 24 * 3_600, start + 24 * 3_600 + 59, start + 25 * 3_600 + 60, start + 26 * 3_600 + 3_599, start + 27 * 3_600 + 1_234, HEAD_TIME + 3 * 3_600 + 17];
+    for (const [i, t] of heads.entries()) {
+      await insertBlocks(ctx.db, [{ number: 50_000 + i, hash: `0x${i}`, timestamp: t }]);
+      const w = { from: t - 86_400, to: t };
+      const inside = rows.filter((r) => r.timestamp > w.from && r.timestamp <= w.to);
+      const sum = (k: "volumeUsd" | "feeUsd") => formatFixed(inside.reduce((acc, r) => acc + parseFixed(r[k], USD_SCALE), 0n), USD_SCALE);
+      const now = await poolStatsNow(ctx.db);
+      expect(now, `head at ${t}`).toMatchObject({ head: { number: 50_000 + i, timestamp: t }, volumeUsd: sum("volumeUsd"), feeUsd: sum("feeUsd"), swaps: inside.length });
+      expect({ volumeUsd: now.volumeUsd, feeUsd: now.feeUsd, swaps: now.swaps }).toEqual(await swapTotals(ctx.db, w));
     }
   });
 
