@@ -21,3 +21,4 @@ export * from "./queries/snapshot-rank.js";
 export * from "./writer-lock.js";
 export * from "./queries/snapshot-budget.js";
 export * from "./queries/sweep.js";
+export * from "./queries/backfill-runs.js";
