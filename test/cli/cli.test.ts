@@ -114,7 +114,7 @@ describe("tokenpool CLI", () => {
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, queue: null });
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, backfill: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
     // Five processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
   }, 90_000);
