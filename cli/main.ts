@@ -161,6 +161,7 @@ withFlags(
   ["dataDir", "databaseUrl", "redisUrl", "wsUrl", "logLevel"],
 ).action((opts: Partial<Record<Flag, string>> & BackfillArgs) =>
   runOnce("tokenpool backfill", async () => {
+    if (!opts.all && opts.from === undefined) throw new ConfigError("give --from <block> (with or without --to), or --all");
     const config = configOf(opts);
     const logger = createLogger(config.logLevel, "backfill");
     const stop = new AbortController();

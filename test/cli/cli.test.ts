@@ -93,7 +93,7 @@ describe("tokenpool CLI", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
     expect(backfill[0]!.stderr).toContain("option '--from <block>' argument 'x' is invalid. expected an integer from 1");
-    expect(backfill[1]!.stderr).toContain("required option '--from <block>' not specified");
+    expect(backfill[1]!.stderr).toContain("give --from <block> (with or without --to), or --all");
     expect(backfill[2]!.stderr).toContain("WS_URL must be set for a backfill");
     expect(backfill[3]!.stderr).toContain("REDIS_URL must be set for a worker");
     expect(backfill[4]!.stderr).toContain("--workers must be at least 1 without REDIS_URL");
