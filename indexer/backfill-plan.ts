@@ -101,7 +101,8 @@ export async function checkDecodable(api: ApiPromise, segments: RuntimeSegment[]
       new Metadata(new TypeRegistry(), hex as `0x${string}`);
       return undefined;
     } catch (err) {
-      return err instanceof Error ? err.message : String(err);
+      // One line: polkadot-js' decoding errors span several.
+      return (err instanceof Error ? err.message : String(err)).replace(/\s+/g, " ").trim();
     }
   };
   const why = await decodes(segments[0]!);

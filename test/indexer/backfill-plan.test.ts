@@ -4,6 +4,9 @@
  * first, found in a handful of version reads, and history that grows backward from the
  * follower's without a hole as the chunks commit.
  */
+import type { ApiPromise } from "@polkadot/api";
+import { TypeRegistry } from "@polkadot/types";
+import { hexToU8a, u8aToHex } from "@polkadot/util";
 import { beforeAll, expect, it } from "vitest";
 import { historyCoverage, recordEventRanges, setCheckpoint } from "../../db/index.js";
 import { checkRange, runLocal, type BackfillOptions, type BlockRange } from "../../indexer/backfill.js";
@@ -115,3 +118,22 @@ describeDb("the plan of a whole-chain backfill", (ctx) => {
     }
   }, 120_000);
 }, oneStore("pglite"));
+
+it("a range whose oldest runtime's metadata @polkadot/types cannot decode (v8) is refused, naming the first block it can start from", async () => {
+  const { default: answer } = (await import("@polkadot/types-support/metadata/v15/asset-hub-kusama-hex")) as unknown as { default: string };
+  // The file holds Metadata_metadata_at_version's answer (Option<OpaqueMetadata>); a node's state_getMetadata is the metadata itself.
+  const current = u8aToHex(new TypeRegistry().createType("Option<Bytes>", hexToU8a(answer)).unwrap().toU8a(true));
+  // A node whose block 0–9 states carry metadata v8 and later ones today's.
+  const api = {
+    rpc: {
+      chain: { getBlockHash: async (n: number) => ({ toHex: () => `0x${n.toString(16).padStart(64, "0")}` }) },
+      state: { getMetadata: { raw: async (hash: { toHex(): string }) => (parseInt(hash.toHex(), 16) < 10 ? "0x6d6574610800" : current) } },
+    },
+  } as unknown as ApiPromise;
+  const segments = [
+    { from: 1, to: 10, specName: "statemine", specVersion: 1 },
+    { from: 11, to: 20, specName: "statemine", specVersion: 2 },
+  ];
+  await expect(checkDecodable(api, segments)).rejects.toThrow(/^blocks 1–10 were executed by statemine 1, whose metadata cannot be decoded \(.*MetadataV8.*\); backfill from block 11 \(statemine 2\) instead$/);
+  await expect(checkDecodable(api, segments.slice(1))).resolves.toBeUndefined();
+});
