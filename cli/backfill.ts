@@ -10,7 +10,7 @@ import { checkRange, rangeKey, runLocal, type BackfillOptions, type BlockRange }
 import { checkDecodable, coveredChunks, planChunks, resolveRange, runtimeSegments, type RangeArgs, type RuntimeSegment } from "../indexer/backfill-plan.js";
 import { connect } from "../indexer/chain/connect.js";
 import { oracleSettings } from "../indexer/service.js";
-import { enqueueChunks, jobsProgress, openQueue, startWorker, type QueueAt } from "../indexer/jobs.js";
+import { enqueueChunks, openQueue, startWorker, trackJobs, type QueueAt } from "../indexer/jobs.js";
 import type { Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
@@ -148,8 +148,9 @@ async function runOnQueue(
   if (!local) options.logger.info({ jobs: chunks.length }, "backfill: jobs queued; waiting for `tokenpool worker` processes");
   try {
     const ids = await enqueueChunks(q.queue, chunks);
+    const jobs = trackJobs(q.queue, ids);
     for (;;) {
-      const p = await jobsProgress(q.queue, ids);
+      const p = await jobs.poll();
       onDone(p.blocks, p.completed);
       if (p.failed.length > 0) {
         const f = p.failed[0]!;
