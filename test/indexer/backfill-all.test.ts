@@ -2,7 +2,8 @@
  * `tokenpool backfill --all` on the devnet under chopsticks, from block 1 (issue 40's "done
  * when"): the whole chain on one worker and on three (BullMQ when TEST_REDIS_URL is set), into
  * separate stores, gives identical tables, equal to chain storage at sampled blocks; a run
- * SIGKILLed mid-chunk resumes with the same command; status shows the run.
+ * SIGKILLed mid-chunk, in process or as BullMQ jobs, resumes with the same command; status
+ * shows the run.
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -159,25 +160,30 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
     expect(status.stdout).toMatch(new RegExp(`\\nbackfill: done, blocks 1–${head} \\(1 runtime\\), ${head}/${head} blocks, ${chunks}/${chunks} chunks, [\\d.]+ blocks/s; history from block 1, no gaps\\n`));
   }, LONG);
 
-  it.skipIf(!postgresTarget)(`SIGKILLed mid-chunk, the same command resumes: done chunks skipped, the rest run, the store equal to the chain${postgresTarget ? "" : " (skipped: TEST_DATABASE_URL is not set)"}`, async () => {
-    const store = await newStore();
-    stores.push(store);
-    const { db } = await store.open();
-    const count = async (table: string) => Number((await selectRows<{ n: number }>(db, sql.raw(`select count(*)::int as n from "${table}"`)))[0]!.n);
-    const args = ["backfill", "--all", "--chunk", "5", "--workers", "1"];
-    const inDoneChunks = async () => Number((await selectRows<{ n: number }>(db, sql`select coalesce(sum(to_block - from_block + 1), 0)::int as n from backfill_chunks`))[0]!.n);
-    // Killed once a chunk is done and the next has committed a block of its own (a batch is one block).
-    const killed = await cli(args, { ...env(store, false), INDEXER_BATCH_BLOCKS: "1" }, async () => (await count("backfill_chunks")) >= 1 && (await count("blocks")) > (await inDoneChunks()));
-    expect(killed.signal).toBe("SIGKILL");
-    const blocksThen = await count("blocks");
-    expect(blocksThen).toBeGreaterThan(await inDoneChunks());
-    expect(blocksThen).toBeLessThan(head);
-    expect((await latestBackfill(db))?.state).toBe("running");
+  for (const queue of [false, true]) {
+    const how = queue ? "as BullMQ jobs (the killed job is taken over once its lock expires, 30 s)" : "in process";
+    const skip = !postgresTarget ? "TEST_DATABASE_URL is not set" : queue && !services.redisUrl ? "TEST_REDIS_URL is not set" : undefined;
+    it.skipIf(skip !== undefined)(`SIGKILLed mid-chunk ${how}, the same command resumes: done chunks skipped, the rest run, the store equal to the chain${skip ? ` (skipped: ${skip})` : ""}`, async () => {
+      const store = await newStore();
+      stores.push(store);
+      const { db } = await store.open();
+      const count = async (table: string) => Number((await selectRows<{ n: number }>(db, sql.raw(`select count(*)::int as n from "${table}"`)))[0]!.n);
+      const inDoneChunks = async () => Number((await selectRows<{ n: number }>(db, sql`select coalesce(sum(to_block - from_block + 1), 0)::int as n from backfill_chunks`))[0]!.n);
+      const args = ["backfill", "--all", "--chunk", "5", "--workers", "1"];
+      const same = env(store, queue);
+      // Killed once a chunk is done and the next has committed a block of its own (a batch is one block).
+      const killed = await cli(args, { ...same, INDEXER_BATCH_BLOCKS: "1" }, async () => (await count("backfill_chunks")) >= 1 && (await count("blocks")) > (await inDoneChunks()));
+      expect(killed.signal).toBe("SIGKILL");
+      const blocksThen = await count("blocks");
+      expect(blocksThen).toBeGreaterThan(await inDoneChunks());
+      expect(blocksThen).toBeLessThan(head);
+      expect((await latestBackfill(db))?.state).toBe("running");
 
-    const resumed = await cli(args, env(store, false));
-    expect(resumed.status, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/chunks were already done; history from block 1, no gaps\n$/);
-    await expectEqualsChain(db);
-    expect(await count("backfill_chunks")).toBe(Math.ceil(head / 5));
-  }, LONG);
+      const resumed = await cli(args, same);
+      expect(resumed.status, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(/chunks were already done; history from block 1, no gaps\n$/);
+      await expectEqualsChain(db);
+      expect(await count("backfill_chunks")).toBe(Math.ceil(head / 5));
+    }, LONG);
+  }
 });
