@@ -58,8 +58,12 @@ export async function runtimeSegments(api: ApiPromise, range: BlockRange): Promi
     let v = memo.get(n);
     if (!v) {
       v = api.rpc.chain.getBlockHash(n).then(async (hash) => {
-        const r = await api.rpc.state.getRuntimeVersion(hash);
-        return { specName: r.specName.toString(), specVersion: r.specVersion.toNumber() };
+        // Raw: decoded, polkadot-js would first build the registry of the block's runtime from
+        // its parent's state (a header, a version and a metadata of ~1 MB per runtime).
+        const r = await api.rpc.state.getRuntimeVersion.raw<{ specName: string; specVersion: number }>(hash).catch((err: unknown) => {
+          throw prunedError(err, n);
+        });
+        return { specName: String(r.specName), specVersion: Number(r.specVersion) };
       });
       memo.set(n, v);
     }
@@ -81,6 +85,15 @@ export async function runtimeSegments(api: ApiPromise, range: BlockRange): Promi
     starts.map(async (from, i) => ({ from, to: (starts[i + 1] ?? range.to + 1) - 1, ...(await at(from - 1)) })),
   );
   return { segments, reads: memo.size };
+}
+
+/** A pruned node's answer, said as what to do about it; any other error as it is. */
+function prunedError(err: unknown, n: number): unknown {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!/state already discarded|unknown block/i.test(message)) return err;
+  return new BackfillRangeError(
+    `the node at WS_URL no longer has the state of block ${n} (${message}): a backfill reads chain state at the block before each chunk and at every block of it; point WS_URL at an archive node`,
+  );
 }
 
 /**

@@ -19,6 +19,7 @@ import { describeDb, oneStore } from "../support/db.js";
 import { assetHubRuntimes, type FakeChain } from "../support/fake-chain.js";
 import { marketChain } from "../support/fake-market.js";
 import { startFakeNode } from "../support/fake-node.js";
+import { startRpcRelay } from "../support/rpc-relay.js";
 import { captureLog } from "../support/log.js";
 
 const HEAD = 50;
@@ -32,11 +33,15 @@ beforeAll(async () => {
 describeDb("the plan of a whole-chain backfill", (ctx) => {
   it("--all on a store without a follower runs from block 1 to the finalized head, in chunks cut at both upgrades, newest first, in a handful of version reads", async () => {
     const node = await startFakeNode(chain, { finalized: HEAD });
-    const api = await connect(node.url);
+    const relay = await startRpcRelay(node.url);
+    const api = await connect(relay.url);
     try {
       const range = await resolveRange(ctx.db, api, { all: true });
       expect(range).toEqual({ from: 1, to: HEAD, toSource: "finalized" });
+      relay.calls.clear();
       const { segments, reads } = await runtimeSegments(api, range);
+      // A version read is a hash and a version, nothing more (no metadata, no header).
+      expect(Object.fromEntries(relay.calls)).toEqual({ chain_getBlockHash: reads, state_getRuntimeVersion: reads });
       expect(segments.map((s) => [s.from, s.to, s.specVersion])).toEqual([
         [1, 21, 2_000_000],
         [22, 35, 2_003_001],
@@ -57,6 +62,7 @@ describeDb("the plan of a whole-chain backfill", (ctx) => {
       ]);
     } finally {
       await api.disconnect();
+      await relay.close();
       await node.close();
     }
   });
@@ -74,6 +80,22 @@ describeDb("the plan of a whole-chain backfill", (ctx) => {
       await expect(checkRange(ctx.db, api, await resolveRange(ctx.db, api, { from: 1, to: 45 }))).rejects.toThrow(/above the follower's checkpoint \(40\)/);
     } finally {
       await api.disconnect();
+      await node.close();
+    }
+  });
+
+  it("a node that no longer has the state of the range's first blocks (pruned) is refused before anything is written, saying an archive node is needed", async () => {
+    const node = await startFakeNode(chain, { finalized: HEAD });
+    const relay = await startRpcRelay(node.url);
+    const api = await connect(relay.url);
+    try {
+      for (let n = 0; n < 30; n++) relay.discarded.add((await api.rpc.chain.getBlockHash(n)).toHex());
+      const range = await resolveRange(ctx.db, api, { all: true });
+      await expect(runtimeSegments(api, range)).rejects.toThrow(/^the node at WS_URL no longer has the state of block 0 \(.*State already discarded.*\): .*point WS_URL at an archive node$/);
+      expect((await runtimeSegments(api, { from: 31, to: HEAD })).segments.map((s) => s.from)).toEqual([31, 36]);
+    } finally {
+      await api.disconnect();
+      await relay.close();
       await node.close();
     }
   });
