@@ -235,7 +235,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
         "bootstrap": null,
         "history": null,
         "reread": null,
-        "verification": null
+        "verification": null,
+        "backfill": null
       },
       "db": "ok"
     }

@@ -15,8 +15,8 @@ import {
   latestSkippedEvents,
   pruneHistory,
   pruneTransfers,
+  latestBackfill,
   taskProgress,
-  type TaskProgress,
   SHIPPED_MIGRATIONS,
 } from "../db/index.js";
 import { loadConfig, type Config } from "../shared/config.js";
@@ -24,6 +24,7 @@ import { ConfigError } from "../shared/errors.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { runMain, runOnce } from "../shared/process.js";
 import type { BackfillArgs } from "./backfill.js";
+import { backfillLine, taskLines } from "./status-lines.js";
 
 const FLAGS = {
   port: ["--port <n>", "HTTP port of the API", "PORT"],
@@ -134,7 +135,7 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
     const { IndexerMetrics, startMetricsServer } = await import("../shared/metrics.js");
     // With REDIS_URL, the backfill queue's depth is a metric too (one queue handle, read per scrape).
     const queue = config.redisUrl && config.metricsPort !== undefined ? (await lazy.jobs()).openQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : undefined;
-    const metrics = new IndexerMetrics(undefined, queue && (() => queue.queue.getJobCounts("waiting", "active", "delayed", "failed", "completed")));
+    const metrics = new IndexerMetrics(undefined, queue && (() => queue.queue.getJobCounts("waiting", "active", "delayed", "failed", "completed")), () => latestBackfill(handle.db));
     const follower = service.startSingleWriter(config, logger, handle, config.wsUrl, { onOtherChain: "refuse", onFatal: service.exitOnFatal }, metrics);
     const metricsServer = config.metricsPort !== undefined ? await startMetricsServer([metrics.registry], config.metricsPort, config.metricsHost) : undefined;
     if (metricsServer) logger.info({ port: metricsServer.port, host: config.metricsHost }, "indexer: metrics at GET /metrics");
@@ -150,15 +151,17 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
 withFlags(
   program
     .command("backfill")
-    .description("index a historical block range (swaps, liquidity, reserves, prices, blocks); BullMQ jobs with REDIS_URL, in-process chunks without")
-    .requiredOption("--from <block>", "first block of the range", integer(1))
-    .requiredOption("--to <block>", "last block of the range (at most the follower's checkpoint)", integer(1))
+    .description("index a historical block range (swaps, liquidity, reserves, prices, blocks), or the whole chain with --all; BullMQ jobs with REDIS_URL, in-process chunks without")
+    .option("--from <block>", "first block of the range", integer(1))
+    .option("--to <block>", "last block of the range (default and at most: the follower's checkpoint; the finalized head for a store without one)", integer(1))
+    .option("--all", "the whole chain: --from 1 to the default end", false)
     .option("--chunk <blocks>", "blocks per chunk (one job)", integer(1, 1_000_000), 1_000)
     .option("--workers <n>", "chunks run at once by this process (with REDIS_URL, 0 = leave them to `tokenpool worker`)", integer(0, 64), 1)
     .option("--redo", "also run chunks a previous run completed", false),
   ["dataDir", "databaseUrl", "redisUrl", "wsUrl", "logLevel"],
 ).action((opts: Partial<Record<Flag, string>> & BackfillArgs) =>
   runOnce("tokenpool backfill", async () => {
+    if (!opts.all && opts.from === undefined) throw new ConfigError("give --from <block> (with or without --to), or --all");
     const config = configOf(opts);
     const logger = createLogger(config.logLevel, "backfill");
     const stop = new AbortController();
@@ -172,7 +175,7 @@ withFlags(
     const skipped = s.skippedChunks > 0 ? `; ${s.skippedChunks} chunks were already done` : "";
     const state = s.interrupted ? "interrupted (run the same command to resume)" : "done";
     process.stdout.write(
-      `backfill ${state}: blocks ${s.from}-${s.to}, ${s.blocks} indexed in ${s.seconds.toFixed(1)} s (${s.blocksPerSecond.toFixed(1)} blocks/s, ${s.mode}), ${s.swaps} swaps${skipped}\n`,
+      `backfill ${state}: blocks ${s.from}-${s.to}, ${s.blocks} indexed in ${s.seconds.toFixed(1)} s (${s.blocksPerSecond.toFixed(1)} blocks/s, ${s.mode}), ${s.swaps} swaps${skipped}; ${s.coverage}\n`,
     );
   }),
 );
@@ -337,13 +340,14 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
             : `the store has ${applied} of this version's ${SHIPPED_MIGRATIONS} migrations: run \`tokenpool migrate\` (or start the indexer or the API, which migrate)`,
         );
       }
-      const [cp, head, skippedCount, skipped, tasks, beat] = await Promise.all([
+      const [cp, head, skippedCount, skipped, tasks, beat, backfill] = await Promise.all([
         getCheckpoint(handle.db),
         latestBlock(handle.db),
         countSkippedEvents(handle.db),
         latestSkippedEvents(handle.db, 5),
         taskProgress(handle.db),
         getHeartbeat(handle.db),
+        latestBackfill(handle.db),
       ]);
       await handle.close();
       const queue = config.redisUrl ? await (await lazy.jobs()).queueCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : null;
@@ -362,13 +366,14 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
         stale,
         skippedEvents: { count: skippedCount, latest: skipped },
         ...tasks,
+        backfill,
         queue,
       };
       const age = beat ? Math.floor(beat.ageSeconds) : 0;
       const heartbeatLine = !beat
         ? "heartbeat: none on record (no indexer has run on this store yet)\n"
         : `heartbeat: ${age} s ago${beat.finalized !== null ? ` (chain finalized ${beat.finalized} then)` : ""}${stale ? `, stale (over ${staleAfter} s)` : ""}\n`;
-      const progress = taskLines(tasks);
+      const progress = taskLines(tasks) + backfillLine(backfill);
       const depth = queue
         ? `backfill queue: ${queue.waiting} waiting, ${queue.active} active, ${queue.delayed} delayed, ${queue.failed} failed, ${queue.completed} completed\n`
         : "backfill queue: none (REDIS_URL unset)\n";
@@ -388,27 +393,5 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
       }
     }),
   );
-
-/** The bootstrap, history, re-read and verification lines of `tokenpool status`. */
-function taskLines({ bootstrap: b, history: h, reread: r, verification: v }: TaskProgress): string {
-  let out = "";
-  if (b) {
-    const rate = b.perSecond !== null ? `, ${b.perSecond}/s` : "";
-    const eta = !b.finished && b.etaSeconds !== null ? `, about ${b.etaSeconds} s left in the current map` : "";
-    out += `bootstrap: ${b.finished ? "done" : "in progress"} at block ${b.block}, ${b.accounts} accounts read, ${b.holders} holders${rate}${eta}${b.resumed ? `, resumed ${b.resumed}×` : ""}${b.note ? ` (${b.note})` : ""}\n`;
-  }
-  if (h) {
-    const total = h.to - h.from + 1;
-    out += h.error ? `history: not backfilled: ${h.error}\n` : `history: ${h.finished ? "done" : "in progress"}, blocks ${h.from}–${h.to} (${h.hours} h), ${h.done}/${total}\n`;
-  }
-  if (r) out += `re-read: in progress at block ${r.block}, ${r.scope === "all" ? "a new snapshot" : `holders of ${r.tokenCount} token(s), ${r.rows} rows`} (${r.reasons.join("; ")})\n`;
-  if (v) {
-    const repaired = Object.entries(v.repaired).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
-    const last = v.lastPass ? `last full pass ${v.lastPass.pass} ended ${v.lastPass.endedAt} (blocks ${v.lastPass.startBlock}–${v.lastPass.endBlock}, ${v.lastPass.seconds} s, ${v.lastPass.checked} entries, ${v.lastPass.found} differences)` : "no full pass yet";
-    const upgrade = v.upgrade ? `; verifying from the upgrade at block ${v.upgrade.block} (${v.upgrade.specName} ${v.upgrade.specVersion})` : "";
-    out += `verification: pass ${v.pass}, ${v.phase} at block ${v.block}, ${v.checked} entries compared, ${v.found} differences; ${last}; repaired since the start: ${repaired}${upgrade}\n`;
-  }
-  return out;
-}
 
 await program.parseAsync();

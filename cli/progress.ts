@@ -22,7 +22,15 @@ function formatEta(seconds: number): string {
   return `${(seconds / 3_600).toFixed(1)} h`;
 }
 
-export function progressReporter(label: string, total: number, initial: number, stream: NodeJS.WriteStream = process.stderr, unit = "blocks"): ProgressReporter {
+/** `extra`: text shown after the figures, read at each update (a backfill's coverage of history). */
+export function progressReporter(
+  label: string,
+  total: number,
+  initial: number,
+  stream: NodeJS.WriteStream = process.stderr,
+  unit = "blocks",
+  extra: () => string = () => "",
+): ProgressReporter {
   const started = performance.now();
   let done = initial;
   const rate = () => {
@@ -34,18 +42,19 @@ export function progressReporter(label: string, total: number, initial: number, 
   if (stream.isTTY) {
     const bar = new SingleBar({
       stream,
-      format: `${label} [{bar}] {value}/{total} ${unit} | {rate} ${unit}/s | ETA {etaText}`,
+      format: `${label} [{bar}] {value}/{total} ${unit} | {rate} ${unit}/s | ETA {etaText}{extra}`,
       hideCursor: true,
       barsize: 30,
     });
-    bar.start(total, initial, { rate: "0.0", etaText: "?" });
+    const more = () => (extra() ? ` | ${extra()}` : "");
+    bar.start(total, initial, { rate: "0.0", etaText: "?", extra: more() });
     return {
       update(n) {
         done = n;
-        bar.update(n, { rate: rate().toFixed(1), etaText: eta() });
+        bar.update(n, { rate: rate().toFixed(1), etaText: eta(), extra: more() });
       },
       stop() {
-        bar.update(done, { rate: rate().toFixed(1), etaText: "0 s" });
+        bar.update(done, { rate: rate().toFixed(1), etaText: "0 s", extra: more() });
         bar.stop();
       },
       get rate() {
@@ -58,7 +67,7 @@ export function progressReporter(label: string, total: number, initial: number, 
   const line = () => {
     lastLine = performance.now();
     const pct = total > 0 ? Math.floor((done / total) * 100) : 100;
-    stream.write(`${label}: ${done}/${total} ${unit} (${pct}%), ${rate().toFixed(1)} ${unit}/s, ETA ${eta()}\n`);
+    stream.write(`${label}: ${done}/${total} ${unit} (${pct}%), ${rate().toFixed(1)} ${unit}/s, ETA ${eta()}${extra() ? `, ${extra()}` : ""}\n`);
   };
   return {
     update(n) {

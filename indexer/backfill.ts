@@ -166,6 +166,8 @@ export interface LocalRun {
   workers: number;
   options: BackfillOptions;
   onBlocks: (committed: number) => void;
+  /** Each chunk once it is complete (marked done). */
+  onChunk?: (chunk: BlockRange) => void;
   /** Set to stop taking new chunks (SIGTERM); chunks in flight finish. */
   signal?: AbortSignal;
 }
@@ -207,6 +209,7 @@ export async function runLocal(run: LocalRun): Promise<{ blocks: number; swaps: 
         );
         total.blocks += result.blocks;
         total.swaps += result.swaps;
+        if (result.blocks === chunk.to - chunk.from + 1) run.onChunk?.(chunk);
       }
     } finally {
       await conn.reset();

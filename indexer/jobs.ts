@@ -90,24 +90,53 @@ export interface Progress {
 }
 
 /** Where the given jobs stand; a job reports its committed blocks as its progress. */
-export async function jobsProgress(queue: Queue<BlockRange, ChunkResult>, ids: string[]): Promise<Progress> {
-  const jobs = await Promise.all(ids.map((id) => queue.getJob(id)));
-  const progress: Progress = { blocks: 0, completed: 0, swaps: 0, failed: [] };
-  await Promise.all(
-    jobs.map(async (job, i) => {
-      if (!job) return;
-      const state = await job.getState();
-      if (state === "completed") {
-        progress.completed += 1;
-        progress.blocks += job.data.to - job.data.from + 1;
-        progress.swaps += job.returnvalue?.swaps ?? 0;
-      } else {
-        if (state === "failed") progress.failed.push({ id: ids[i]!, reason: job.failedReason });
-        progress.blocks += typeof job.progress === "number" ? job.progress : 0;
+export function jobsProgress(queue: Queue<BlockRange, ChunkResult>, ids: string[]): Promise<Progress> {
+  return trackJobs(queue, ids, Number.POSITIVE_INFINITY).poll();
+}
+
+/** Waiting jobs in a row after which the rest are taken to be waiting too (the queue is first in, first out). */
+const LOOKAHEAD = 64;
+
+/**
+ * Where the given jobs stand, polled again and again at the cost of the jobs in play, not of
+ * the whole range: a whole chain is thousands of jobs, and reading each one's state every half
+ * second would keep Redis busy for nothing. A completed job is remembered; the others are read
+ * in the order they were queued until `lookahead` waiting ones in a row (the rest wait behind
+ * them, as the queue is first in, first out).
+ */
+export function trackJobs(queue: Queue<BlockRange, ChunkResult>, ids: string[], lookahead = LOOKAHEAD): { poll(): Promise<Progress> } {
+  const completed = new Map<string, ChunkResult>();
+  return {
+    async poll() {
+      const progress: Progress = { blocks: 0, completed: 0, swaps: 0, failed: [] };
+      let waiting = 0;
+      for (let i = 0; i < ids.length && waiting < lookahead; i += LOOKAHEAD) {
+        const slice = ids.slice(i, i + LOOKAHEAD).filter((id) => !completed.has(id));
+        const states = await Promise.all(
+          slice.map(async (id) => {
+            const job = await queue.getJob(id);
+            return { id, job, state: job ? await job.getState() : undefined };
+          }),
+        );
+        for (const { id, job, state } of states) {
+          if (!job) continue;
+          if (state === "completed") completed.set(id, { blocks: job.data.to - job.data.from + 1, swaps: job.returnvalue?.swaps ?? 0 });
+          else if (state === "waiting") waiting++;
+          else {
+            waiting = 0;
+            if (state === "failed") progress.failed.push({ id, reason: job.failedReason });
+            progress.blocks += typeof job.progress === "number" ? job.progress : 0;
+          }
+        }
       }
-    }),
-  );
-  return progress;
+      for (const r of completed.values()) {
+        progress.completed += 1;
+        progress.blocks += r.blocks;
+        progress.swaps += r.swaps;
+      }
+      return progress;
+    },
+  };
 }
 
 export interface WorkerOptions extends QueueAt {

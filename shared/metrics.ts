@@ -8,6 +8,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { backfillGauges, type BackfillMetricSource } from "./backfill-metrics.js";
 
 export const processRegistry = new Registry();
 collectDefaultMetrics({ register: processRegistry, prefix: "tokenpool_" });
@@ -237,9 +238,10 @@ export class IndexerMetrics {
 
   /**
    * `queue`: the backfill queue's job counts by state (BullMQ on REDIS_URL), read at each scrape;
-   * without it the gauge is absent.
+   * without it the gauge is absent. `backfill`: the latest backfill run, from the store.
    */
-  constructor(now: () => number = () => Date.now() / 1000, queue?: () => Promise<Record<string, number>>) {
+  constructor(now: () => number = () => Date.now() / 1000, queue?: () => Promise<Record<string, number>>, backfill?: () => Promise<BackfillMetricSource | null>) {
+    backfillGauges(this.registry, backfill);
     if (queue) {
       new Gauge({
         name: "tokenpool_backfill_queue_jobs",

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { countSkippedEvents, getCheckpoint, getHeartbeat, HEARTBEAT_STALE_SECONDS, taskProgress, type Database } from "../../db/index.js";
+import { BACKFILL_STALLED_SECONDS, countSkippedEvents, getCheckpoint, getHeartbeat, HEARTBEAT_STALE_SECONDS, latestBackfill, taskProgress, type Database } from "../../db/index.js";
 import type { Logger } from "../../shared/logger.js";
 import type { AppEnv } from "../env.js";
 import { errorBody } from "../errors.js";
@@ -42,6 +42,30 @@ const Health = z
         })
         .nullable()
         .openapi({ description: "The first start's history backfill (INDEXER_HISTORY_HOURS); null when none was started" }),
+      backfill: z
+        .object({
+          from: z.number().int(),
+          to: z.number().int(),
+          runtimes: z.number().int().openapi({ description: "Runtimes the range spans: chunks are cut at each upgrade" }),
+          chunksDone: z.number().int(),
+          chunksTotal: z.number().int(),
+          blocksDone: z.number().int().openapi({ description: "Blocks of the range indexed, including those earlier runs or the follower had" }),
+          blocksTotal: z.number().int(),
+          blocksPerSecond: z.number().openapi({ description: "Blocks per second of the run" }),
+          etaSeconds: z.number().int().nullable().openapi({ description: "Seconds left at that rate (null unless running)" }),
+          state: z.enum(["running", "stalled", "done", "interrupted", "failed"]).openapi({
+            description: `stalled: running on record but silent for over ${BACKFILL_STALLED_SECONDS} s (the process died; the same command resumes it); interrupted: stopped by SIGTERM/SIGINT`,
+          }),
+          error: z.string().nullable().openapi({ description: "Why it failed" }),
+          startedAt: z.string(),
+          updatedAt: z.string().openapi({ description: "Last written (every few seconds while it runs)" }),
+          historyFrom: z.number().int().nullable().openapi({ description: "The store's first block with events (history starts there), now" }),
+          gaps: z.number().int().openapi({ description: "Runs of blocks after historyFrom whose events the store lacks (the chunks in flight, a re-bootstrap's skipped blocks), now" }),
+          gapBlocks: z.number().int().openapi({ description: "Blocks in those gaps" }),
+          moreGaps: z.boolean().openapi({ description: "More gaps than counted (only the newest 100 are)" }),
+        })
+        .nullable()
+        .openapi({ description: "The latest `tokenpool backfill` run (docs/operators.md, Backfilling the whole chain) and the store's history coverage; null when none ran" }),
       reread: z
         .object({
           block: z.number().int().openapi({ description: "The block the state is read at (the checkpoint stays there until it is done)" }),
@@ -90,7 +114,7 @@ const Health = z
 const Unavailable = ErrorBody.extend({
   status: z.literal("down"),
   chain: z.object({ finalized: z.null() }),
-  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null(), bootstrap: z.null(), history: z.null(), reread: z.null(), verification: z.null() }),
+  indexer: z.object({ block: z.null(), lag: z.null(), skippedEvents: z.null(), bootstrap: z.null(), history: z.null(), backfill: z.null(), reread: z.null(), verification: z.null() }),
   db: z.literal("down"),
 }).openapi("HealthUnavailable");
 
@@ -124,8 +148,8 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; re
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`store did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
       });
-      const [cp, skippedEvents, tasks, heartbeat] = await Promise.race([
-        deps.ping().then(() => Promise.all([getCheckpoint(deps.db), countSkippedEvents(deps.db), taskProgress(deps.db), getHeartbeat(deps.db)])),
+      const [cp, skippedEvents, tasks, heartbeat, backfill] = await Promise.race([
+        deps.ping().then(() => Promise.all([getCheckpoint(deps.db), countSkippedEvents(deps.db), taskProgress(deps.db), getHeartbeat(deps.db), latestBackfill(deps.db)])),
         timeout,
       ]).finally(() => clearTimeout(timer));
       const block = cp?.blockNumber ?? null;
@@ -136,12 +160,12 @@ export function healthRoutes(deps: { db: Database; ping: () => Promise<void>; re
       const stale = staleAfter > 0 && heartbeat !== undefined && heartbeat.ageSeconds > staleAfter;
       const status = stale ? ("stale" as const) : skippedEvents > 0 ? ("degraded" as const) : ("ok" as const);
       const beat = heartbeat ? { heartbeatAge: Math.floor(heartbeat.ageSeconds) } : {};
-      return c.json({ status, chain: { finalized }, indexer: { block, lag, ...beat, skippedEvents, ...tasks }, db: "ok" as const }, 200);
+      return c.json({ status, chain: { finalized }, indexer: { block, lag, ...beat, skippedEvents, ...tasks, backfill }, db: "ok" as const }, 200);
     } catch (err) {
       deps.logger.warn({ err }, "health: store unavailable");
       deps.reset?.();
       const body = errorBody("SERVICE_UNAVAILABLE", "The database does not answer.");
-      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null, verification: null }, db: "down" as const }, 503, { "Retry-After": "5" });
+      return c.json({ ...body, status: "down" as const, chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, backfill: null, reread: null, verification: null }, db: "down" as const }, 503, { "Retry-After": "5" });
     }
   });
 }

@@ -704,6 +704,40 @@ export interface components {
             /** @enum {string} */
             db: "ok";
             indexer: {
+                /** @description The latest `tokenpool backfill` run (docs/operators.md, Backfilling the whole chain) and the store's history coverage; null when none ran */
+                backfill: {
+                    /** @description Blocks of the range indexed, including those earlier runs or the follower had */
+                    blocksDone: number;
+                    /** @description Blocks per second of the run */
+                    blocksPerSecond: number;
+                    blocksTotal: number;
+                    chunksDone: number;
+                    chunksTotal: number;
+                    /** @description Why it failed */
+                    error: string | null;
+                    /** @description Seconds left at that rate (null unless running) */
+                    etaSeconds: number | null;
+                    from: number;
+                    /** @description Blocks in those gaps */
+                    gapBlocks: number;
+                    /** @description Runs of blocks after historyFrom whose events the store lacks (the chunks in flight, a re-bootstrap's skipped blocks), now */
+                    gaps: number;
+                    /** @description The store's first block with events (history starts there), now */
+                    historyFrom: number | null;
+                    /** @description More gaps than counted (only the newest 100 are) */
+                    moreGaps: boolean;
+                    /** @description Runtimes the range spans: chunks are cut at each upgrade */
+                    runtimes: number;
+                    startedAt: string;
+                    /**
+                     * @description stalled: running on record but silent for over 60 s (the process died; the same command resumes it); interrupted: stopped by SIGTERM/SIGINT
+                     * @enum {string}
+                     */
+                    state: "running" | "stalled" | "done" | "interrupted" | "failed";
+                    to: number;
+                    /** @description Last written (every few seconds while it runs) */
+                    updatedAt: string;
+                } | null;
                 block: number | null;
                 /** @description The store's bootstrap snapshot (null before the first) */
                 bootstrap: {
@@ -812,6 +846,7 @@ export interface components {
             /** @enum {string} */
             db: "down";
             indexer: {
+                backfill: null;
                 block: null;
                 bootstrap: null;
                 history: null;

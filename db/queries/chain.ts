@@ -144,6 +144,7 @@ export const INDEXED_TABLES = [
   "event_ranges",
   "checkpoints",
   "backfill_chunks",
+  "backfill_runs",
   "pool_volume_hourly",
   "pool_volume_minutely",
   "skipped_events",

@@ -115,3 +115,10 @@ export async function missingIn(db: Database, lo: number, hi: number): Promise<B
   if (to >= top) return undefined;
   return { fromBlock: to + 1, toBlock: Math.min(hi, (next ?? hi + 1) - 1) };
 }
+
+/** The runs of blocks whose events the store holds that overlap [from, to], ascending. */
+export async function eventRangesIn(db: Database, from: number, to: number): Promise<BlockRange[]> {
+  return rowsOf<{ from_block: Num; to_block: Num }>(
+    await db.execute(sql`select from_block, to_block from event_ranges where to_block >= ${from}::bigint and from_block <= ${to}::bigint order by from_block`),
+  ).map((r) => ({ fromBlock: Number(r.from_block), toBlock: Number(r.to_block) }));
+}

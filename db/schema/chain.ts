@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { int64 } from "./tokens.js";
 
 /** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
@@ -50,6 +50,32 @@ export const backfillChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.fromBlock, t.toBlock] })],
 );
+
+/**
+ * `tokenpool backfill` runs as operators watch them (`tokenpool status`, /health, metrics): one
+ * row per invocation, written every few seconds while it runs. The chunks themselves are
+ * recorded in backfill_chunks; this says how far the run is and how fast. A row left "running"
+ * whose updated_at stops moving is a process that died (the same command resumes it).
+ */
+export const backfillRuns = pgTable("backfill_runs", {
+  id: serial().primaryKey(),
+  fromBlock: int64().notNull(),
+  toBlock: int64().notNull(),
+  /** Runtimes (spec versions) the range spans: chunks are cut at their boundaries. */
+  runtimes: integer().notNull(),
+  chunksTotal: integer().notNull(),
+  chunksDone: integer().notNull(),
+  blocksTotal: int64().notNull(),
+  /** Including the blocks earlier runs (or the follower) had already indexed. */
+  blocksDone: int64().notNull(),
+  /** Blocks per second indexed by this run (a rate, not an amount). */
+  blocksPerSecond: doublePrecision().notNull(),
+  /** running, done, interrupted (SIGTERM/SIGINT) or failed. */
+  state: text().notNull(),
+  error: text(),
+  startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Events the indexer handles but could not decode or attribute, by block: logged at error

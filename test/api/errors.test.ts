@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { createDb, replaceSkippedEvents, setTask } from "../../db/index.js";
+import { createDb, historyCoverage, replaceSkippedEvents, setTask, startBackfillRun, updateBackfillRun } from "../../db/index.js";
 import { describeDb } from "../support/db.js";
 import { buildApp, expectError } from "../support/app.js";
 import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
@@ -81,9 +81,9 @@ describeDb("error paths", (ctx) => {
     const t = buildApp(ctx.db, { ping: ctx.handle.ping });
     const empty = await t.get("/health");
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0, bootstrap: null, history: null, reread: null, verification: null }, db: "ok" });
+    expect(await empty.json()).toEqual({ status: "ok", chain: { finalized: null }, indexer: { block: null, lag: null, skippedEvents: 0, bootstrap: null, history: null, backfill: null, reread: null, verification: null }, db: "ok" });
     await seedMarket(ctx.db);
-    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0, bootstrap: null, history: null, reread: null, verification: null }, db: "ok" });
+    expect(await (await t.get("/health")).json()).toEqual({ status: "ok", chain: { finalized: HEAD_BLOCK + 3 }, indexer: { block: HEAD_BLOCK, lag: 3, skippedEvents: 0, bootstrap: null, history: null, backfill: null, reread: null, verification: null }, db: "ok" });
 
     // An event the indexer handles but could not decode turns it degraded (still 200: it serves),
     // until a block's re-indexing replaces its record.
@@ -111,6 +111,33 @@ describeDb("error paths", (ctx) => {
     });
     await ctx.db.execute(sql`delete from indexer_tasks where name in ('sweep', 'sweep-upgrade')`);
 
+    // A `tokenpool backfill` run as it records itself, and the store's coverage; silent for long, it is stalled.
+    const run = await startBackfillRun(ctx.db, { fromBlock: 1, toBlock: 9_000, runtimes: 3, chunksTotal: 9, chunksDone: 2, blocksTotal: 9_000, blocksDone: 2_000 });
+    await updateBackfillRun(ctx.db, run, { chunksDone: 4, blocksDone: 4_500, blocksPerSecond: 250 });
+    const coverage = await historyCoverage(ctx.db);
+    expect(coverage.historyFrom).not.toBeNull();
+    const backfill = async () => ((await (await t.get("/health")).json()) as { indexer: { backfill: unknown } }).indexer.backfill;
+    expect(await backfill()).toEqual({
+      from: 1,
+      to: 9_000,
+      runtimes: 3,
+      chunksDone: 4,
+      chunksTotal: 9,
+      blocksDone: 4_500,
+      blocksTotal: 9_000,
+      blocksPerSecond: 250,
+      etaSeconds: 18,
+      state: "running",
+      error: null,
+      startedAt: expect.any(String),
+      updatedAt: expect.any(String),
+      ...coverage,
+    });
+    await ctx.db.execute(sql`update backfill_runs set updated_at = now() - interval '5 minutes'`);
+    expect(await backfill()).toMatchObject({ state: "stalled", etaSeconds: null });
+    await updateBackfillRun(ctx.db, run, { chunksDone: 9, blocksDone: 9_000, blocksPerSecond: 240, state: "done" });
+    expect(await backfill()).toMatchObject({ state: "done", chunksDone: 9, blocksDone: 9_000, etaSeconds: null });
+
     const down = buildApp(ctx.db, { ping: () => Promise.reject(new Error("connection refused")) });
     const res = await down.get("/health");
     expect(res.status).toBe(503);
@@ -119,7 +146,7 @@ describeDb("error paths", (ctx) => {
       error: { code: "SERVICE_UNAVAILABLE", message: expect.any(String) },
       status: "down",
       chain: { finalized: null },
-      indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, reread: null, verification: null },
+      indexer: { block: null, lag: null, skippedEvents: null, bootstrap: null, history: null, backfill: null, reread: null, verification: null },
       db: "down",
     });
   });

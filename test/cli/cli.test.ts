@@ -93,7 +93,7 @@ describe("tokenpool CLI", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
     expect(backfill[0]!.stderr).toContain("option '--from <block>' argument 'x' is invalid. expected an integer from 1");
-    expect(backfill[1]!.stderr).toContain("required option '--from <block>' not specified");
+    expect(backfill[1]!.stderr).toContain("give --from <block> (with or without --to), or --all");
     expect(backfill[2]!.stderr).toContain("WS_URL must be set for a backfill");
     expect(backfill[3]!.stderr).toContain("REDIS_URL must be set for a worker");
     expect(backfill[4]!.stderr).toContain("--workers must be at least 1 without REDIS_URL");
@@ -114,7 +114,7 @@ describe("tokenpool CLI", () => {
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
     const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, queue: null });
+    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, backfill: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
     // Five processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
   }, 90_000);

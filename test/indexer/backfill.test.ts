@@ -201,11 +201,11 @@ describe(`backfill on the devnet (${target.name})`, () => {
     const args = ["backfill", "--from", String(range.from), "--to", String(range.to), "--chunk", "5", "--workers", "2"];
     const first = await cli(args, env);
     expect(first.stderr).toMatch(new RegExp(`backfill: ${range.to - range.from + 1}/${range.to - range.from + 1} blocks \\(100%\\), [\\d.]+ blocks/s, ETA`));
-    expect(first.stdout).toMatch(new RegExp(`^backfill done: blocks ${range.from}-${range.to}, ${range.to - range.from + 1} indexed in [\\d.]+ s \\([\\d.]+ blocks/s, in-process\\), \\d+ swaps\\n$`));
+    expect(first.stdout).toMatch(new RegExp(`^backfill done: blocks ${range.from}-${range.to}, ${range.to - range.from + 1} indexed in [\\d.]+ s \\([\\d.]+ blocks/s, in-process\\), \\d+ swaps; history from block ${range.from}, no gaps\\n$`));
     expect(first.status).toBe(0);
 
     const second = await cli(args, env);
-    expect(second.stdout).toMatch(/, 0 indexed in .* chunks were already done\n$/);
+    expect(second.stdout).toMatch(/, 0 indexed in .* chunks were already done; history from block \d+, no gaps\n$/);
     expect(second.status).toBe(0);
 
     const handle = await createDb({ dataDir });

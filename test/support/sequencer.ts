@@ -23,6 +23,9 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/indexer/verify.test.ts": 46,
   "test/api/attack-review.test.ts": 43,
   "test/indexer/backfill.test.ts": 39,
+  // 210–440 s and 26 s measured at load average 11 (2026-11-27, four agents on 2 cores): a third to a half of that on a quiet machine.
+  "test/indexer/backfill-all.test.ts": 120,
+  "test/indexer/backfill-plan.test.ts": 13,
   "test/api/ws-fair-share.test.ts": 37,
   "test/indexer/standby.test.ts": 34,
   "test/indexer/reread.test.ts": 33,
