@@ -49,7 +49,7 @@ function build(runtime: Runtime, onMismatch: (kind: string) => void): EventCodec
     if (codec.encodedLength !== bytes.length) throw new ScaleError(`type ${id}: ${bytes.length} bytes, ${codec.encodedLength} decoded`);
     collectAccounts(codec, acc.ss58, acc.set, depth);
     return plain(codec, acc.ss58);
-  });
+  }, registry.chainSS58 ?? 42);
   const entry = (runtime.decorated.query as unknown as Record<string, Record<string, StorageEntry>>).system!.events!;
   const vecType = lookup.getSiType(entry.meta.type.asPlain).def;
   if (!vecType.isSequence) throw new ScaleError(`${runtime.specName}/${runtime.specVersion}: System.Events is not a vector`);

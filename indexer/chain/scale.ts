@@ -1,100 +1,21 @@
 /**
  * SCALE decoders generated from a runtime's own metadata (its portable type registry), for the
- * hot path of a block's events: `skip` walks any type's bytes; `plain` turns the types whose
- * polkadot-js value is a plain one (integers, accounts, XCM locations, options, tuples, vectors,
- * structs and field-less enums of those) into what events.ts `plain` gives for them, without
- * building a codec per value. A type outside that set has no `plain`: its event is decoded by
- * polkadot-js (event-codec.ts). Built per runtime, never per version number.
+ * hot path of a block's events: `skip` walks any type's bytes; `plain` turns a value into what
+ * events.ts `plain` gives for it — integers, accounts, XCM locations, options, tuples, vectors,
+ * structs and enums — without building a codec per value. A type whose polkadot-js class has a
+ * shape of its own (scale-reader.ts SPECIAL: bytes, calls, per-things…) has no `plain`, and
+ * `value` reads it with its polkadot-js codec alone (event-codec.ts). Built per runtime, never per
+ * version number.
  */
 import type { PortableRegistry } from "@polkadot/types";
 import type { SiType } from "@polkadot/types/interfaces";
 import { u8aToHex } from "@polkadot/util";
-import { encodeAddress } from "@polkadot/util-crypto";
+import { PrimitiveCodecs } from "./scale-primitive.js";
+import { address, MAX_ACCOUNTS, MAX_DEPTH, PRIMITIVE_BYTES, ScaleError, SPECIAL, type Accounts, type Plain, type Skip } from "./scale-reader.js";
 
-export class ScaleError extends Error {
-  override name = "ScaleError";
-}
+export { address, MAX_ACCOUNTS, MAX_DEPTH, Reader, ScaleError, type Accounts, type Plain } from "./scale-reader.js";
 
-export class Reader {
-  pos = 0;
-  constructor(readonly u8a: Uint8Array) {}
-
-  take(n: number): number {
-    const at = this.pos;
-    if (at + n > this.u8a.length) throw new ScaleError(`${this.u8a.length} bytes, read past the end at ${at + n}`);
-    this.pos = at + n;
-    return at;
-  }
-
-  byte(): number {
-    return this.u8a[this.take(1)]!;
-  }
-
-  /** Unsigned little-endian integer of `n` bytes. */
-  uint(n: number): bigint {
-    const at = this.take(n);
-    if (n <= 4) {
-      let v = 0;
-      for (let i = n - 1; i >= 0; i--) v = v * 256 + this.u8a[at + i]!;
-      return BigInt(v);
-    }
-    let v = 0n;
-    for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(this.u8a[at + i]!);
-    return v;
-  }
-
-  compact(): bigint {
-    const b = this.u8a[this.pos];
-    if (b === undefined) throw new ScaleError("compact past the end");
-    switch (b & 3) {
-      case 0:
-        this.pos += 1;
-        return BigInt(b >> 2);
-      case 1:
-        return this.uint(2) >> 2n;
-      case 2:
-        return this.uint(4) >> 2n;
-      default:
-        this.pos += 1;
-        return this.uint((b >> 2) + 4);
-    }
-  }
-
-  length(): number {
-    const n = this.compact();
-    if (n > BigInt(this.u8a.length - this.pos) * 8n + 64n) throw new ScaleError(`a length of ${n} with ${this.u8a.length - this.pos} bytes left`);
-    return Number(n);
-  }
-}
-
-/** Accounts an event names, as events.ts collects them: at most MAX_ACCOUNTS, none nested deeper than MAX_DEPTH. */
-export interface Accounts {
-  set: Set<string>;
-  ss58: number;
-}
-export const MAX_ACCOUNTS = 64;
-export const MAX_DEPTH = 6;
-
-type Skip = (r: Reader) => void;
-export type Plain = (r: Reader, acc: Accounts, depth: number) => unknown;
-
-const PRIMITIVE_BYTES: Record<string, number> = { Bool: 1, Char: 4, U8: 1, U16: 2, U32: 4, U64: 8, U128: 16, U256: 32, I8: 1, I16: 2, I32: 4, I64: 8, I128: 16, I256: 32 };
-/** Paths polkadot-js maps to classes of their own (PortableRegistry's PATHS_ALIAS and wrappers): never `plain`. */
-const SPECIAL = /^(sp_runtime::generic::era::Era|sp_runtime::multiaddress::MultiAddress|.*AccountId20|.*EthereumAddress|.*::vote::Vote|.*_identity::types::Data|.*_identity::types::BitFlags|sp_core::Opaque.*|sp_core::offchain::OpaqueMultiaddr|primitive_types::.*|sp_arithmetic::per_things::.*|.*_runtime::Runtime(Call|Event)|ink.*|(.*::)?(BTreeMap|BTreeSet|BoundedBTreeMap|BoundedBTreeSet|Range|RangeInclusive|WrapperOpaque|WrapperKeepOpaque|Cow|Result))$/;
-
-/** One SS58 encoding per account seen lately (each is named by several events of a block). */
-const addresses = new Map<string, string>();
-export function address(bytes: Uint8Array, ss58: number): string {
-  const key = `${ss58}:${u8aToHex(bytes)}`;
-  let a = addresses.get(key);
-  if (a === undefined) {
-    if (addresses.size >= 100_000) addresses.clear();
-    addresses.set(key, (a = encodeAddress(bytes, ss58)));
-  }
-  return a;
-}
-
-export class TypeCodecs {
+export class TypeCodecs extends PrimitiveCodecs {
   private readonly skips: Skip[] = [];
   private readonly plains = new Map<number, Plain | null>();
 
@@ -103,9 +24,12 @@ export class TypeCodecs {
    * polkadot-js codec of that type alone (events.ts) — a field, not the whole event.
    */
   constructor(
-    private readonly lookup: PortableRegistry,
+    lookup: PortableRegistry,
     private readonly codec?: (id: number, bytes: Uint8Array, acc: Accounts, depth: number) => unknown,
-  ) {}
+    registrySs58 = 42,
+  ) {
+    super(lookup, registrySs58);
+  }
 
   /** The decoder of a type: its own plain one, else its polkadot-js codec's value. */
   value(id: number): Plain {
@@ -120,13 +44,19 @@ export class TypeCodecs {
     };
   }
 
-  private type(id: number): SiType {
-    return this.lookup.getSiType(id);
-  }
 
   skip(id: number): Skip {
-    // Lazy per id: recursive types (a location's junctions) resolve on first use.
-    return (this.skips[id] ??= (r) => (this.skips[id] = this.buildSkip(id))(r));
+    const known = this.skips[id];
+    if (known) return known;
+    // Lazy: recursive types (a location's junctions) resolve on first use, then the table holds
+    // the built one (decoders made before hold this, one call more).
+    let built: Skip | undefined;
+    const lazy: Skip = (r) => {
+      if (!built) this.skips[id] = built = this.buildSkip(id);
+      built(r);
+    };
+    this.skips[id] = lazy;
+    return lazy;
   }
 
   private buildSkip(id: number): Skip {
@@ -189,6 +119,7 @@ export class TypeCodecs {
   }
 
   /** The plain decoder of a type, or null when polkadot-js gives its values a shape of their own. */
+
   plain(id: number): Plain | null {
     if (this.plains.has(id)) return this.plains.get(id)!;
     this.plains.set(id, null); // a recursive type is not plain
@@ -201,10 +132,6 @@ export class TypeCodecs {
     return built;
   }
 
-  private isU8(id: number): boolean {
-    const def = this.type(id).def;
-    return def.isPrimitive && def.asPrimitive.type.toString() === "U8";
-  }
 
   private buildPlain(id: number): Plain | null {
     const t = this.type(id);
@@ -295,13 +222,12 @@ export class TypeCodecs {
       if (!p) return null;
       return (r, acc, depth) => (r.byte() === 0 ? null : p(r, acc, depth + 1));
     }
-    if (variants.length === 0 || variants.some((v) => v.fields.length > 0)) return null;
-    const names = new Map(variants.map((v) => [v.index.toNumber(), v.name.toString()]));
-    return (r) => {
-      const tag = r.byte();
-      const name = names.get(tag);
-      if (name === undefined) throw new ScaleError(`variant ${tag} does not exist`);
-      return name;
-    };
+    // Any other enum is its toPrimitive() in events.ts.
+    return this.enumValue(t, (x) => this.prim(x));
   }
+
+  /**
+   * An enum as polkadot-js' toPrimitive gives it: a field-less one its variant's name, others
+   * { variant (camelCase): its value's toPrimitive() } — `inner` decodes those values.
+   */
 }
