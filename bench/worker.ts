@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     const goal = Number(target.replace(/[^\d]/g, ""));
     rows.push({
       what: `backfill ${label} (blocks/s; ${f.eventsPerBlock} events a block)`,
-      figure: `${b.median} (${b.min}–${b.max}); ${f.perWorker} per worker; ${f.cpuMsPerBlock} CPU ms a block; worker CPU ${f.workerCpuPct} %, node CPU ${f.nodeCpuPct} %; load ${(f.load as number[]).join("/")}`,
+      figure: `${b.median} (${b.min}–${b.max}); ${f.perWorker} per worker; ${f.cpuMsPerBlock} CPU ms a block (≈ ${Math.round(1000 / (f.cpuMsPerBlock as number))} blocks per CPU-second); worker CPU ${f.workerCpuPct} %, node CPU ${f.nodeCpuPct} %; load ${(f.load as number[]).join("/")}`,
       ...(target ? { target, met: b.median >= goal } : {}),
       part: "worker",
       date,
