@@ -21,7 +21,8 @@ export interface DecodedBlock {
   events: ChainEvent[];
 }
 
-export function decodeBlock(raw: RawBlock, rpc: ChainRpc, ss58: number): DecodedBlock {
+/** `onMismatch`: an event kind the metadata decoder and polkadot-js read differently (polkadot-js decodes it from then on). */
+export function decodeBlock(raw: RawBlock, rpc: ChainRpc, ss58: number, onMismatch?: (kind: string) => void): DecodedBlock {
   const q = raw.runtime.decorated.query as unknown as Record<string, Record<string, StorageEntry>>;
   const now = decodeValue(raw.runtime, q.timestamp!.now!, raw.now);
   return {
@@ -32,6 +33,6 @@ export function decodeBlock(raw: RawBlock, rpc: ChainRpc, ss58: number): Decoded
     timestamp: Math.floor(Number(now.toString()) / 1000),
     // Straight from the bytes with the runtime's metadata (event-codec.ts): a codec per value
     // was half of a block's CPU.
-    events: eventCodec(raw.runtime).decode(raw.events, ss58),
+    events: eventCodec(raw.runtime, onMismatch).decode(raw.events, ss58),
   };
 }

@@ -35,13 +35,13 @@ export interface EventCodec {
 const codecs = new WeakMap<Runtime, EventCodec>();
 
 /** The runtime's codec of System.Events, built the first time one of its blocks is decoded. */
-export function eventCodec(runtime: Runtime, onMismatch: (kind: string) => void = () => {}): EventCodec {
+export function eventCodec(runtime: Runtime, onMismatch?: (kind: string) => void): EventCodec {
   let codec = codecs.get(runtime);
   if (!codec) codecs.set(runtime, (codec = build(runtime, onMismatch)));
   return codec;
 }
 
-function build(runtime: Runtime, onMismatch: (kind: string) => void): EventCodec {
+function build(runtime: Runtime, onMismatch: (kind: string) => void = () => {}): EventCodec {
   const { registry, metadata } = runtime;
   const lookup = registry.lookup;
   const types = new TypeCodecs(lookup, (id, bytes, acc, depth) => {
