@@ -9,13 +9,14 @@
  * 128), and two worker processes side by side on halves of the range. Each run prints blocks/s,
  * the worker's CPU (its own process.cpuUsage over the run), the node's CPU (from /proc), the load
  * average, and the rows written (transfers, swaps, fees); a run that writes no transfers, no
- * swaps or no fees fails the bench. The rows go to bench/results.json (part "worker").
+ * swaps or no fees fails the bench. The rows go to bench/results.json (part "worker", one per measure: bench/results.ts).
  */
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { startBenchNode, type BenchNode } from "./node/start.js";
+import { recordResults, type Row } from "./results.js";
 import { freshStore } from "./stores.js";
 
 const BLOCKS = Number(process.env.BENCH_WORKER_BLOCKS ?? 2_000);
@@ -138,30 +139,41 @@ async function main(): Promise<void> {
   ];
   const only = process.env.BENCH_WORKER_ONLY;
   const date = new Date().toISOString();
-  const rows: Record<string, unknown>[] = [];
   const figures: Record<string, unknown>[] = [];
   for (const [label, latency, workers, prefetch, target] of measures) {
     if (only && !label.includes(only)) continue;
-    const f = await series(label, latency, workers, prefetch);
-    figures.push(f);
-    const b = f.blocksPerSecond as { median: number; min: number; max: number };
-    const goal = Number(target.replace(/[^\d]/g, ""));
-    rows.push({
-      what: `backfill ${label} (blocks/s; ${f.eventsPerBlock} events a block)`,
-      figure: `${b.median} (${b.min}–${b.max}); ${f.perWorker} per worker; ${f.cpuMsPerBlock} CPU ms a block (≈ ${Math.round(1000 / (f.cpuMsPerBlock as number))} blocks per CPU-second); worker CPU ${f.workerCpuPct} %, node CPU ${f.nodeCpuPct} %; load ${(f.load as number[]).join("/")}`,
-      ...(target ? { target, met: b.median >= goal } : {}),
-      part: "worker",
-      date,
-    });
+    figures.push({ ...(await series(label, latency, workers, prefetch)), target });
   }
   console.table(figures.map((f) => ({ what: f.what, "blocks/s": JSON.stringify(f.blocksPerSecond), "per worker": f.perWorker, "CPU ms/block": f.cpuMsPerBlock, "worker CPU %": f.workerCpuPct, "node CPU %": f.nodeCpuPct, load: (f.load as number[]).join("/"), rows: JSON.stringify(f.rows) })));
-  const file = new URL("./results.json", import.meta.url);
-  const before = JSON.parse(readFileSync(file, "utf8")) as { rows?: { part?: string }[] } & Record<string, unknown>;
-  // A partial run (BENCH_WORKER_ONLY) replaces only its own measures.
-  const ran = new Set(rows.map((r) => r.what));
-  const kept = (before.rows ?? []).filter((r) => !(r.part === "worker" && ran.has((r as { what?: string }).what)));
-  const keptFigures = ((before.worker as { figures?: { what: string }[] } | undefined)?.figures ?? []).filter((f) => !figures.some((g) => g.what === f.what));
-  writeFileSync(file, `${JSON.stringify({ ...before, worker: { date, blocks: BLOCKS, chunk: CHUNK, runs: RUNS, figures: [...keptFigures, ...figures] }, rows: [...kept, ...rows] }, null, 2)}\n`);
+  // One row per measure (bench/results.ts): a partial run (BENCH_WORKER_ONLY) replaces only its own.
+  recordResults(figures.map((f) => workerRow(f as unknown as Figure)), date, { worker: { blocks: BLOCKS, chunk: CHUNK, runs: RUNS, figures } });
+}
+
+interface Figure {
+  what: string;
+  target: string;
+  blocksPerSecond: { median: number; min: number; max: number };
+  perWorker: number;
+  cpuMsPerBlock: number;
+  workerCpuPct: number;
+  nodeCpuPct: number;
+  load: number[];
+  eventsPerBlock: number;
+}
+
+/** A measure's row: its name stays the same from run to run, the outcome is in the figure. */
+function workerRow(f: Figure): Row {
+  const b = f.blocksPerSecond;
+  const goal = Number(f.target.replace(/[^\d]/g, ""));
+  return {
+    what: `backfill worker: ${f.what} (blocks/s; bench node, ${f.eventsPerBlock} events a block)`,
+    figure: `${b.median} (${b.min}–${b.max}); ${f.perWorker} per worker; ${f.cpuMsPerBlock} CPU ms a block (≈ ${Math.round(1000 / f.cpuMsPerBlock)} blocks per CPU-second); worker CPU ${f.workerCpuPct} %, node CPU ${f.nodeCpuPct} %; load ${f.load.join("/")}`,
+    ...(f.target ? { target: f.target, met: b.median >= goal } : {}),
+    part: "worker",
+    median: b.median,
+    min: b.min,
+    max: b.max,
+  };
 }
 
 await main();
