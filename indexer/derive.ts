@@ -98,6 +98,11 @@ export class Deriver {
     return (this.market = new Market(this.options.oracle, this.anchors, this.anchorNotice));
   }
 
+  /** Never silently: a kind of event the bytes decoder read otherwise than polkadot-js (which decodes it from then on). */
+  readonly codecMismatch = (kind: string): void => {
+    this.options.logger.warn({ event: kind }, "indexer: an event kind decodes differently from the bytes than through polkadot-js; polkadot-js decodes it from now on (slower, same rows)");
+  };
+
   /** The runtime of the state the next block starts from (its parent's). */
   startFrom(runtime: SpecId): void {
     this.runtime = { specName: runtime.specName, specVersion: runtime.specVersion };

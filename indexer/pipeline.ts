@@ -51,7 +51,7 @@ export class Pipeline {
   }
 
   private async prepare(number: number, ahead: boolean): Promise<Prepared> {
-    const block = decodeBlock(await fetchBlock(this.reader, number), this.reader.rpc, this.reader.ss58);
+    const block = decodeBlock(await fetchBlock(this.reader, number), this.reader.rpc, this.reader.ss58, this.deriver.codecMismatch);
     if (!ahead) return { block };
     const plan = this.deriver.plan(block.events, this.scope, true);
     // A read its turn would not make (a token the real directory does not know yet) fails

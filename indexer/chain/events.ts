@@ -1,8 +1,8 @@
 import "@polkadot/api-augment/assetHubKusama";
 import { AbstractArray, AbstractInt, Compact, Enum, Option, Struct } from "@polkadot/types-codec";
 import type { Codec } from "@polkadot/types/types";
-import type { EventRecord } from "@polkadot/types/interfaces";
-import { encodeAddress } from "@polkadot/util-crypto";
+import type { Event, EventRecord } from "@polkadot/types/interfaces";
+import { address, MAX_ACCOUNTS, MAX_DEPTH } from "./scale.js";
 import { u8aToHex } from "@polkadot/util";
 
 export type { At } from "./storage.js";
@@ -24,9 +24,15 @@ export interface ChainEvent {
   accounts: string[];
 }
 
+/** By class: toRawType builds a type's whole description on every call (a fifth of a block's CPU). */
+const accountClasses = new WeakMap<object, boolean>();
 function isAccount(codec: Codec): boolean {
-  const type = codec.toRawType();
-  return type === "AccountId32" || type === "AccountId";
+  let is = accountClasses.get(codec.constructor);
+  if (is === undefined) {
+    const type = codec.toRawType();
+    accountClasses.set(codec.constructor, (is = type === "AccountId32" || type === "AccountId"));
+  }
+  return is;
 }
 
 /** An XCM location of any version: a struct of exactly `parents` and `interior`. */
@@ -40,9 +46,9 @@ function isLocation(codec: Codec): codec is Struct {
  * Codec → plain value. Integers stay exact (decimal strings), accounts become SS58 in the chain's
  * prefix, locations the hex of their bytes; tuples and vectors arrays; the rest toPrimitive().
  */
-function plain(codec: Codec, ss58: number): unknown {
+export function plain(codec: Codec, ss58: number): unknown {
   if (codec instanceof AbstractInt || codec instanceof Compact) return codec.toString();
-  if (isAccount(codec)) return encodeAddress(codec.toU8a(), ss58);
+  if (isAccount(codec)) return address(codec.toU8a(), ss58);
   if (isLocation(codec)) return u8aToHex(codec.toU8a());
   if (codec instanceof Option) return codec.isSome ? plain(codec.unwrap(), ss58) : null;
   if (codec instanceof Struct) return Object.fromEntries([...codec.entries()].map(([k, v]) => [k, plain(v, ss58)]));
@@ -51,17 +57,16 @@ function plain(codec: Codec, ss58: number): unknown {
 }
 
 /** Accounts one event may name (nested ones included); more are left to the sweep (sweep.ts). */
-export const MAX_EVENT_ACCOUNTS = 64;
-const MAX_DEPTH = 6;
+export const MAX_EVENT_ACCOUNTS = MAX_ACCOUNTS;
 
 /**
  * Every AccountId32 inside `codec`: a field, an Option, a struct's or an enum's inner value, a
  * tuple's or a vector's items (Staking.Rewarded's `dest: RewardDestination::Account(..)`, a
  * proxy's delegate). Bounded in depth and count: an event is the chain's, but a vector can be long.
  */
-function collectAccounts(codec: Codec, ss58: number, out: Set<string>, depth = 0): void {
+export function collectAccounts(codec: Codec, ss58: number, out: Set<string>, depth = 0): void {
   if (out.size >= MAX_EVENT_ACCOUNTS || depth > MAX_DEPTH) return;
-  if (isAccount(codec)) return void out.add(encodeAddress(codec.toU8a(), ss58));
+  if (isAccount(codec)) return void out.add(address(codec.toU8a(), ss58));
   if (codec instanceof AbstractInt || codec instanceof Compact) return;
   if (codec instanceof Option) return codec.isSome ? collectAccounts(codec.unwrap(), ss58, out, depth + 1) : undefined;
   if (codec instanceof Struct) for (const v of codec.values()) collectAccounts(v, ss58, out, depth + 1);
@@ -71,22 +76,17 @@ function collectAccounts(codec: Codec, ss58: number, out: Set<string>, depth = 0
 
 /** Decodes a block's System.Events, as the runtime's own metadata typed them. */
 export function decodeEvents(records: Iterable<EventRecord>, ss58: number): ChainEvent[] {
-  return [...records].map((record, index) => {
-    const { event, phase } = record;
-    const names = event.data.names ?? [];
-    const data: Record<string, unknown> = {};
-    const accounts = new Set<string>();
-    event.data.forEach((value, i) => {
-      data[names[i] ?? String(i)] = plain(value, ss58);
-      collectAccounts(value, ss58, accounts);
-    });
-    return {
-      index,
-      section: event.section,
-      method: event.method,
-      extrinsic: phase.isApplyExtrinsic ? phase.asApplyExtrinsic.toNumber() : null,
-      data,
-      accounts: [...accounts],
-    };
+  return [...records].map(({ event, phase }, index) => chainEvent(event, index, phase.isApplyExtrinsic ? phase.asApplyExtrinsic.toNumber() : null, ss58));
+}
+
+/** One event decoded by polkadot-js, in plain values (event-codec.ts's way for the types it does not decode itself). */
+export function chainEvent(event: Event, index: number, extrinsic: number | null, ss58: number): ChainEvent {
+  const names = event.data.names ?? [];
+  const data: Record<string, unknown> = {};
+  const accounts = new Set<string>();
+  event.data.forEach((value, i) => {
+    data[names[i] ?? String(i)] = plain(value, ss58);
+    collectAccounts(value, ss58, accounts);
   });
+  return { index, section: event.section, method: event.method, extrinsic, data, accounts: [...accounts] };
 }

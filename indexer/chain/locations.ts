@@ -111,7 +111,21 @@ function retireNetworks(value: unknown): unknown {
  * A foreign location: its canonical bytes (v5 form, hex) and JSON, and the chain's own bytes;
  * undefined when the bytes are no location.
  */
-export function canonicalLocation(location: Uint8Array | string | Codec): { canonical: string; key: string; location: unknown } | undefined {
+export function canonicalLocation(location: Uint8Array | string | Codec): Canonical | undefined {
+  // A pure function of the bytes, asked for the same few locations in every block's events.
+  const hex = typeof location === "string" ? location : location instanceof Uint8Array ? u8aToHex(location) : undefined;
+  if (hex === undefined) return canonicalOf(location);
+  if (canonicals.has(hex)) return canonicals.get(hex);
+  const c = canonicalOf(location);
+  if (canonicals.size >= 10_000) canonicals.clear();
+  canonicals.set(hex, c);
+  return c;
+}
+
+type Canonical = { canonical: string; key: string; location: unknown };
+const canonicals = new Map<string, Canonical | undefined>();
+
+function canonicalOf(location: Uint8Array | string | Codec): Canonical | undefined {
   const bytes = bytesOf(location);
   let codec: Codec;
   try {

@@ -131,10 +131,12 @@ export class ChainReader extends ChainNode {
     const out: TokenState[] = [];
     const missing: number[] = [];
     const others = ids.filter((id) => id !== this.nativeTokenId);
-    if (ids.includes(this.nativeTokenId)) {
-      const issuance = await at.query.balances.totalIssuance();
+    // Asked with the other tokens' reads, so they go out together (storage.ts rawValues).
+    const issuance = ids.includes(this.nativeTokenId) ? at.query.balances.totalIssuance() : undefined;
+    issuance?.catch(() => {}); // awaited below, after the others are asked for
+    if (issuance) {
       const { symbol, decimals } = this.native;
-      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: issuance.toString(), owner: null, kind: "native", assetId: null, location: null, status: "live", accounts: null });
+      out.push({ id: this.nativeTokenId, name: symbol, symbol, decimals, supply: "", owner: null, kind: "native", assetId: null, location: null, status: "live", accounts: null });
     }
     const sides = this.sides(others, (id) => id);
     const none = async (c: unknown[]) => c.map(() => undefined as unknown as Codec);
@@ -151,6 +153,7 @@ export class ChainReader extends ChainNode {
         foreign: (c) => (foreign ? foreign.metadata.multi(c.map((s) => foreignKey(s.key)) as never) : none(c)),
       }),
     ]);
+    if (issuance) out[0]!.supply = (await issuance).toString();
     sides.forEach(({ key, item: id }, i) => {
       const d = details[i] && some(details[i]!);
       if (!d) return void missing.push(id);
