@@ -135,9 +135,26 @@ export function planChunks(segments: RuntimeSegment[], size: number): BlockRange
 /** The chunks whose every block's events the store already holds (the follower's blocks, a finished run's). */
 export async function coveredChunks(db: Database, chunks: BlockRange[]): Promise<Set<BlockRange>> {
   if (chunks.length === 0) return new Set();
-  const lo = Math.min(...chunks.map((c) => c.from));
-  const hi = Math.max(...chunks.map((c) => c.to));
+  // A loop, not Math.min(...): a whole chain in small chunks (18M blocks by 100: 180,000) is more
+  // arguments than a call takes (RangeError: Maximum call stack size exceeded).
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const c of chunks) {
+    if (c.from < lo) lo = c.from;
+    if (c.to > hi) hi = c.to;
+  }
   const ranges = await eventRangesIn(db, lo, hi);
-  // Ranges are merged (no two touch), so a covered chunk lies inside one of them.
-  return new Set(chunks.filter((c) => ranges.some((r) => r.fromBlock <= c.from && r.toBlock >= c.to)));
+  // Ranges are merged (no two touch) and in order, so a covered chunk lies inside the last one
+  // starting at or before it: a binary search, not every range for every chunk.
+  const inside = (c: BlockRange) => {
+    let [a, b] = [0, ranges.length - 1];
+    while (a < b) {
+      const m = Math.ceil((a + b) / 2);
+      if (ranges[m]!.fromBlock <= c.from) a = m;
+      else b = m - 1;
+    }
+    const r = ranges[a];
+    return r !== undefined && r.fromBlock <= c.from && r.toBlock >= c.to;
+  };
+  return new Set(chunks.filter(inside));
 }
