@@ -127,8 +127,23 @@ export async function checkDecodable(api: ApiPromise, segments: RuntimeSegment[]
   throw new BackfillRangeError(`blocks ${s.from}–${s.to} were executed by ${s.specName} ${s.specVersion}, whose metadata cannot be decoded (${why})${advice}`);
 }
 
+/**
+ * The most chunks a plan may have: each is an object of the plan, a job id and a BullMQ job in
+ * Redis. `--all --chunk 1` on an 18M-block chain would be 18M of each (gigabytes in the CLI and
+ * in Redis, enqueued one by one) before a block is indexed; 18M blocks by 100 are 180,000.
+ */
+export const MAX_CHUNKS = 200_000;
+
 /** Chunks of at most `size` blocks, none across a runtime upgrade, newest first. */
 export function planChunks(segments: RuntimeSegment[], size: number): BlockRange[] {
+  const count = (n: number) => segments.reduce((sum, s) => sum + Math.ceil((s.to - s.from + 1) / n), 0);
+  if (count(size) > MAX_CHUNKS) {
+    const blocks = segments.reduce((n, s) => n + s.to - s.from + 1, 0);
+    // Each runtime's last chunk may be short: the size that fits can be a little above the mean.
+    let fits = Math.ceil(blocks / MAX_CHUNKS);
+    while (count(fits) > MAX_CHUNKS) fits++;
+    throw new BackfillRangeError(`${blocks} blocks in chunks of ${size} are ${count(size)} chunks, more than ${MAX_CHUNKS}: give --chunk ${fits} or more`);
+  }
   return segments.flatMap((s) => splitRange(s, size)).reverse();
 }
 

@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import { recordEventRanges } from "../../db/index.js";
-import { coveredChunks, planChunks } from "../../indexer/backfill-plan.js";
+import { coveredChunks, MAX_CHUNKS, planChunks } from "../../indexer/backfill-plan.js";
 import { describeDb, oneStore } from "../support/db.js";
 
 describeDb("chunks already indexed (coveredChunks)", (ctx) => {
@@ -16,3 +16,9 @@ describeDb("chunks already indexed (coveredChunks)", (ctx) => {
     expect([...covered].map((c) => `${c.from}-${c.to}`).sort()).toEqual(["1-100", "101-200", "17999901-18000000"]);
   });
 }, oneStore("pglite"));
+
+it("a plan of more chunks than MAX_CHUNKS is refused before any is built, naming the --chunk that fits", () => {
+  const chain = [{ from: 1, to: 10_000_000, specName: "statemint", specVersion: 1 }, { from: 10_000_001, to: 18_000_000, specName: "statemint", specVersion: 2 }];
+  expect(() => planChunks(chain, 1)).toThrow(`18000000 blocks in chunks of 1 are 18000000 chunks, more than ${MAX_CHUNKS}: give --chunk 91 or more`);
+  expect(planChunks(chain, 91)).toHaveLength(Math.ceil(10_000_000 / 91) + Math.ceil(8_000_000 / 91));
+});
