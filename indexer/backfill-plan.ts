@@ -127,17 +127,49 @@ export async function checkDecodable(api: ApiPromise, segments: RuntimeSegment[]
   throw new BackfillRangeError(`blocks ${s.from}–${s.to} were executed by ${s.specName} ${s.specVersion}, whose metadata cannot be decoded (${why})${advice}`);
 }
 
+/**
+ * The most chunks a plan may have: each is an object of the plan, a job id and a BullMQ job in
+ * Redis. `--all --chunk 1` on an 18M-block chain would be 18M of each (gigabytes in the CLI and
+ * in Redis, enqueued one by one) before a block is indexed; 18M blocks by 100 are 180,000.
+ */
+export const MAX_CHUNKS = 200_000;
+
 /** Chunks of at most `size` blocks, none across a runtime upgrade, newest first. */
 export function planChunks(segments: RuntimeSegment[], size: number): BlockRange[] {
+  const count = (n: number) => segments.reduce((sum, s) => sum + Math.ceil((s.to - s.from + 1) / n), 0);
+  if (count(size) > MAX_CHUNKS) {
+    const blocks = segments.reduce((n, s) => n + s.to - s.from + 1, 0);
+    // Each runtime's last chunk may be short: the size that fits can be a little above the mean.
+    let fits = Math.ceil(blocks / MAX_CHUNKS);
+    while (count(fits) > MAX_CHUNKS) fits++;
+    throw new BackfillRangeError(`${blocks} blocks in chunks of ${size} are ${count(size)} chunks, more than ${MAX_CHUNKS}: give --chunk ${fits} or more`);
+  }
   return segments.flatMap((s) => splitRange(s, size)).reverse();
 }
 
 /** The chunks whose every block's events the store already holds (the follower's blocks, a finished run's). */
 export async function coveredChunks(db: Database, chunks: BlockRange[]): Promise<Set<BlockRange>> {
   if (chunks.length === 0) return new Set();
-  const lo = Math.min(...chunks.map((c) => c.from));
-  const hi = Math.max(...chunks.map((c) => c.to));
+  // A loop, not Math.min(...): a whole chain in small chunks (18M blocks by 100: 180,000) is more
+  // arguments than a call takes (RangeError: Maximum call stack size exceeded).
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const c of chunks) {
+    if (c.from < lo) lo = c.from;
+    if (c.to > hi) hi = c.to;
+  }
   const ranges = await eventRangesIn(db, lo, hi);
-  // Ranges are merged (no two touch), so a covered chunk lies inside one of them.
-  return new Set(chunks.filter((c) => ranges.some((r) => r.fromBlock <= c.from && r.toBlock >= c.to)));
+  // Ranges are merged (no two touch) and in order, so a covered chunk lies inside the last one
+  // starting at or before it: a binary search, not every range for every chunk.
+  const inside = (c: BlockRange) => {
+    let [a, b] = [0, ranges.length - 1];
+    while (a < b) {
+      const m = Math.ceil((a + b) / 2);
+      if (ranges[m]!.fromBlock <= c.from) a = m;
+      else b = m - 1;
+    }
+    const r = ranges[a];
+    return r !== undefined && r.fromBlock <= c.from && r.toBlock >= c.to;
+  };
+  return new Set(chunks.filter(inside));
 }
