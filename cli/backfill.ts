@@ -40,7 +40,7 @@ export interface BackfillSummary {
 }
 
 export function backfillOptions(config: Config, logger: Logger): BackfillOptions {
-  return { nativeTokenId: config.nativeTokenId, batchBlocks: config.indexerBatchBlocks, oracle: oracleSettings(config), logger };
+  return { nativeTokenId: config.nativeTokenId, batchBlocks: config.indexerBatchBlocks, prefetchBlocks: config.indexerPrefetchBlocks, oracle: oracleSettings(config), logger };
 }
 
 const POLL_MS = 500;
