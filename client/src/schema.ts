@@ -2767,7 +2767,8 @@ export interface operations {
                      *         "bootstrap": null,
                      *         "history": null,
                      *         "reread": null,
-                     *         "verification": null
+                     *         "verification": null,
+                     *         "backfill": null
                      *       },
                      *       "db": "ok"
                      *     }
