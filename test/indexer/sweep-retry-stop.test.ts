@@ -44,6 +44,9 @@ describeDb("stopping while a failed verification page waits to be tried again", 
     const follower = new Follower(ctx.db, { oracle: oracleSettings(config), batchBlocks: 4, logger: log.logger, nativeTokenId: 0, wsUrl: relay.url, historyHours: 0, retryMs: 50, heartbeatMs: 60_000 });
     follower.start();
     await until(`the bootstrap at block ${HEAD}`, () => follower.status.block === HEAD, 20_000);
+    // The session reads the checkpoint's runtime before it starts the sweep: a hash discarded
+    // before that read fails the session itself (and every reconnect), not a verification page.
+    await until("the sweep's first page", () => follower.status.progress.sweep !== undefined, 20_000);
     // The node no longer has the checkpoint's state: every verification page fails.
     relay.discarded.add(chain.blocks[HEAD]!.hash);
     await until("a verification page failed", () => log.text().includes("indexer: a verification page failed; trying it again"), 20_000);
