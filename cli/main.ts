@@ -16,6 +16,7 @@ import {
   pruneHistory,
   pruneTransfers,
   latestBackfill,
+  backfillMetricSource,
   taskProgress,
   SHIPPED_MIGRATIONS,
 } from "../db/index.js";
@@ -135,7 +136,7 @@ withFlags(program.command("indexer").description("the follower daemon only: foll
     const { IndexerMetrics, startMetricsServer } = await import("../shared/metrics.js");
     // With REDIS_URL, the backfill queue's depth is a metric too (one queue handle, read per scrape).
     const queue = config.redisUrl && config.metricsPort !== undefined ? (await lazy.jobs()).openQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : undefined;
-    const metrics = new IndexerMetrics(undefined, queue && (() => queue.queue.getJobCounts("waiting", "active", "delayed", "failed", "completed")), () => latestBackfill(handle.db));
+    const metrics = new IndexerMetrics(undefined, queue && (() => queue.queue.getJobCounts("waiting", "active", "delayed", "failed", "completed")), () => backfillMetricSource(handle.db));
     const follower = service.startSingleWriter(config, logger, handle, config.wsUrl, { onOtherChain: "refuse", onFatal: service.exitOnFatal }, metrics);
     const metricsServer = config.metricsPort !== undefined ? await startMetricsServer([metrics.registry], config.metricsPort, config.metricsHost) : undefined;
     if (metricsServer) logger.info({ port: metricsServer.port, host: config.metricsHost }, "indexer: metrics at GET /metrics");

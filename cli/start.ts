@@ -5,7 +5,7 @@
  * prices moving.
  */
 import { startApiServer } from "../api/server.js";
-import { createDb, latestBackfill, type DbHandle } from "../db/index.js";
+import { backfillMetricSource, createDb, type DbHandle } from "../db/index.js";
 import { startDevnet } from "../indexer/devnet/chopsticks.js";
 import { fundMarketAccounts, seedMarket, startLiveSwaps, warnOnTradeFailure, type LiveSwaps } from "../indexer/devnet/scenario.js";
 import { exitOnFatal, startSingleWriter } from "../indexer/service.js";
@@ -80,7 +80,7 @@ export async function startAll(config: Config, logger: Logger): Promise<Stop> {
     const wsUrl = config.wsUrl ?? local!.wsUrl;
     // The devnet starts from genesis on every run: a store left by an earlier run holds a chain
     // that no longer exists, and is emptied. Any other chain must be the store's own.
-    const indexerMetrics = new IndexerMetrics(undefined, undefined, () => latestBackfill(handle.db));
+    const indexerMetrics = new IndexerMetrics(undefined, undefined, () => backfillMetricSource(handle.db));
     const follower = startSingleWriter(config, logger, handle, wsUrl, { onOtherChain: config.wsUrl ? "refuse" : "reset", onFatal: exitOnFatal }, indexerMetrics);
     stops.unshift(() => follower.stop());
     const server = await startApiServer(config, logger, { shared: handle, noMetricsServer: true });

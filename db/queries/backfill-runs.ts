@@ -108,3 +108,13 @@ export async function latestBackfill(db: Database): Promise<BackfillProgress | n
     ...(await historyCoverage(db)),
   };
 }
+
+/**
+ * What the backfill and history gauges show: the latest run, or before any run zeros beside the
+ * store's own coverage (a store that was never backfilled still has a history: from its first start).
+ */
+export async function backfillMetricSource(db: Database): Promise<HistoryCoverage & { blocksDone: number; blocksTotal: number; blocksPerSecond: number; chunksDone: number; chunksTotal: number; state: string }> {
+  const run = await latestBackfill(db);
+  if (run) return run;
+  return { blocksDone: 0, blocksTotal: 0, blocksPerSecond: 0, chunksDone: 0, chunksTotal: 0, state: "none", ...(await historyCoverage(db)) };
+}
