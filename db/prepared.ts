@@ -3,8 +3,10 @@
  * postgres.js queries go out unnamed), so Postgres parses, analyses and plans each call anew — for
  * /pool/stats' one statement (api/app.ts ONE_STATEMENT) the larger part of its cost in the
  * database. A named one is kept per connection by postgres.js (by its text) and parsed once there;
- * one without parameters is planned once too (a generic plan). For statements of fixed text only:
- * every distinct text stays prepared on every connection for that connection's life.
+ * after five runs Postgres keeps its generic plan when that costs no more than planning anew. It
+ * needs a parameter: postgres.js sends a statement without any as a simple query, never prepared.
+ * For statements of fixed text only: every distinct text stays prepared on every connection for
+ * that connection's life.
  */
 import type { SQL } from "drizzle-orm";
 import type { PgDialect } from "drizzle-orm/pg-core";
