@@ -167,7 +167,7 @@ export function createApp(deps: AppDeps) {
       metrics.observe(clientMethod(c), routePath(c, -1) || "unmatched", c.res.status, (performance.now() - started) / 1000);
     }));
   }
-  app.use(clientOnly(requestLog(deps.logger, now)));
+  app.use(clientOnly(requestLog(deps.logger)));
   if (deps.requestTimeoutMs) app.use(clientOnly(deadline(deps.requestTimeoutMs, deps.logger)));
   // The service's own files have a budget of their own instead of the REST limit (DESIGN.md).
   const restLimit = rateLimit({ ...deps.rateLimit, trustProxy: deps.trustProxy, now, logger: deps.logger });

@@ -35,7 +35,7 @@ import type { ApiMetrics } from "../shared/metrics.js";
 import type { TokenIssuer } from "./auth/tokens.js";
 import { BEARER, requiresToken } from "./middleware/auth.js";
 import { answerHead, ifNoneMatches, type Entry, type ResponseCache } from "./middleware/cache.js";
-import { clientAddress } from "./middleware/client-ip.js";
+import { clientAddress, peerKey } from "./middleware/client-ip.js";
 import { loggedPath } from "./middleware/request-log.js";
 import { requestMethod } from "./env.js";
 import { canonicalQuery } from "./middleware/strict-input.js";
@@ -127,18 +127,6 @@ export function createFastPath(deps: FastPathDeps, fallback: (req: IncomingMessa
     metrics?.observe(method, entry.route, status, seconds);
     if (logger.isLevelEnabled("info")) logger.info({ method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 }, "request");
   }
-
-  // The key of a socket's peer address, remembered: parsing it is a third of the limit's cost.
-  const peers = new Map<string, string>();
-  const peerKey = (remote: string | undefined): string => {
-    if (remote === undefined) return clientAddress(undefined, undefined, 0);
-    let key = peers.get(remote);
-    if (key === undefined) {
-      if (peers.size >= 10_000) peers.clear();
-      peers.set(remote, (key = clientAddress(remote, undefined, 0)));
-    }
-    return key;
-  };
 
   const limitHeaders = (hit: RateLimitHit): string[] => ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(limit.max - hit.count), "RateLimit-Reset", String(Math.max(0, Math.ceil(hit.resetMs / 1000)))];
 

@@ -52,13 +52,13 @@ export function snapshots(store: Database): Snapshots {
       if (snapshot?.signal?.aborted) throw new AppError("SERVICE_UNAVAILABLE", "The request passed its deadline.");
       const active = snapshot?.tx ?? target;
       const value = Reflect.get(active, prop, active) as unknown;
-      if (typeof value !== "function") return value;
-      // Each query starts with one call on the store (db.select(…), db.execute(…)).
-      if (snapshot?.one) {
+      // Each query starts with one call on the store (db.select(…), db.execute(…)), or with its
+      // session (`_`: a prepared statement, db/prepared.ts).
+      if (snapshot?.one && (typeof value === "function" || prop === "_")) {
         if (snapshot.one.issued) throw new SecondStatementError(`a one-statement read issued a second query (${String(prop)}): read it in a snapshot (api/app.ts, ONE_STATEMENT)`);
         snapshot.one.issued = true;
       }
-      return (value as (...a: unknown[]) => unknown).bind(active);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(active) : value;
     },
   });
   let running = 0;

@@ -1,4 +1,5 @@
 export * from "./client.js";
+export * from "./prepared.js";
 export * from "./read-snapshot.js";
 export * as schema from "./schema/index.js";
 export * from "./queries/users.js";

@@ -23,8 +23,10 @@ export function bearerAuth(tokens: TokenIssuer, required: (path: string) => bool
       if (required(path)) throw new AppError("UNAUTHORIZED", "Missing access token: send Authorization: Bearer <token>.");
       return next();
     }
-    const match = BEARER.exec(header);
-    const userId = match?.[1] ? await tokens.verify(match[1]) : undefined;
+    const token = BEARER.exec(header)?.[1];
+    // A token verified before and unexpired needs no promise; any other is verified (again).
+    const known = token === undefined ? undefined : tokens.known(token);
+    const userId = typeof known === "string" ? known : token ? await tokens.verify(token) : undefined;
     if (!userId) throw new AppError("UNAUTHORIZED", "The access token is invalid or expired.");
     c.set("userId", userId);
     return next();

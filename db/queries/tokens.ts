@@ -55,7 +55,10 @@ export async function tokenWithValue(db: Database, id: number): Promise<{ token:
     .from(tokens)
     .leftJoin(tokenLatestPrices, eq(tokenLatestPrices.tokenId, tokens.id))
     .where(eq(tokens.id, id))
-    .limit(1);
+    .limit(1)
+    // Prepared (db/prepared.ts): the current metadata is the hot read of /assets/metadata/{id}.
+    .prepare("token_with_value")
+    .execute();
   return row;
 }
 

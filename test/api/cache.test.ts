@@ -20,6 +20,11 @@ function appWith(cache: ResponseCache | undefined) {
     return c.json({ address: c.req.param("address"), calls });
   });
   app.get("/health", (c) => c.json({ calls: ++calls }));
+  // JSON built without c.json (read back from the Response).
+  app.get("/pool/raw", (c) => {
+    calls += 1;
+    return c.body('{"raw":true}', 200, { "Content-Type": "application/json" });
+  });
   app.get("/pools", (c) => {
     calls += 1;
     return c.json({ same: true });
@@ -76,6 +81,21 @@ describe("response cache", () => {
     expect(second.status).toBe(304);
     expect(await second.text()).toBe("");
     expect(bare.calls()).toBe(2); // computed both times: no cache, only the conditional answer
+  });
+});
+
+describe("an answer's text", () => {
+  it("is c.json's, or read back from a JSON Response built otherwise: the same body and ETag, with or without a cache", async () => {
+    for (const cache of [new ResponseCache(), undefined]) {
+      const { app, calls } = appWith(cache);
+      for (const [path, body] of [["/pools", '{"same":true}'], ["/pool/raw", '{"raw":true}']] as const) {
+        const first = await app.request(path);
+        expect([first.status, first.headers.get("content-type"), await first.text()]).toEqual([200, "application/json", body]);
+        const again = await app.request(path, { headers: { "if-none-match": first.headers.get("etag")! } });
+        expect(again.status).toBe(304);
+      }
+      expect(calls()).toBe(cache ? 2 : 4);
+    }
   });
 });
 

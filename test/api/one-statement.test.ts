@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { oneStatementRead } from "../../api/app.js";
 import { SecondStatementError, snapshots } from "../../api/snapshot.js";
+import { executePrepared, rowsOf } from "../../db/index.js";
 import { describeDb, selectRows } from "../support/db.js";
 
 // A statement outside a transaction block starts its own: now() (the transaction's start) is its
@@ -32,6 +33,21 @@ describeDb("one-statement reads (api/snapshot.ts runOne)", (ctx) => {
     ).rejects.toBeInstanceOf(SecondStatementError);
     // The next read is not affected.
     expect(await reads.runOne(() => selectRows<{ n: number }>(reads.db, sql`select 3 as n`))).toEqual([{ n: 3 }]);
+  });
+
+  it("count a prepared statement as a statement, and run it in the snapshot of a snapshot read", async () => {
+    const reads = snapshots(ctx.db);
+    await expect(
+      reads.runOne(async () => {
+        await executePrepared(reads.db, "one", sql`select 1`);
+        return selectRows(reads.db, sql`select 2`);
+      }),
+    ).rejects.toBeInstanceOf(SecondStatementError);
+    const [inSnapshot] = await reads.run(async () => {
+      await selectRows(reads.db, sql`select 1`);
+      return rowsOf<{ alone: boolean }>(await executePrepared(reads.db, "alone", alone));
+    });
+    expect(inSnapshot!.alone).toBe(false);
   });
 });
 
