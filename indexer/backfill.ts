@@ -102,7 +102,7 @@ export async function backfillChunk(
     batch = new Batch();
     await commits.push(full);
   };
-  const pipeline = new Pipeline(reader, deriver, options.prefetchBlocks ?? 32, "history");
+  const pipeline = new Pipeline(reader, deriver, options.prefetchBlocks ?? 32, "history", true);
   try {
     for (let n = range.from; n <= range.to; n++) {
       if (options.signal?.aborted) {

@@ -86,6 +86,24 @@ export class ChainNode {
     return hash === null || /^0x0*$/.test(hash) ? undefined : hash;
   }
 
+  /** Nodes found to answer chain_getBlockHash of a list otherwise than with a list: asked one block at a time. */
+  private hashListsRefused = false;
+
+  /**
+   * The hashes of blocks `numbers`, in order (undefined where the chain has no such block yet), in
+   * one chain_getBlockHash call: sc-rpc takes a list (ListOrValue) since 2019, chopsticks too. A
+   * node that answers a list with anything but a list of as many is asked block by block from
+   * then on.
+   */
+  async hashesAt(numbers: number[]): Promise<(string | undefined)[]> {
+    if (!this.hashListsRefused && numbers.length > 1) {
+      const answer = await this.rpc.send<unknown>("chain_getBlockHash", [numbers]).catch(() => undefined);
+      if (Array.isArray(answer) && answer.length === numbers.length) return answer.map((h: unknown) => (typeof h === "string" && !/^0x0*$/.test(h) ? h : undefined));
+      this.hashListsRefused = true;
+    }
+    return Promise.all(numbers.map((n) => this.hashAt(n)));
+  }
+
   /**
    * Whether the node still has the state of block `hash` (a pruned node keeps the last 256
    * blocks' by default). Other failures (a dropped socket) are thrown, not taken for pruning.
