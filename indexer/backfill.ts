@@ -90,7 +90,8 @@ export async function backfillChunk(
   options: BackfillOptions,
   onBlocks: (committed: number) => void = () => {},
 ): Promise<{ blocks: number; swaps: number }> {
-  const reader = new ChainReader(api, options.nativeTokenId);
+  // The connection's runtimes: built once per worker, not once per chunk.
+  const reader = new ChainReader(api, options.nativeTokenId, undefined, true);
   const deriver = new Deriver(reader, options);
   await seedAt(reader, deriver, range.from - 1);
   let batch = new Batch();

@@ -23,12 +23,23 @@ export interface ChainIdentity {
   specName: string;
 }
 
+/** Runtimes of a connection, for the readers that share them (ChainNode's `shareRuntimes`). */
+const sharedRuntimes = new WeakMap<ApiPromise, Runtimes>();
+
 export class ChainNode {
   readonly ss58: number;
   readonly native: { symbol: string; decimals: number };
   readonly identity: ChainIdentity;
 
-  constructor(readonly api: ApiPromise) {
+  /**
+   * `shareRuntimes`: use the runtimes the connection's other sharing readers built (a backfill's
+   * chunks, each a reader of its own on one connection: each built its runtime's registry and
+   * decoders again from ~1 MB of metadata). A runtime is still confirmed from each block's state.
+   */
+  constructor(
+    readonly api: ApiPromise,
+    shareRuntimes = false,
+  ) {
     const props = api.registry.getChainProperties();
     this.ss58 = props?.ss58Format.unwrapOr(undefined)?.toNumber() ?? api.registry.chainSS58 ?? 42;
     this.native = {
@@ -41,7 +52,12 @@ export class ChainNode {
     // runtime itself (runtimes.ts).
     const provider = (api as unknown as { _rpcCore?: { provider?: ChainRpc } })._rpcCore?.provider;
     this.rpc = { send: (method, params) => provider!.send(method, params) };
-    this.runtimes = new Runtimes(this.rpc, props);
+    let runtimes = shareRuntimes ? sharedRuntimes.get(api) : undefined;
+    if (!runtimes) {
+      runtimes = new Runtimes(this.rpc, props);
+      if (shareRuntimes) sharedRuntimes.set(api, runtimes);
+    }
+    this.runtimes = runtimes;
   }
 
   readonly rpc: ChainRpc;

@@ -118,8 +118,9 @@ export class ChainReader extends ChainNode {
     api: ApiPromise,
     readonly nativeTokenId: number,
     readonly directory: TokenDirectory = new TokenDirectory(nativeTokenId),
+    shareRuntimes = false,
   ) {
-    super(api);
+    super(api, shareRuntimes);
   }
 
   private sides<T>(ids: number[], item: (id: number) => T): Side<T>[] {
