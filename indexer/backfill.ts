@@ -24,6 +24,7 @@ import { Pipeline } from "./pipeline.js";
 import { resnapshotMarket } from "./resnapshot.js";
 import type { OracleSettings } from "./market.js";
 import { Batch } from "./writer.js";
+import { CommitQueue } from "./commit-queue.js";
 
 export interface BlockRange {
   from: number;
@@ -78,8 +79,9 @@ export async function checkRange(db: Database, api: ApiPromise, range: BlockRang
 }
 
 /**
- * Indexes the blocks of one chunk, committing every `batchBlocks` blocks; `onBlocks` gets the
- * count of each commit. Marks the chunk done once all of it is committed.
+ * Indexes the blocks of one chunk, committing every `batchBlocks` blocks (each commit while the
+ * next batch is derived: commit-queue.ts); `onBlocks` gets the count of each commit. Marks the
+ * chunk done once all of it is committed.
  */
 export async function backfillChunk(
   db: Database,
@@ -88,36 +90,45 @@ export async function backfillChunk(
   options: BackfillOptions,
   onBlocks: (committed: number) => void = () => {},
 ): Promise<{ blocks: number; swaps: number }> {
-  const reader = new ChainReader(api, options.nativeTokenId);
+  // The connection's runtimes: built once per worker, not once per chunk.
+  const reader = new ChainReader(api, options.nativeTokenId, undefined, true);
   const deriver = new Deriver(reader, options);
   await seedAt(reader, deriver, range.from - 1);
   let batch = new Batch();
   let swaps = 0;
+  const commits = new CommitQueue<Batch>((b) => b.commitHistory(db), onBlocks);
   const flush = async () => {
     if (batch.size === 0) return;
-    await batch.commitHistory(db);
-    onBlocks(batch.size);
+    const full = batch;
     batch = new Batch();
+    await commits.push(full);
   };
-  const pipeline = new Pipeline(reader, deriver, options.prefetchBlocks ?? 32, "history");
-  for (let n = range.from; n <= range.to; n++) {
-    if (options.signal?.aborted) {
-      await flush();
-      return { blocks: n - range.from, swaps };
+  const pipeline = new Pipeline(reader, deriver, options.prefetchBlocks ?? 32, "history", true);
+  try {
+    for (let n = range.from; n <= range.to; n++) {
+      if (options.signal?.aborted) {
+        await flush();
+        await commits.drain();
+        return { blocks: n - range.from, swaps };
+      }
+      const r = await pipeline.apply(n, range.to, batch);
+      swaps += r.swaps;
+      if (r.upgraded) {
+        // The first block of a new runtime: its migrations may move pools and tokens without an
+        // event. The follower reads the market again there; so does the chunk's, with the
+        // same history rows (every pool's reserves, the prices that moved). The blocks fetched
+        // ahead were planned against the market before it.
+        pipeline.clear();
+        await resnapshotMarket(reader, deriver, r.block, batch);
+      }
+      if (batch.size >= options.batchBlocks) await flush();
     }
-    const r = await pipeline.apply(n, range.to, batch);
-    swaps += r.swaps;
-    if (r.upgraded) {
-      // The first block of a new runtime: its migrations may move pools and tokens without an
-      // event. The follower reads the market again there; so does the chunk's, with the
-      // same history rows (every pool's reserves, the prices that moved). The blocks fetched
-      // ahead were planned against the market before it.
-      pipeline.clear();
-      await resnapshotMarket(reader, deriver, r.block, batch);
-    }
-    if (batch.size >= options.batchBlocks) await flush();
+    await flush();
+    await commits.drain();
+  } catch (err) {
+    await commits.settle();
+    throw err;
   }
-  await flush();
   await markChunkDone(db, { fromBlock: range.from, toBlock: range.to, swaps });
   return { blocks: range.to - range.from + 1, swaps };
 }

@@ -34,9 +34,9 @@ export function blockKeys(runtime: Runtime): [string, string] {
   return [storageKey(q.system!.events!, []), storageKey(q.timestamp!.now!, [])];
 }
 
-/** Block `number` of the chain: its hash, raw events and timestamp, and its runtime. */
-export async function fetchBlock(reader: ChainReader, number: number): Promise<RawBlock> {
-  const hash = await reader.hashOf(number);
+/** Block `number` of the chain (its hash when already known): its hash, raw events and timestamp, and its runtime. */
+export async function fetchBlock(reader: ChainReader, number: number, known?: string): Promise<RawBlock> {
+  const hash = known ?? (await reader.hashOf(number));
   const [events = null, now = null, upgrade] = await rawValues(reader.rpc, [EVENTS_KEY, NOW_KEY, LAST_UPGRADE_KEY], hash);
   const runtime = await reader.runtimes.ofBlock(hash, decodeLastUpgrade(upgrade));
   const keys = blockKeys(runtime);

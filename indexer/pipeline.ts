@@ -25,20 +25,27 @@ interface Prepared {
 
 export class Pipeline {
   private readonly ahead = new Map<number, Promise<Prepared>>();
+  private readonly hashes = new Map<number, Promise<string | undefined>>();
 
+  /**
+   * `hashesAhead`: ask the hashes of the next `depth` blocks in one call (a backfill, whose
+   * blocks are all final), rather than one call, and one round trip more, before each block.
+   */
   constructor(
     private readonly reader: ChainReader,
     private readonly deriver: Deriver,
     private readonly depth: number,
     private readonly scope: Scope = "all",
+    private readonly hashesAhead = false,
   ) {}
 
   /** Applies block `number` (the next in order) to `batch`, with the blocks after it up to `last` in flight. */
   async apply(number: number, last: number, batch: Batch): Promise<BlockResult> {
     for (const n of this.ahead.keys()) if (n < number) this.ahead.delete(n);
+    for (const n of this.hashes.keys()) if (n < number) this.hashes.delete(n);
     for (let n = number; n <= Math.min(last, number + Math.max(1, this.depth) - 1); n++) {
       if (this.ahead.has(n)) continue;
-      const prepared = this.prepare(n, n > number);
+      const prepared = this.prepare(n, n > number, this.hashOf(n, last));
       // Settled when its turn comes; one that is dropped first must not be an unhandled rejection.
       prepared.catch(() => {});
       this.ahead.set(n, prepared);
@@ -50,8 +57,28 @@ export class Pipeline {
     return this.deriver.apply(prepared.block, plan, reads, batch, this.scope);
   }
 
-  private async prepare(number: number, ahead: boolean): Promise<Prepared> {
-    const block = decodeBlock(await fetchBlock(this.reader, number), this.reader.rpc, this.reader.ss58, this.deriver.codecMismatch);
+  /** Block `n`'s hash, from one call for it and the `depth` − 1 blocks after it (undefined: fetchBlock asks). */
+  private hashOf(n: number, last: number): Promise<string> | undefined {
+    if (!this.hashesAhead) return undefined;
+    if (!this.hashes.has(n)) {
+      const numbers: number[] = [];
+      for (let m = n; m <= Math.min(last, n + Math.max(1, this.depth) - 1) && !this.hashes.has(m); m++) numbers.push(m);
+      const all = this.reader.hashesAt(numbers);
+      numbers.forEach((m, i) => {
+        const hash = all.then((h) => h[i]);
+        // Settled when its block is prepared; one that is dropped first must not be an unhandled rejection.
+        hash.catch(() => {});
+        this.hashes.set(m, hash);
+      });
+    }
+    return this.hashes.get(n)!.then((hash) => {
+      if (hash === undefined) throw new Error(`the node has no block ${n}`);
+      return hash;
+    });
+  }
+
+  private async prepare(number: number, ahead: boolean, hash: Promise<string> | undefined): Promise<Prepared> {
+    const block = decodeBlock(await fetchBlock(this.reader, number, await hash), this.reader.rpc, this.reader.ss58, this.deriver.codecMismatch);
     if (!ahead) return { block };
     const plan = this.deriver.plan(block.events, this.scope, true);
     // A read its turn would not make (a token the real directory does not know yet) fails
@@ -63,5 +90,6 @@ export class Pipeline {
   /** Drops what is in flight (a failure, the end of a session). */
   clear(): void {
     this.ahead.clear();
+    this.hashes.clear();
   }
 }

@@ -108,21 +108,25 @@ const MOVEMENTS: Record<string, Record<string, [TransferKind, Field, Field, Fiel
   },
 };
 
+/** A field's value by its first name present, else by its position. */
+function fieldValue(e: ChainEvent, field: Field): unknown {
+  if (field === null) return null;
+  for (const n of field[0]) if (e.data[n] !== undefined) return e.data[n];
+  return e.data[String(field[1])];
+}
+
+function fieldAccount(e: ChainEvent, field: Field): string | null {
+  if (field === null) return null;
+  const v = fieldValue(e, field);
+  if (typeof v !== "string" || v.length === 0) throw new Skip(`${field[0][0]} is not an account`);
+  return v;
+}
+
+// Functions of the module, not closures made per event: a block's movements are most of its events.
 function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: number }): RawTransfer | undefined {
   const spec = MOVEMENTS[e.section === "balances" ? "balances" : "fungibles"]![e.method];
   if (!spec) return undefined;
   const [kind, fromField, toField, amountField] = spec;
-  const value = (field: Field): unknown => {
-    if (field === null) return null;
-    const name = field[0].find((n) => e.data[n] !== undefined);
-    return name !== undefined ? e.data[name] : e.data[String(field[1])];
-  };
-  const account = (field: Field): string | null => {
-    if (field === null) return null;
-    const v = value(field);
-    if (typeof v !== "string" || v.length === 0) throw new Skip(`${field[0][0]} is not an account`);
-    return v;
-  };
   return {
     eventIndex: e.index,
     extrinsic: e.extrinsic,
@@ -130,9 +134,9 @@ function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: numbe
     kind,
     tokenId: "tokenId" in token ? token.tokenId : null,
     lpTokenId: "lpTokenId" in token ? token.lpTokenId : null,
-    from: account(fromField),
-    to: account(toField),
-    amount: amount(value(amountField), amountField![0][0]!),
+    from: fieldAccount(e, fromField),
+    to: fieldAccount(e, toField),
+    amount: amount(fieldValue(e, amountField), amountField![0][0]!),
     tip: null,
   };
 }
@@ -142,10 +146,13 @@ function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: numbe
  * asset's token), both { who, actual_fee, tip, … }: by name, or by position where metadata names no fields.
  */
 function feeMovement(e: ChainEvent, tokenId: number): RawTransfer {
-  const field = (name: string, position: number) => e.data[name] ?? e.data[String(position)];
-  const who = field("who", 0);
+  const who = feeField(e, "who", 0);
   if (typeof who !== "string" || who.length === 0) throw new Skip("who is not an account");
-  return { eventIndex: e.index, extrinsic: e.extrinsic, event: `${e.section}.${e.method}`, kind: "fee", tokenId, lpTokenId: null, from: who, to: null, amount: amount(field("actualFee", 1), "actualFee"), tip: amount(field("tip", 2), "tip") };
+  return { eventIndex: e.index, extrinsic: e.extrinsic, event: `${e.section}.${e.method}`, kind: "fee", tokenId, lpTokenId: null, from: who, to: null, amount: amount(feeField(e, "actualFee", 1), "actualFee"), tip: amount(feeField(e, "tip", 2), "tip") };
+}
+
+function feeField(e: ChainEvent, name: string, position: number): unknown {
+  return e.data[name] ?? e.data[String(position)];
 }
 
 /** A handled event that could not be decoded or attributed. */

@@ -6,8 +6,11 @@
 export const USD_SCALE = 18;
 const DECIMAL_RE = /^(-)?(\d+)(?:\.(\d+))?$/;
 
+/** 10^0 … 10^77 (a u256 has 78 digits), computed once: every transfer's USD value needs two. */
+const POWERS = Array.from({ length: 78 }, (_, i) => 10n ** BigInt(i));
+
 export function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
+  return POWERS[n] ?? 10n ** BigInt(n);
 }
 
 /** Parse a plain decimal string ("12", "0.5", "-3.25") into a bigint scaled by 10^scale, truncating extra digits. */

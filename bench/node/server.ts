@@ -43,6 +43,10 @@ function numberOf(hash: unknown): number | undefined {
   const n = parseInt(h.slice(2, 10), 16);
   return n <= BLOCKS ? n : undefined;
 }
+function blockHash(n: unknown): string | null {
+  const num = n === undefined || n === null ? BLOCKS : typeof n === "string" && n.startsWith("0x") ? parseInt(n, 16) : Number(n);
+  return num >= 0 && num <= BLOCKS ? hashOf(num) : null;
+}
 const header = (n: number) => ({ parentHash: n === 0 ? `0x${"00".repeat(32)}` : hashOf(n - 1), number: `0x${n.toString(16)}`, stateRoot: hashOf(n).replace("0x", "0xaa").slice(0, 66), extrinsicsRoot: hashOf(n).replace("0x", "0xee").slice(0, 66), digest: { logs: [] } });
 const u64 = (v: number) => u8aToHex(bnToU8a(v, { bitLength: 64 }));
 const u32 = (v: number) => u8aToHex(bnToU8a(v, { bitLength: 32 }));
@@ -83,10 +87,8 @@ const handlers: Record<string, Handler> = {
   system_chainType: () => "Live",
   system_properties: () => ({ ss58Format: 0, tokenDecimals: [10], tokenSymbol: ["DOT"] }),
   system_health: () => ({ peers: 8, isSyncing: false, shouldHavePeers: true }),
-  chain_getBlockHash: ([n]) => {
-    const num = n === undefined || n === null ? BLOCKS : typeof n === "string" && n.startsWith("0x") ? parseInt(n, 16) : Number(n);
-    return num >= 0 && num <= BLOCKS ? hashOf(num) : null;
-  },
+  // A number or a list of them, as sc-rpc takes (ListOrValue).
+  chain_getBlockHash: ([n]) => (Array.isArray(n) ? n.map(blockHash) : blockHash(n)),
   chain_getHeader: ([hash]) => {
     const n = numberOf(hash);
     return n === undefined ? null : header(n);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { rowsOf, type Database } from "../client.js";
+import { unnestRows } from "./bulk.js";
 import { addCandleVolumes } from "./candles.js";
 import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 
@@ -18,7 +19,7 @@ export async function insertSwaps(db: Database, rows: NewSwap[]): Promise<void> 
   if (rows.length === 0) return;
   const inserted = await db
     .insert(swaps)
-    .values(rows)
+    .select(unnestRows(swaps, rows))
     .onConflictDoNothing()
     .returning({
       token0Id: swaps.token0Id,
@@ -76,7 +77,7 @@ async function addToBuckets(db: Database, level: Level, rows: SwapAmounts[]): Pr
 }
 
 export async function insertLiquidityEvents(db: Database, rows: NewLiquidityEvent[]): Promise<void> {
-  if (rows.length > 0) await db.insert(liquidityEvents).values(rows).onConflictDoNothing();
+  if (rows.length > 0) await db.insert(liquidityEvents).select(unnestRows(liquidityEvents, rows)).onConflictDoNothing();
 }
 
 export interface SwapTotals {

@@ -7,7 +7,7 @@ import { and, desc, eq, lte, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { tokenHistory, type tokens } from "../schema/index.js";
 import { FOLLOWER_CHECKPOINT } from "./chain.js";
-import { pgArray } from "./holders.js";
+import { pgArray } from "./bulk.js";
 import { idArray } from "./prices.js";
 import { excludedSet } from "./upsert.js";
 

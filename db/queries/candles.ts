@@ -5,6 +5,7 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { rowsOf, type Database } from "../client.js";
+import { unnestRows } from "./bulk.js";
 import { blocks, poolCandles, poolReserves, tokenCandles } from "../schema/index.js";
 
 /** Bucket sizes kept, in seconds; every interval the API offers is a whole number of one of them. */
@@ -76,7 +77,7 @@ export async function addPoolCandles(db: Database, rows: ReservePoint[]): Promis
   const pick = (cond: ReturnType<typeof sql>, column: Col, name: string) => sql`case when ${cond} then excluded.${sql.identifier(name)} else ${t[column]} end`;
   await db
     .insert(t)
-    .values(values)
+    .select(unnestRows(t, values))
     .onConflictDoUpdate({
       target: [t.token0Id, t.token1Id, t.res, t.bucket],
       set: {
@@ -163,7 +164,7 @@ export async function addTokenCandles(db: Database, rows: { tokenId: number; blo
   const t = tokenCandles;
   await db
     .insert(t)
-    .values(values)
+    .select(unnestRows(t, values))
     .onConflictDoUpdate({
       target: [t.tokenId, t.res, t.bucket],
       set: {

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
 import { deleteRecorded } from "./balance-history.js";
+import { unnestRows } from "./bulk.js";
 import { recordEventRanges, runsOf } from "./coverage.js";
 
 export type Block = typeof blocks.$inferSelect;
@@ -18,7 +19,7 @@ export async function insertBlocks(db: Database, rows: Block[], snapshot?: numbe
   if (rows.length === 0) return;
   await db
     .insert(blocks)
-    .values(rows)
+    .select(unnestRows(blocks, rows))
     .onConflictDoUpdate({ target: blocks.number, set: { hash: sql`excluded."hash"`, timestamp: sql`excluded."timestamp"` } });
   await recordEventRanges(db, runsOf(rows.map((r) => r.number).filter((n) => n !== snapshot)));
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { deleteRecorded, recordBalances } from "./balance-history.js";
 import { holderCounts, holders, lpHolders } from "../schema/index.js";
+import { pgArray } from "./bulk.js";
 
 export type Holder = typeof holders.$inferSelect;
 export type NewHolder = typeof holders.$inferInsert;
@@ -62,13 +63,6 @@ export async function upsertHolders(db: Database, rows: NewHolder[], opts: { his
   }
 }
 
-/**
- * A Postgres array literal as one text parameter ('{"a","b",NULL}'): every driver passes a
- * string the same way, where JS arrays are serialized differently by postgres.js and PGlite.
- */
-export function pgArray(values: (string | number | null | undefined)[]): string {
-  return `{${values.map((v) => (v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `"${v.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
-}
 
 export async function countHolders(db: Database, tokenId: number): Promise<number> {
   const [row] = await db.select({ n: holderCounts.holders }).from(holderCounts).where(eq(holderCounts.tokenId, tokenId));

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { poolReserves, pools } from "../schema/index.js";
+import { unnestRows } from "./bulk.js";
 import { addPoolCandles } from "./candles.js";
 import { idArray } from "./prices.js";
 import { excludedSet, notOlder } from "./upsert.js";
@@ -44,7 +45,7 @@ export async function insertPoolReserves(db: Database, given: NewPoolReserves[])
   const rows = byKey.size === given.length ? given : [...byKey.values()];
   await db
     .insert(poolReserves)
-    .values(rows)
+    .select(unnestRows(poolReserves, rows))
     .onConflictDoUpdate({
       target: [poolReserves.token0Id, poolReserves.token1Id, poolReserves.blockNumber],
       set: excludedSet(poolReserves, [poolReserves.token0Id, poolReserves.token1Id, poolReserves.blockNumber]),

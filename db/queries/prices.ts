@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { tokenLatestPrices, tokenPrices } from "../schema/index.js";
+import { unnestRows } from "./bulk.js";
 
 export type NewTokenPrice = typeof tokenPrices.$inferInsert;
 
@@ -33,7 +34,7 @@ export async function insertPrices(db: Database, rows: NewTokenPrice[]): Promise
   if (rows.length === 0) return;
   await db
     .insert(tokenPrices)
-    .values(rows)
+    .select(unnestRows(tokenPrices, rows))
     .onConflictDoUpdate({ target: [tokenPrices.tokenId, tokenPrices.blockNumber], set: { priceUsd: sql`excluded."price_usd"` } });
   const newest = new Map<number, NewTokenPrice>();
   for (const r of rows) if ((newest.get(r.tokenId)?.blockNumber ?? -1) <= r.blockNumber) newest.set(r.tokenId, r);

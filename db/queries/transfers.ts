@@ -4,7 +4,7 @@ import type { transfers } from "../schema/index.js";
 import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
-import { pgArray } from "./holders.js";
+import { pgArray } from "./bulk.js";
 
 export type NewTransfer = typeof transfers.$inferInsert;
 

@@ -89,6 +89,8 @@ function build(runtime: Runtime, onMismatch: (kind: string) => void = () => {}):
     return chainEvent(event, index, extrinsic, ss58);
   };
 
+  // One set for every event of a block, emptied before each: the accounts are copied out.
+  const acc: Accounts = { set: new Set(), ss58: 0 };
   const one = (r: Reader, index: number, ss58: number): ChainEvent => {
     const tag = r.byte();
     const phase = phases.get(tag);
@@ -102,7 +104,8 @@ function build(runtime: Runtime, onMismatch: (kind: string) => void = () => {}):
     if (!kind) throw new ScaleError(`event ${index}: pallet ${pallet} has no event ${variant}`);
     let event: ChainEvent;
     if (kind.plains) {
-      const acc: Accounts = { set: new Set(), ss58 };
+      acc.set.clear();
+      acc.ss58 = ss58;
       const data: Record<string, unknown> = {};
       for (let i = 0; i < kind.plains.length; i++) data[kind.names?.[i] ?? String(i)] = kind.plains[i]!(r, acc, 0);
       event = { index, section: kind.section, method: kind.method, extrinsic, data, accounts: [...acc.set] };

@@ -23,12 +23,23 @@ export interface ChainIdentity {
   specName: string;
 }
 
+/** Runtimes of a connection, for the readers that share them (ChainNode's `shareRuntimes`). */
+const sharedRuntimes = new WeakMap<ApiPromise, Runtimes>();
+
 export class ChainNode {
   readonly ss58: number;
   readonly native: { symbol: string; decimals: number };
   readonly identity: ChainIdentity;
 
-  constructor(readonly api: ApiPromise) {
+  /**
+   * `shareRuntimes`: use the runtimes the connection's other sharing readers built (a backfill's
+   * chunks, each a reader of its own on one connection: each built its runtime's registry and
+   * decoders again from ~1 MB of metadata). A runtime is still confirmed from each block's state.
+   */
+  constructor(
+    readonly api: ApiPromise,
+    shareRuntimes = false,
+  ) {
     const props = api.registry.getChainProperties();
     this.ss58 = props?.ss58Format.unwrapOr(undefined)?.toNumber() ?? api.registry.chainSS58 ?? 42;
     this.native = {
@@ -41,7 +52,12 @@ export class ChainNode {
     // runtime itself (runtimes.ts).
     const provider = (api as unknown as { _rpcCore?: { provider?: ChainRpc } })._rpcCore?.provider;
     this.rpc = { send: (method, params) => provider!.send(method, params) };
-    this.runtimes = new Runtimes(this.rpc, props);
+    let runtimes = shareRuntimes ? sharedRuntimes.get(api) : undefined;
+    if (!runtimes) {
+      runtimes = new Runtimes(this.rpc, props);
+      if (shareRuntimes) sharedRuntimes.set(api, runtimes);
+    }
+    this.runtimes = runtimes;
   }
 
   readonly rpc: ChainRpc;
@@ -84,6 +100,24 @@ export class ChainNode {
   async hashAt(number: number): Promise<string | undefined> {
     const hash = await this.rpc.send<string | null>("chain_getBlockHash", [number]);
     return hash === null || /^0x0*$/.test(hash) ? undefined : hash;
+  }
+
+  /** Nodes found to answer chain_getBlockHash of a list otherwise than with a list: asked one block at a time. */
+  private hashListsRefused = false;
+
+  /**
+   * The hashes of blocks `numbers`, in order (undefined where the chain has no such block yet), in
+   * one chain_getBlockHash call: sc-rpc takes a list (ListOrValue) since 2019, chopsticks too. A
+   * node that answers a list with anything but a list of as many is asked block by block from
+   * then on.
+   */
+  async hashesAt(numbers: number[]): Promise<(string | undefined)[]> {
+    if (!this.hashListsRefused && numbers.length > 1) {
+      const answer = await this.rpc.send<unknown>("chain_getBlockHash", [numbers]).catch(() => undefined);
+      if (Array.isArray(answer) && answer.length === numbers.length) return answer.map((h: unknown) => (typeof h === "string" && !/^0x0*$/.test(h) ? h : undefined));
+      this.hashListsRefused = true;
+    }
+    return Promise.all(numbers.map((n) => this.hashAt(n)));
   }
 
   /**

@@ -14,6 +14,7 @@ import { TokenDirectory } from "./directory.js";
 import { assetParts, nativeParts, type AssetAccountStatus, type BalanceParts } from "./balances.js";
 import type { PoolRef } from "../touched.js";
 import { ChainNode } from "./node.js";
+import { address } from "./scale-reader.js";
 import type { At } from "./storage.js";
 
 export type { At };
@@ -118,8 +119,9 @@ export class ChainReader extends ChainNode {
     api: ApiPromise,
     readonly nativeTokenId: number,
     readonly directory: TokenDirectory = new TokenDirectory(nativeTokenId),
+    shareRuntimes = false,
   ) {
-    super(api);
+    super(api, shareRuntimes);
   }
 
   private sides<T>(ids: number[], item: (id: number) => T): Side<T>[] {
@@ -164,7 +166,8 @@ export class ChainReader extends ChainNode {
         symbol: u8aToString(m.symbol.toU8a(true)),
         decimals: m.decimals.toNumber(),
         supply: d.supply.toString(),
-        owner: encodeAddress(d.owner, this.ss58),
+        // Kept per account (scale-reader.ts): a token named by a block is read again every block.
+        owner: address(d.owner, this.ss58),
         kind: key.kind,
         assetId: key.kind === "asset" ? key.assetId : null,
         location: key.kind === "foreign" ? key.location : null,

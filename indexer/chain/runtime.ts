@@ -19,8 +19,14 @@ export function normaliseLpFee(constant: Codec): bigint {
   throw new Error(`assetConversion.LPFee has type ${type}; known are u32 (per mille) and Permill`);
 }
 
+/** Per runtime's constant: toRawType() describes the type again at every call, and every block asks. */
+const normalised = new WeakMap<Codec, bigint>();
+
 /** The LP fee of the block's runtime in parts per million; null on runtimes without pools. */
 export function lpFeePpm(at: At): bigint | null {
   const constant = (at.consts as { assetConversion?: { lpFee?: Codec } }).assetConversion?.lpFee;
-  return constant ? normaliseLpFee(constant) : null;
+  if (!constant) return null;
+  let ppm = normalised.get(constant);
+  if (ppm === undefined) normalised.set(constant, (ppm = normaliseLpFee(constant)));
+  return ppm;
 }

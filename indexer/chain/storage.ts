@@ -190,6 +190,14 @@ export function storageAt(rpc: ChainRpc, runtime: Runtime, hash: string): At {
     );
   };
   const proxy = new Proxy({}, { get: (_, name: string) => (sections.has(name) ? sections.get(name) : (sections.set(name, section(name)), sections.get(name))) });
-  const version = runtime.registry.createType("RuntimeVersionPartial", { specName: runtime.specName, specVersion: runtime.specVersion });
-  return { hash, runtime, query: proxy, consts: runtime.decorated.consts, registry: runtime.registry, runtimeVersion: version } as unknown as At;
+  return { hash, runtime, query: proxy, consts: runtime.decorated.consts, registry: runtime.registry, runtimeVersion: versionOf(runtime) } as unknown as At;
+}
+
+const versions = new WeakMap<Runtime, Codec>();
+
+/** The runtime's version as api.at gives it: one codec per runtime, not one per block. */
+function versionOf(runtime: Runtime): Codec {
+  let v = versions.get(runtime);
+  if (!v) versions.set(runtime, (v = runtime.registry.createType("RuntimeVersionPartial", { specName: runtime.specName, specVersion: runtime.specVersion })));
+  return v;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFixed, mulDiv, normalizeDecimal, parseFixed, ratio, usdValue, USD_SCALE } from "../../shared/decimal.js";
+import { formatFixed, mulDiv, normalizeDecimal, parseFixed, pow10, ratio, usdValue, USD_SCALE } from "../../shared/decimal.js";
 import { aprPercent, percentChange, poolTvlUsd, spotPrice } from "../../shared/market.js";
 
 const usd = (s: string) => parseFixed(s, USD_SCALE);
@@ -63,5 +63,11 @@ describe("market math", () => {
     expect(fmt(aprPercent(usd("0.4515"), usd("25000")))).toBe("0.65919");
     expect(fmt(aprPercent(usd("10"), usd("365")))).toBe("1000");
     expect(aprPercent(usd("1"), 0n)).toBe(0n);
+  });
+
+  it("pow10 is 10^n for every n, past the powers kept too, and refuses what is not a whole n ≥ 0", () => {
+    for (let n = 0; n <= 100; n++) expect(pow10(n)).toBe(10n ** BigInt(n));
+    expect(() => pow10(-1)).toThrow(RangeError);
+    expect(() => pow10(1.5)).toThrow(RangeError);
   });
 });
