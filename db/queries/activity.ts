@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { rowsOf, type Database } from "../client.js";
 import { addCandleVolumes } from "./candles.js";
+import { ensurePartitions } from "./partitions.js";
 import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 
 export type NewSwap = typeof swaps.$inferInsert;
@@ -16,6 +17,7 @@ export const HOUR = 3_600;
  */
 export async function insertSwaps(db: Database, rows: NewSwap[]): Promise<void> {
   if (rows.length === 0) return;
+  await ensurePartitions(db, "swaps", rows.map((r) => r.blockNumber));
   const inserted = await db
     .insert(swaps)
     .values(rows)

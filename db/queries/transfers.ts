@@ -5,6 +5,7 @@ import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
 import { pgArray } from "./holders.js";
+import { dropPartitionsBefore, ensurePartitions } from "./partitions.js";
 
 export type NewTransfer = typeof transfers.$inferInsert;
 
@@ -14,6 +15,7 @@ export type NewTransfer = typeof transfers.$inferInsert;
  */
 export async function insertTransfers(db: Database, rows: NewTransfer[]): Promise<void> {
   if (rows.length === 0) return;
+  await ensurePartitions(db, "transfers", rows.map((r) => r.blockNumber));
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
   await db.execute(sql`
     insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd, tip)
@@ -173,16 +175,18 @@ export async function accountTransfers(db: Database, account: string, direction:
 /**
  * Retention: transfers before block `before` are given up (`tokenpool prune-history --transfers`).
  * The "transfers" floor moves first, in its own transaction, so every list says where it is
- * complete from while rows go; then the rows go in batches of `batch`, each its own transaction
- * (no long lock on a table the indexer appends to). `before` must be at most the follower's
- * checkpoint. Running it again deletes nothing. Returns the rows deleted.
+ * complete from while rows go; then every partition wholly before it is dropped (db/queries/
+ * partitions.ts), and only the rows of the partition `before` falls in are deleted, in batches
+ * of `batch`, each its own transaction (no long lock on a table the indexer appends to).
+ * `before` must be at most the follower's checkpoint. Running it again deletes nothing.
  */
-export async function pruneTransfers(db: Database, before: number, batch = 50_000): Promise<number> {
+export async function pruneTransfers(db: Database, before: number, batch = 50_000): Promise<{ partitions: number; dropped: number; deleted: number }> {
   const [cp] = rowsOf<{ block_number: string | number }>(await db.execute(sql`select block_number from checkpoints where name = 'follower'`));
   if (!cp || before > Number(cp.block_number)) throw new Error(`block ${before} is after the store's checkpoint (${cp ? cp.block_number : "none"}): transfers up to the newest block are kept`);
   await db.execute(sql`
     insert into history_floors (kind, block_number) values ('transfers', ${before}::bigint)
     on conflict (kind) do update set block_number = greatest(history_floors.block_number, excluded.block_number)`);
+  const { partitions, rows: dropped } = await dropPartitionsBefore(db, "transfers", before);
   let deleted = 0;
   for (;;) {
     const [r] = rowsOf<{ n: string | number }>(
@@ -194,7 +198,7 @@ export async function pruneTransfers(db: Database, before: number, batch = 50_00
         ) select count(*) as n from gone`),
     );
     deleted += Number(r!.n);
-    if (Number(r!.n) < batch) return deleted;
+    if (Number(r!.n) < batch) return { partitions, dropped, deleted };
   }
 }
 
