@@ -8,9 +8,10 @@
 -- Partitions are made as blocks arrive, by the statement that inserts (db/queries/partitions.ts
 -- calls this function first): a partition is an empty table attached to its parent, which takes
 -- SHARE UPDATE EXCLUSIVE on the parent (readers and writers go on; CREATE TABLE ... PARTITION OF
--- would take ACCESS EXCLUSIVE until the writer's transaction commits, stopping every read). An
--- advisory lock per parent serialises the makers, so backfill workers inserting into the same
--- old range make it once (the second finds it made) and never wait on each other in a cycle.
+-- would take ACCESS EXCLUSIVE until the writer's transaction commits, stopping every read). The
+-- maker takes that lock first and looks again: makers of one table go one at a time, so backfill
+-- workers inserting into the same old range make it once (the second, let in when the first
+-- commits, finds it made: a table lock, unlike an advisory one, reads the catalog afresh).
 -- There is no DEFAULT partition: a row no partition takes is an error, never a row that a later
 -- partition would have to be carved out of.
 CREATE FUNCTION "ensure_block_partitions"(parent regclass, blocks bigint[]) RETURNS void LANGUAGE plpgsql AS $$
@@ -25,7 +26,7 @@ BEGIN
   FOR start IN SELECT DISTINCT b / width * width FROM unnest(blocks) b WHERE b IS NOT NULL ORDER BY 1 LOOP
     part := format('%s_p%s', rel, start / width);
     IF to_regclass(format('%I.%I', nsp, part)) IS NULL THEN
-      PERFORM pg_advisory_xact_lock(40, hashtext(nsp || '.' || rel));
+      EXECUTE format('LOCK TABLE %I.%I IN SHARE UPDATE EXCLUSIVE MODE', nsp, rel);
       IF to_regclass(format('%I.%I', nsp, part)) IS NULL THEN
         EXECUTE format('CREATE TABLE %I.%I (LIKE %I.%I INCLUDING DEFAULTS)', nsp, part, nsp, rel);
         EXECUTE format('ALTER TABLE %I.%I ATTACH PARTITION %I.%I FOR VALUES FROM (%s) TO (%s)', nsp, rel, nsp, part, start, start + width);

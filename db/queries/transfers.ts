@@ -59,11 +59,16 @@ export type TransferAsset = { tokenId: number; lpTokenId?: undefined } | { lpTok
  */
 export const TRANSFER_SCAN_ROWS = 2_000;
 
-/** Block, time and cursor conditions on the negated keys the list indexes order by (db/schema/transfers.ts). */
+/**
+ * Block, time and cursor conditions on the negated keys the list indexes order by (db/schema/
+ * transfers.ts), and the same bounds on block_number itself: those prune the partitions outside
+ * them (db/queries/partitions.ts), so a page deep in the list does not look into every newer one.
+ */
 function range(f: TransferFilter): SQL {
   const c = [sql`true`];
-  if (f.fromBlock !== undefined) c.push(sql`-block_number <= -${f.fromBlock}::bigint`);
-  if (f.toBlock !== undefined) c.push(sql`-block_number >= -${f.toBlock}::bigint`);
+  if (f.fromBlock !== undefined) c.push(sql`-block_number <= -${f.fromBlock}::bigint and block_number >= ${f.fromBlock}::bigint`);
+  if (f.toBlock !== undefined) c.push(sql`-block_number >= -${f.toBlock}::bigint and block_number <= ${f.toBlock}::bigint`);
+  if (f.before) c.push(sql`block_number <= ${f.before.blockNumber}::bigint`);
   if (f.fromTime !== undefined) c.push(sql`timestamp >= ${f.fromTime}::bigint`);
   if (f.toTime !== undefined) c.push(sql`timestamp <= ${f.toTime}::bigint`);
   if (f.before) c.push(sql`(-block_number, -event_index) > (-${f.before.blockNumber}::bigint, -${f.before.eventIndex}::integer)`);

@@ -1,0 +1,126 @@
+/**
+ * The history tables partitioned by block range (migration 0022, db/queries/partitions.ts): an
+ * insert makes the partition its block needs, concurrent writers make it once, lists and
+ * balances read across partitions, and retention drops whole partitions.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { expect, it } from "vitest";
+import {
+  accountTransfers,
+  balanceAt,
+  insertTransfers,
+  partitionsOf,
+  pruneHistory,
+  pruneTransfers,
+  recordBalances,
+  rowsOf,
+  setCheckpoint,
+  type Database,
+  type NewTransfer,
+} from "../../db/index.js";
+import { describeDb } from "../support/db.js";
+
+const transfer = (blockNumber: number, eventIndex = 0): NewTransfer => ({
+  blockNumber,
+  eventIndex,
+  timestamp: 1_700_000_000 + blockNumber * 6,
+  tokenId: 1984,
+  fromAccount: "alice",
+  toAccount: "bob",
+  amount: String(blockNumber + 1),
+  kind: "transfer",
+  event: "assets.Transferred",
+});
+
+const count = async (db: Database, table: string) => Number(rowsOf<{ n: string | number }>(await db.execute(sql.raw(`select count(*) as n from "${table}"`)))[0]!.n);
+
+describeDb("block partitions", (ctx) => {
+  it("an insert far ahead makes its partition of 1,000,000 blocks, and its rows land there", async () => {
+    await insertTransfers(ctx.db, [transfer(5), transfer(18_400_000), transfer(18_400_000, 1)]);
+    const parts = (await partitionsOf(ctx.db, "transfers")).filter((p) => p.from === 0 || p.from === 18_000_000);
+    expect(parts).toEqual([
+      { name: "transfers_p0", from: 0, to: 1_000_000 },
+      { name: "transfers_p18", from: 18_000_000, to: 19_000_000 },
+    ]);
+    expect(await count(ctx.db, "transfers_p18")).toBe(2);
+    const page = await accountTransfers(ctx.db, "alice", undefined, {}, 10);
+    expect(page.rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual([[18_400_000, 1], [18_400_000, 0], [5, 0]]);
+    // Written again (a replay): the same keys, nothing twice.
+    await insertTransfers(ctx.db, [transfer(18_400_000)]);
+    expect(await count(ctx.db, "transfers_p18")).toBe(2);
+  });
+
+  it("writers inserting into the same new ranges at once (backfill workers) make each partition once, and every row lands", async () => {
+    const writers = Array.from({ length: 8 }, (_, i) =>
+      ctx.db.transaction(async (tx) => insertTransfers(tx as unknown as Database, [transfer(7_000_000 + i), transfer(8_999_999 - i), transfer(9_000_000 + i)])),
+    );
+    await Promise.all(writers);
+    const made = (await partitionsOf(ctx.db, "transfers")).filter((p) => p.from >= 7_000_000 && p.from < 10_000_000);
+    expect(made.map((p) => p.name)).toEqual(["transfers_p7", "transfers_p8", "transfers_p9"]);
+    expect([await count(ctx.db, "transfers_p7"), await count(ctx.db, "transfers_p8"), await count(ctx.db, "transfers_p9")]).toEqual([8, 8, 8]);
+  });
+
+  it("a balance as of a block is found partitions below it, and prune-history keeps it", async () => {
+    await setCheckpoint(ctx.db, { blockNumber: 5_000_000, blockHash: "0x01", chainFinalized: 5_000_000 });
+    await recordBalances(ctx.db, [
+      { lp: false, tokenId: 7, account: "alice", blockNumber: 10, balance: "100" },
+      { lp: false, tokenId: 7, account: "alice", blockNumber: 2_500_000, balance: "250" },
+      { lp: false, tokenId: 7, account: "bob", blockNumber: 20, balance: "5" },
+    ]);
+    expect(await balanceAt(ctx.db, false, 7, "alice", 4_999_999)).toEqual({ balance: "250", blockNumber: 2_500_000 });
+    expect(await balanceAt(ctx.db, false, 7, "alice", 2_499_999)).toEqual({ balance: "100", blockNumber: 10 });
+    expect(await balanceAt(ctx.db, false, 7, "bob", 4_999_999)).toEqual({ balance: "5", blockNumber: 20 });
+    // History from block 3,000,000: alice's older row is superseded and goes, bob's stays (still his balance).
+    expect(await pruneHistory(ctx.db, 3_000_000)).toEqual({ balances: 1, tokens: 0 });
+    expect(await balanceAt(ctx.db, false, 7, "bob", 4_999_999)).toEqual({ balance: "5", blockNumber: 20 });
+    expect(await balanceAt(ctx.db, false, 7, "alice", 4_999_999)).toEqual({ balance: "250", blockNumber: 2_500_000 });
+  });
+
+  it("prune-history --transfers drops the partitions wholly before the block and deletes only in the one it falls in", async () => {
+    const blocks = [10, 1_500_000, 1_500_001, 2_100_000, 2_900_000, 3_000_001];
+    await insertTransfers(ctx.db, blocks.map((b) => transfer(b)));
+    await setCheckpoint(ctx.db, { blockNumber: 3_000_001, blockHash: "0x02", chainFinalized: 3_000_001 });
+    expect(await pruneTransfers(ctx.db, 2_500_000)).toEqual({ partitions: 2, dropped: 3, deleted: 1 });
+    const left = (await partitionsOf(ctx.db, "transfers")).filter((p) => p.from < 4_000_000).map((p) => p.name);
+    expect(left).toEqual(["transfers_p2", "transfers_p3"]);
+    const page = await accountTransfers(ctx.db, "alice", undefined, {}, 10);
+    expect(page.rows.map((r) => r.blockNumber)).toEqual([3_000_001, 2_900_000]);
+    expect(await pruneTransfers(ctx.db, 2_500_000)).toEqual({ partitions: 0, dropped: 0, deleted: 0 });
+    // Rows written again into the dropped range make its partition again (a backfill run later).
+    await insertTransfers(ctx.db, [transfer(1_500_000)]);
+    expect(await count(ctx.db, "transfers_p1")).toBe(1);
+  });
+
+  it("a keyset page reads only the partitions its block range and cursor allow, each by its list index", async () => {
+    await insertTransfers(ctx.db, [0, 1, 2, 3].flatMap((p) => Array.from({ length: 30 }, (_, i) => transfer(p * 1_000_000 + 100 + i))));
+    await ctx.db.execute(sql`analyze transfers`);
+    const scans = async (read: (db: Database) => Promise<unknown>) => {
+      const seen: SQL[] = [];
+      await read(recording(ctx.db, seen));
+      const list = seen.find((q) => /from transfers/.test(new PgDialect().sqlToQuery(q).sql))!;
+      const [row] = rowsOf<Record<string, unknown>>(await ctx.db.execute(sql`explain (format json) ${list}`));
+      const raw = Object.values(row!)[0];
+      const plan = JSON.stringify(typeof raw === "string" ? JSON.parse(raw) : raw);
+      return [...plan.matchAll(/"Relation Name":\s*"([^"]+)"/g)].map((m) => m[1]);
+    };
+    const inRange = await scans((db) => accountTransfers(db, "alice", "out", { kind: "transfer", fromBlock: 1_000_050, toBlock: 1_999_999 }, 10));
+    expect(new Set(inRange)).toEqual(new Set(["transfers_p1"]));
+    const deep = await scans((db) => accountTransfers(db, "alice", "out", { kind: "transfer", before: { blockNumber: 1_000_110, eventIndex: 0 } }, 10));
+    expect(new Set(deep)).toEqual(new Set(["transfers_p0", "transfers_p1"]));
+    const page = await accountTransfers(ctx.db, "alice", "out", { kind: "transfer", before: { blockNumber: 1_000_110, eventIndex: 0 } }, 12);
+    expect(page.rows.map((r) => r.blockNumber)).toEqual([...Array.from({ length: 10 }, (_, i) => 1_000_109 - i), 129, 128]);
+  });
+});
+
+/** `db` with every statement it runs (its transactions' too) added to `seen`. */
+function recording(db: Database, seen: SQL[]): Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "execute") return (q: SQL) => (seen.push(q), target.execute(q));
+      if (prop === "transaction") return (run: (tx: Database) => Promise<unknown>) => target.transaction((tx) => run(recording(tx as unknown as Database, seen)));
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
