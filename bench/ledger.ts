@@ -23,7 +23,8 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
   let exact = true;
   const accounts = Array.from({ length: 1_000 }, (_, i) => `acct${String(i).padStart(44, "0")}`);
   for (let run = 0; run < RUNS; run++) {
-    const first = 10_000_000 + run * n;
+    // Far above the fill (bench/ledger.ts transferPages: from block 1,000, up to 20M × BENCH_SCALE blocks at one row a block).
+    const first = 1_000_000_000 + run * n;
     const data: NewTransfer[] = Array.from({ length: n }, (_, i) => ({
       blockNumber: first + Math.floor(i / 10),
       eventIndex: i % 10,
