@@ -1,6 +1,6 @@
 /**
  * What the transfer store's keys cost (issue 40): the same rows inserted as the indexer inserts
- * them into (a) one table with text account keys (the store before migration 0022), (b) the
+ * them into (a) one table with text account keys (the store before migration 0023), (b) the
  * partitioned table the store has now, and (c) a partitioned table keyed by integer account ids
  * from a dictionary (accounts(id, address unique)) that each insert fills and joins; rows/s and
  * bytes per million rows (table, its indexes, and the dictionary for (c)). Runs alternate (a b c,
@@ -24,7 +24,7 @@ const FLAT = "bench_transfers_text";
 const PARTS = "bench_transfers_part";
 const IDS = "bench_transfers_ids";
 
-/** The three tables, beside the store's own, the list indexes alike: (a) as transfers was before 0022, (b) as it is. */
+/** The three tables, beside the store's own, the list indexes alike: (a) as transfers was before 0023, (b) as it is. */
 async function createVariants(db: Database, first: number): Promise<void> {
   const start = first - (first % 1_000_000);
   await db.execute(sql.raw(`create table ${FLAT} (like transfers including all)`));

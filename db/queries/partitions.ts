@@ -1,5 +1,5 @@
 /**
- * The history tables are partitioned by block range (migration 0022, docs/performance.md "A store
+ * The history tables are partitioned by block range (migration 0023, docs/performance.md "A store
  * at a billion rows"): a partition per PARTITION_BLOCKS blocks, made by whoever inserts first,
  * and retention drops whole partitions.
  */
@@ -11,7 +11,7 @@ export const PARTITIONED_TABLES = ["transfers", "swaps", "balance_history", "tok
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 /**
- * Blocks a partition holds: the width fixed in ensure_block_partitions (migration 0022).
+ * Blocks a partition holds: the width fixed in ensure_block_partitions (migration 0023).
  * 1,000,000: 19 partitions for Polkadot Asset Hub's 18M blocks, 16 a year at 2-second blocks, so
  * a plan over every partition (a list's first page) merges tens, not thousands; and a partition
  * of transfers at Asset Hub's ~11 rows a block is ~11M rows, whose indexes stay in memory.

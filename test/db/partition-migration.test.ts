@@ -1,5 +1,5 @@
 /**
- * Migration 0022 on a store with rows: each history table becomes partitioned by block range, a
+ * Migration 0023 on a store with rows: each history table becomes partitioned by block range, a
  * partition per million blocks from its first row's to its last's, with every row kept, and the
  * store answers from them as before (PGlite, and Postgres when TEST_DATABASE_URL is set).
  */
@@ -18,13 +18,13 @@ import { describe, expect, it } from "vitest";
 import { accountTransfers, balanceAt, insertTransfers, MIGRATIONS_FOLDER, partitionsOf, PARTITIONED_TABLES, rowsOf, schema, tokenAt, type Database } from "../../db/index.js";
 import { services } from "../support/db.js";
 
-/** The migrations as they were before partitions: the journal cut after 0021. */
-function migrationsBefore0022(): string {
+/** The migrations as they were before partitions: the journal cut after 0022. */
+function migrationsBefore0023(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tokenpool-migrations-"));
   cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
   const journal = JSON.parse(readFileSync(path.join(dir, "meta/_journal.json"), "utf8")) as { entries: { idx: number; tag: string }[] };
-  expect(journal.entries.map((e) => e.tag)).toContain("0022_block_partitions");
-  journal.entries = journal.entries.filter((e) => e.idx <= 21);
+  expect(journal.entries.map((e) => e.tag)).toContain("0023_block_partitions");
+  journal.entries = journal.entries.filter((e) => e.idx <= 22);
   writeFileSync(path.join(dir, "meta/_journal.json"), JSON.stringify(journal));
   return dir;
 }
@@ -73,11 +73,11 @@ const targets: Array<[string, () => Promise<Store>, string | undefined]> = [
 ];
 
 for (const [name, open, skip] of targets) {
-  describe.skipIf(skip !== undefined)(`migration 0022 [${name}]`, () => {
+  describe.skipIf(skip !== undefined)(`migration 0023 [${name}]`, () => {
     it("a store with history rows keeps every row, now in a partition per million blocks, and answers as before", async () => {
       const store = await open();
       try {
-        await store.migrate(migrationsBefore0022());
+        await store.migrate(migrationsBefore0023());
         const { db } = store;
         await db.execute(sql`insert into checkpoints (name, block_number, block_hash, chain_finalized) values ('follower', 2600000, '0x26', 2600000)`);
         await db.execute(sql`insert into history_floors (kind, block_number) values ('holders', 5), ('lp', 5)`);

@@ -1,5 +1,5 @@
 /**
- * The history tables partitioned by block range (migration 0022, db/queries/partitions.ts): an
+ * The history tables partitioned by block range (migration 0023, db/queries/partitions.ts): an
  * insert makes the partition its block needs, concurrent writers make it once, lists and
  * balances read across partitions, and retention drops whole partitions.
  */
