@@ -64,6 +64,38 @@ export async function partitionsOf(db: Database, table: PartitionedTable): Promi
     .sort((a, b) => a.from - b.from);
 }
 
+/** Blocks [from, to] a newest-first list reads in one statement; an end undefined is open. */
+export interface BlockSlice {
+  from: number | undefined;
+  to: number | undefined;
+}
+
+/**
+ * The block ranges a newest-first list of `table` within [from, to] reads, one statement each,
+ * newest first: the newest partition alone, then the next 2, 4, 8… Each statement is pruned at
+ * plan time to its slice's partitions, so a page that fills in the newest plans and walks one
+ * partition's index ranges; one statement over every partition is planned, and its merge started,
+ * on all of them (227 ms at 22 partitions; docs/performance.md), and a list that is sparse takes
+ * at most log2(partitions) + 1 statements. The slices are contiguous, the first open above `to`'s
+ * side and the last below: every row is in exactly one of them, whatever partitions were made or
+ * dropped since the catalog was read (that costs only a statement more or less).
+ */
+export async function listSlices(db: Database, table: PartitionedTable, from?: number, to?: number): Promise<BlockSlice[]> {
+  const starts = (await partitionsOf(db, table))
+    .filter((p) => (to === undefined || p.from <= to) && (from === undefined || p.to > from))
+    .map((p) => p.from)
+    .reverse();
+  const slices: BlockSlice[] = [];
+  let upper = to;
+  for (let i = 0, n = 1; i < starts.length; i += n, n *= 2) {
+    const oldest = Math.min(i + n, starts.length) - 1;
+    const lower = oldest === starts.length - 1 ? from : starts[oldest]!;
+    slices.push({ from: lower, to: upper });
+    upper = starts[oldest]! - 1;
+  }
+  return slices.length > 0 ? slices : [{ from, to }];
+}
+
 /**
  * Drops the partitions of `table` that hold only blocks before `before`; returns how many, and
  * the rows they held (counted: a read of each, far less than deleting its rows). Each is

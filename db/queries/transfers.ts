@@ -5,7 +5,7 @@ import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
 import { pgArray } from "./holders.js";
-import { dropPartitionsBefore, ensurePartitions } from "./partitions.js";
+import { dropPartitionsBefore, ensurePartitions, listSlices } from "./partitions.js";
 
 export type NewTransfer = typeof transfers.$inferInsert;
 
@@ -61,8 +61,8 @@ export const TRANSFER_SCAN_ROWS = 2_000;
 
 /**
  * Block, time and cursor conditions on the negated keys the list indexes order by (db/schema/
- * transfers.ts), and the same bounds on block_number itself: those prune the partitions outside
- * them (db/queries/partitions.ts), so a page deep in the list does not look into every newer one.
+ * transfers.ts), and the same bounds on block_number itself: those prune, at plan time, the
+ * partitions outside them (a slice's, bySlice below), so a statement reads only its slice's.
  */
 function range(f: TransferFilter): SQL {
   const c = [sql`true`];
@@ -124,11 +124,28 @@ const toTransfer = (r: Record<string, unknown>): Transfer => ({
   tip: r.tip as string | null,
 });
 
+/**
+ * Reads a transfer list newest first, a block slice at a time (listSlices: the newest partition
+ * first), `read` given `f` bounded to the slice; stops when `read` says the page is done. Rows of
+ * a slice are all newer than the next slice's, so the slices' pages in turn are the list's page.
+ */
+async function bySlice(tx: Database, f: TransferFilter, read: (f: TransferFilter) => Promise<boolean>): Promise<void> {
+  const to = f.before === undefined ? f.toBlock : Math.min(f.toBlock ?? f.before.blockNumber, f.before.blockNumber);
+  for (const s of await listSlices(tx, "transfers", f.fromBlock, to)) if (await read({ ...f, fromBlock: s.from, toBlock: s.to })) return;
+}
+
 /** A token's (or an LP token's) transfers, newest first, `limit` rows at most: index ranges only. */
 export async function tokenTransfers(db: Database, asset: TransferAsset, f: TransferFilter, limit: number): Promise<Transfer[]> {
   const key = asset.tokenId !== undefined ? sql`token_id = ${asset.tokenId}::bigint` : sql`lp_token_id = ${asset.lpTokenId}::bigint`;
-  const rows = await inListOrder(db, (tx) => tx.execute(sql`select * from (${byKind(key, f, limit)}) t order by nb, ne limit ${limit}`));
-  return rowsOf<Record<string, unknown>>(rows).map(toTransfer);
+  const found: Transfer[] = [];
+  await inListOrder(db, (tx) =>
+    bySlice(tx, f, async (s) => {
+      const left = limit - found.length;
+      found.push(...rowsOf<Record<string, unknown>>(await tx.execute(sql`select * from (${byKind(key, s, left)}) t order by nb, ne limit ${left}`)).map(toTransfer));
+      return found.length >= limit;
+    }),
+  );
+  return found;
 }
 
 /**
@@ -158,23 +175,40 @@ export interface AccountTransfers {
  * bound ended the page.
  */
 export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & { asset?: TransferAsset | undefined }, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
-  if (f.asset === undefined) {
-    const rows = await inListOrder(db, (tx) => tx.execute(accountRows(account, direction, f, limit)));
-    return { rows: rowsOf<Record<string, unknown>>(rows).map(toTransfer) };
+  const asset = f.asset;
+  const found: Transfer[] = [];
+  if (asset === undefined) {
+    await inListOrder(db, (tx) =>
+      bySlice(tx, f, async (s) => {
+        found.push(...rowsOf<Record<string, unknown>>(await tx.execute(accountRows(account, direction, s, limit - found.length))).map(toTransfer));
+        return found.length >= limit;
+      }),
+    );
+    return { rows: found };
   }
-  const match = f.asset.tokenId !== undefined ? sql`"tokenId" = ${f.asset.tokenId}::bigint` : sql`"lpTokenId" = ${f.asset.lpTokenId}::bigint`;
-  // The matches among the scanned rows, and (scanned not null) the last row scanned with the count.
-  const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
-    await inListOrder(db, (tx) => tx.execute(sql`
-      with scan as (${accountRows(account, direction, f, scanRows)})
-      (select *, null::integer as scanned from scan where ${match} order by nb, ne limit ${limit})
-      union all
-      (select *, (select count(*)::integer from scan) as scanned from scan order by nb desc, ne desc limit 1)`)),
+  const match = asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`;
+  let scanned = 0;
+  let stoppedAt: TransferPosition | undefined;
+  await inListOrder(db, (tx) =>
+    bySlice(tx, f, async (s) => {
+      // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
+      const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
+        await tx.execute(sql`
+          with scan as (${accountRows(account, direction, s, scanRows - scanned)})
+          (select *, null::integer as scanned from scan where ${match} order by nb, ne limit ${limit - found.length})
+          union all
+          (select *, (select count(*)::integer from scan) as scanned from scan order by nb desc, ne desc limit 1)`),
+      );
+      const tail = rows.find((r) => r.scanned !== null);
+      found.push(...rows.filter((r) => r.scanned === null).map(toTransfer));
+      scanned += tail === undefined ? 0 : Number(tail.scanned);
+      if (found.length >= limit) return true;
+      if (scanned < scanRows) return false;
+      stoppedAt = { blockNumber: Number(tail!.blockNumber), eventIndex: Number(tail!.eventIndex) };
+      return true;
+    }),
   );
-  const tail = rows.find((r) => r.scanned !== null);
-  const hits = rows.filter((r) => r.scanned === null).map(toTransfer);
-  const stopped = tail !== undefined && Number(tail.scanned) >= scanRows && hits.length < limit;
-  return stopped ? { rows: hits, stoppedAt: { blockNumber: Number(tail.blockNumber), eventIndex: Number(tail.eventIndex) } } : { rows: hits };
+  return stoppedAt ? { rows: found, stoppedAt } : { rows: found };
 }
 
 /**

@@ -9,6 +9,7 @@ import { expect, it } from "vitest";
 import {
   accountTransfers,
   balanceAt,
+  dropPartitionsBefore,
   insertTransfers,
   partitionsOf,
   pruneHistory,
@@ -16,6 +17,7 @@ import {
   recordBalances,
   rowsOf,
   setCheckpoint,
+  tokenTransfers,
   type Database,
   type NewTransfer,
 } from "../../db/index.js";
@@ -92,24 +94,40 @@ describeDb("block partitions", (ctx) => {
     expect(await count(ctx.db, "transfers_p1")).toBe(1);
   });
 
-  it("a keyset page reads only the partitions its block range and cursor allow, each by its list index", async () => {
+  it("a list reads its partitions newest first, a statement per slice, only those its bounds and cursor allow", async () => {
+    await dropPartitionsBefore(ctx.db, "transfers", Number.MAX_SAFE_INTEGER); // other tests' (empty: the tables are emptied, not their partitions)
     await insertTransfers(ctx.db, [0, 1, 2, 3].flatMap((p) => Array.from({ length: 30 }, (_, i) => transfer(p * 1_000_000 + 100 + i))));
+    await insertTransfers(ctx.db, [{ ...transfer(50), fromAccount: "carol" }]);
     await ctx.db.execute(sql`analyze transfers`);
+    // The partitions each list statement's plan reads, in the order the statements ran.
     const scans = async (read: (db: Database) => Promise<unknown>) => {
       const seen: SQL[] = [];
       await read(recording(ctx.db, seen));
-      const list = seen.find((q) => /from transfers/.test(new PgDialect().sqlToQuery(q).sql))!;
-      const [row] = rowsOf<Record<string, unknown>>(await ctx.db.execute(sql`explain (format json) ${list}`));
-      const raw = Object.values(row!)[0];
-      const plan = JSON.stringify(typeof raw === "string" ? JSON.parse(raw) : raw);
-      return [...plan.matchAll(/"Relation Name":\s*"([^"]+)"/g)].map((m) => m[1]);
+      const lists = seen.filter((q) => /from transfers/.test(new PgDialect().sqlToQuery(q).sql));
+      const relations: string[][] = [];
+      for (const list of lists) {
+        const [row] = rowsOf<Record<string, unknown>>(await ctx.db.execute(sql`explain (format json) ${list}`));
+        const raw = Object.values(row!)[0];
+        const plan = JSON.stringify(typeof raw === "string" ? JSON.parse(raw) : raw);
+        relations.push([...new Set([...plan.matchAll(/"Relation Name":\s*"([^"]+)"/g)].map((m) => m[1]!))].sort());
+      }
+      return relations;
     };
     const inRange = await scans((db) => accountTransfers(db, "alice", "out", { kind: "transfer", fromBlock: 1_000_050, toBlock: 1_999_999 }, 10));
-    expect(new Set(inRange)).toEqual(new Set(["transfers_p1"]));
-    const deep = await scans((db) => accountTransfers(db, "alice", "out", { kind: "transfer", before: { blockNumber: 1_000_110, eventIndex: 0 } }, 10));
-    expect(new Set(deep)).toEqual(new Set(["transfers_p0", "transfers_p1"]));
+    expect(inRange).toEqual([["transfers_p1"]]);
+    // A first page filled by the newest partition reads only that one.
+    expect(await scans((db) => accountTransfers(db, "alice", undefined, {}, 10))).toEqual([["transfers_p3"]]);
+    const deep = await scans((db) => accountTransfers(db, "alice", "out", { kind: "transfer", before: { blockNumber: 1_000_110, eventIndex: 0 } }, 12));
+    expect(deep).toEqual([["transfers_p1"], ["transfers_p0"]]);
     const page = await accountTransfers(ctx.db, "alice", "out", { kind: "transfer", before: { blockNumber: 1_000_110, eventIndex: 0 } }, 12);
     expect(page.rows.map((r) => r.blockNumber)).toEqual([...Array.from({ length: 10 }, (_, i) => 1_000_109 - i), 129, 128]);
+    // A sparse list: the newest partition, then two, then the rest (log2(partitions) + 1 statements).
+    expect(await scans((db) => accountTransfers(db, "carol", undefined, {}, 10))).toEqual([["transfers_p3"], ["transfers_p1", "transfers_p2"], ["transfers_p0"]]);
+    expect((await accountTransfers(ctx.db, "carol", undefined, {}, 10)).rows.map((r) => r.blockNumber)).toEqual([50]);
+    // A token's list, and an account's filtered by token (its scan bound counted across slices).
+    expect((await tokenTransfers(ctx.db, { tokenId: 1984 }, { before: { blockNumber: 2_000_101, eventIndex: 0 } }, 4)).map((r) => r.blockNumber)).toEqual([2_000_100, 1_000_129, 1_000_128, 1_000_127]);
+    const scanned = await accountTransfers(ctx.db, "alice", undefined, { asset: { tokenId: 7 }, before: { blockNumber: 2_000_105, eventIndex: 0 } }, 10, 40);
+    expect(scanned).toEqual({ rows: [], stoppedAt: { blockNumber: 125, eventIndex: 0 } });
   });
 });
 
