@@ -7,11 +7,14 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { expect, it } from "vitest";
 import {
+  accountSwaps,
   accountTransfers,
   balanceAt,
   dropPartitionsBefore,
+  insertSwaps,
   insertTransfers,
   partitionsOf,
+  poolSwaps,
   pruneHistory,
   pruneTransfers,
   recordBalances,
@@ -128,6 +131,19 @@ describeDb("block partitions", (ctx) => {
     expect((await tokenTransfers(ctx.db, { tokenId: 1984 }, { before: { blockNumber: 2_000_101, eventIndex: 0 } }, 4)).map((r) => r.blockNumber)).toEqual([2_000_100, 1_000_129, 1_000_128, 1_000_127]);
     const scanned = await accountTransfers(ctx.db, "alice", undefined, { asset: { tokenId: 7 }, before: { blockNumber: 2_000_105, eventIndex: 0 } }, 10, 40);
     expect(scanned).toEqual({ rows: [], stoppedAt: { blockNumber: 125, eventIndex: 0 } });
+  });
+
+  it("a pool's and a trader's swaps page newest first across partitions, exact from any cursor", async () => {
+    const blocks = [10, 20, 1_000_010, 3_000_010, 3_000_020];
+    const swap = { eventIndex: 1, hop: 0, token0Id: 0, token1Id: 1984, tokenIn: 0, tokenOut: 1984, amountIn: "1000", amountOut: "990", fee: "3", volumeUsd: "1", feeUsd: "0.003", account: "alice" };
+    await insertSwaps(ctx.db, blocks.map((b) => ({ ...swap, blockNumber: b, timestamp: 1_700_000_000 + b * 6 })));
+    const pool = { token0Id: 0, token1Id: 1984 };
+    const first = await poolSwaps(ctx.db, pool, 3);
+    expect(first.map((r) => r.blockNumber)).toEqual([3_000_020, 3_000_010, 1_000_010]);
+    const rest = await poolSwaps(ctx.db, pool, 3, { blockNumber: 1_000_010, eventIndex: 1, hop: 0 });
+    expect(rest.map((r) => r.blockNumber)).toEqual([20, 10]);
+    const mine = await accountSwaps(ctx.db, "alice", 10, { fromBlock: 15, toBlock: 3_000_015 });
+    expect(mine.map((r) => r.blockNumber)).toEqual([3_000_010, 1_000_010, 20]);
   });
 });
 
