@@ -158,7 +158,7 @@ async function transferPages(handle: DbHandle, busy: string, perMillion: number)
   const bytesPerMillion = Math.round(((await tableBytes(handle.db, "transfers")) / total) * 1_000_000);
   const account = await pages(async (before, limit) => (await accountTransfers(handle.db, busy, undefined, { before }, limit)).rows);
   const token = await pages((before, limit) => tokenTransfers(handle.db, { tokenId: BUSY_TOKEN }, { before }, limit));
-  // The partitions a list's first page merges (a plan over each of them).
+  // The partitions the lists walk, newest first, until a page is full (db/queries/partitions.ts listSlices).
   const partitions = (await partitionsOf(handle.db, "transfers")).length;
   const rowsText = `${total.toLocaleString("en")} rows (${partitions} partitions)`;
   rows.push({ what: `transfers on disk per million rows at ${rowsText} (table and its five indexes)`, figure: `${(bytesPerMillion / 1024 / 1024).toFixed(0)} MB` });
