@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { CSV_BATCH } from "../api/services/snapshot-csv.js";
-import { requestSnapshot, rowsOf, snapshotCsvBatch, type DbHandle } from "../db/index.js";
+import { ensurePartitionsBetween, requestSnapshot, rowsOf, snapshotCsvBatch, type DbHandle } from "../db/index.js";
 import { runSnapshot } from "../shared/snapshots.js";
 import { freePort } from "../test/support/port.js";
 import { csvDownloadBench } from "./csv-downloads.js";
@@ -25,6 +25,7 @@ export async function snapshotBench(store: { handle: DbHandle; env: Record<strin
   const n = Math.max(1_000, Math.round(600_000 * SCALE));
   const TOKEN = 77;
   const t0 = performance.now();
+  await ensurePartitionsBetween(db, 0, 300);
   await db.execute(sql`insert into blocks (number, hash, timestamp) select b, '0x' || lpad(to_hex(b), 64, '0'), 1700000000 + b * 12 from generate_series(1, 300) b on conflict do nothing`);
   await db.execute(sql`insert into tokens (id, name, symbol, decimals, supply, kind, block_number) values (${TOKEN}, 'Airdrop', 'AIR', 6, 0, 'asset', 100) on conflict do nothing`);
   await db.execute(sql`insert into token_history (id, name, symbol, decimals, supply, kind, block_number) values (${TOKEN}, 'Airdrop', 'AIR', 6, 0, 'asset', 100) on conflict do nothing`);

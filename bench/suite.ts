@@ -42,6 +42,7 @@ import { upsertHolders, type DbHandle } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
+import { keyVariants } from "./keys.js";
 import { balanceLookups, transferIngestion } from "./ledger.js";
 import { alternate, answers, child, CONNECTIONS, load, machineSpeed, median, onServer, pct, peakRssMb, range, spread, stop, timings, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
   // BENCH_PARTS=transfers / ingest: a section alone, on a store of its own (without `store`,
   // which runs them all).
   const alone: Array<[string, Array<(h: DbHandle) => Promise<void>>]> = [
-    ["transfers", [transferIngestion, balanceLookups]],
+    ["transfers", [transferIngestion, balanceLookups, keyVariants]],
     ["ingest", [ingestion, balanceLookups]],
     ["asof", [async (h) => generate(h.db, scaled(FULL), log), async (h) => void (await pastLatencies(h))]],
   ];

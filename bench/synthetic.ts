@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { setCheckpoint, type Database } from "../db/index.js";
+import { ensurePartitionsBetween, setCheckpoint, type Database } from "../db/index.js";
 
 export interface Scale {
   /** Holders of the one big token (BIG). */
@@ -47,6 +47,7 @@ export async function generate(db: Database, scale: Scale, log: (msg: string) =>
   const t0 = performance.now();
   const step = (what: string) => log(`  ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   const lastPoolToken = FIRST_POOL_TOKEN + scale.pools - 2;
+  await ensurePartitionsBetween(db, 0, HEAD);
 
   await run(`insert into blocks (number, hash, timestamp)
     select n, '0x' || md5(n::text) || md5((n + 1)::text), ${HEAD_TIME} - (${HEAD} - n) * ${BLOCK_SECONDS} from generate_series(1, ${HEAD}) n`);

@@ -258,7 +258,10 @@ withFlags(
       await handle.migrate();
       const gone = await pruneHistory(handle.db, opts.before);
       process.stdout.write(`history now starts at block ${opts.before}: ${gone.balances} balance rows and ${gone.tokens} token rows deleted\n`);
-      if (opts.transfers) process.stdout.write(`transfers now start at block ${opts.before}: ${await pruneTransfers(handle.db, opts.before)} rows deleted\n`);
+      if (opts.transfers) {
+        const t = await pruneTransfers(handle.db, opts.before);
+        process.stdout.write(`transfers now start at block ${opts.before}: ${t.dropped + t.deleted} rows given up (${t.partitions} partitions of 1,000,000 blocks dropped with ${t.dropped} rows, ${t.deleted} rows deleted)\n`);
+      }
     } finally {
       await handle.close();
     }

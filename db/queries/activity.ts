@@ -3,6 +3,7 @@ import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { rowsOf, type Database } from "../client.js";
 import { unnestRows } from "./bulk.js";
 import { addCandleVolumes } from "./candles.js";
+import { ensurePartitions } from "./partitions.js";
 import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 
 export type NewSwap = typeof swaps.$inferInsert;
@@ -17,6 +18,7 @@ export const HOUR = 3_600;
  */
 export async function insertSwaps(db: Database, rows: NewSwap[]): Promise<void> {
   if (rows.length === 0) return;
+  await ensurePartitions(db, "swaps", rows.map((r) => r.blockNumber));
   const inserted = await db
     .insert(swaps)
     .select(unnestRows(swaps, rows))

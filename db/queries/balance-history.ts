@@ -8,6 +8,7 @@ import { rowsOf, type Database } from "../client.js";
 import { tokenHistory, type tokens } from "../schema/index.js";
 import { FOLLOWER_CHECKPOINT } from "./chain.js";
 import { pgArray } from "./bulk.js";
+import { ensurePartitions } from "./partitions.js";
 import { idArray } from "./prices.js";
 import { excludedSet } from "./upsert.js";
 
@@ -27,6 +28,7 @@ export async function recordBalances(db: Database, given: BalanceRow[]): Promise
   // One row per key in a statement (ON CONFLICT cannot update a row twice): the last one given.
   const byKey = new Map(given.map((r) => [`${r.lp}|${r.tokenId}|${r.account}|${r.blockNumber}`, r]));
   const rows = byKey.size === given.length ? given : [...byKey.values()];
+  await ensurePartitions(db, "balance_history", rows.map((r) => r.blockNumber));
   await db.execute(sql`
     insert into balance_history (lp, token_id, account, block_number, balance)
     select * from unnest(${pgArray(rows.map((r) => (r.lp ? "t" : "f")))}::boolean[], ${pgArray(rows.map((r) => r.tokenId))}::bigint[],
@@ -40,6 +42,7 @@ export async function recordBalances(db: Database, given: BalanceRow[]): Promise
  * returns `token_id, account` — and records each removed account's balance as 0 at `block`.
  */
 export async function deleteRecorded(db: Database, lp: boolean, block: number, deleteReturning: SQL): Promise<void> {
+  await ensurePartitions(db, "balance_history", [block]);
   await db.execute(sql`
     with gone as (${deleteReturning})
     insert into balance_history (lp, token_id, account, block_number, balance)
@@ -176,6 +179,7 @@ export const storable = (text: string | undefined) => text?.replaceAll("\u0000",
 export async function recordTokens(db: Database, given: TokenRow[]): Promise<void> {
   if (given.length === 0) return;
   const rows = [...new Map(given.map((r) => [`${r.id}|${r.blockNumber}`, r])).values()];
+  await ensurePartitions(db, "token_history", rows.map((r) => r.blockNumber));
   await db
     .insert(tokenHistory)
     .values(rows.map((r) => ({ ...r, name: storable(r.name), symbol: storable(r.symbol), destroyed: false })))
@@ -188,6 +192,7 @@ export async function recordTokens(db: Database, given: TokenRow[]): Promise<voi
 /** Tokens found gone at `block`: as of it and after (until a new row), they do not exist. */
 export async function recordDestroyed(db: Database, ids: number[], block: number): Promise<void> {
   if (ids.length === 0) return;
+  await ensurePartitions(db, "token_history", [block]);
   await db
     .insert(tokenHistory)
     .values(ids.map((id) => ({ id, blockNumber: block, destroyed: true })))

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { deleteRecorded, recordBalances } from "./balance-history.js";
+import { ensurePartitions } from "./partitions.js";
 import { holderCounts, holders, lpHolders } from "../schema/index.js";
 import { pgArray } from "./bulk.js";
 
@@ -19,6 +20,7 @@ export async function upsertHolders(db: Database, rows: NewHolder[], opts: { his
   const positive = rows.filter((r) => BigInt(r.balance) > 0n);
   const zero = rows.filter((r) => BigInt(r.balance) === 0n);
   if (positive.length > 0) {
+    if (history) await ensurePartitions(db, "balance_history", positive.map((r) => r.blockNumber));
     // Array parameters and unnest, not a VALUES list: one small statement for any number
     // of rows, which both Postgres and PGlite parse and plan in constant time (the ingestion
     // hot path; drizzle's multi-row VALUES builder is several times slower here).

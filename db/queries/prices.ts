@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import { tokenLatestPrices, tokenPrices } from "../schema/index.js";
 import { unnestRows } from "./bulk.js";
+import { ensurePartitions } from "./partitions.js";
 
 export type NewTokenPrice = typeof tokenPrices.$inferInsert;
 
@@ -32,6 +33,7 @@ export interface PriceRow {
  */
 export async function insertPrices(db: Database, rows: NewTokenPrice[]): Promise<void> {
   if (rows.length === 0) return;
+  await ensurePartitions(db, "token_prices", rows.map((r) => r.blockNumber));
   await db
     .insert(tokenPrices)
     .select(unnestRows(tokenPrices, rows))

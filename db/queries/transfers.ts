@@ -5,6 +5,7 @@ import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
 import { pgArray } from "./bulk.js";
+import { dropPartitionsBefore, ensurePartitions, listSlices } from "./partitions.js";
 
 export type NewTransfer = typeof transfers.$inferInsert;
 
@@ -14,6 +15,7 @@ export type NewTransfer = typeof transfers.$inferInsert;
  */
 export async function insertTransfers(db: Database, rows: NewTransfer[]): Promise<void> {
   if (rows.length === 0) return;
+  await ensurePartitions(db, "transfers", rows.map((r) => r.blockNumber));
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
   await db.execute(sql`
     insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd, tip)
@@ -57,11 +59,16 @@ export type TransferAsset = { tokenId: number; lpTokenId?: undefined } | { lpTok
  */
 export const TRANSFER_SCAN_ROWS = 2_000;
 
-/** Block, time and cursor conditions on the negated keys the list indexes order by (db/schema/transfers.ts). */
+/**
+ * Block, time and cursor conditions on the negated keys the list indexes order by (db/schema/
+ * transfers.ts), and the same bounds on block_number itself: those prune, at plan time, the
+ * partitions outside them (a slice's, bySlice below), so a statement reads only its slice's.
+ */
 function range(f: TransferFilter): SQL {
   const c = [sql`true`];
-  if (f.fromBlock !== undefined) c.push(sql`-block_number <= -${f.fromBlock}::bigint`);
-  if (f.toBlock !== undefined) c.push(sql`-block_number >= -${f.toBlock}::bigint`);
+  if (f.fromBlock !== undefined) c.push(sql`-block_number <= -${f.fromBlock}::bigint and block_number >= ${f.fromBlock}::bigint`);
+  if (f.toBlock !== undefined) c.push(sql`-block_number >= -${f.toBlock}::bigint and block_number <= ${f.toBlock}::bigint`);
+  if (f.before) c.push(sql`block_number <= ${f.before.blockNumber}::bigint`);
   if (f.fromTime !== undefined) c.push(sql`timestamp >= ${f.fromTime}::bigint`);
   if (f.toTime !== undefined) c.push(sql`timestamp <= ${f.toTime}::bigint`);
   if (f.before) c.push(sql`(-block_number, -event_index) > (-${f.before.blockNumber}::bigint, -${f.before.eventIndex}::integer)`);
@@ -117,11 +124,28 @@ const toTransfer = (r: Record<string, unknown>): Transfer => ({
   tip: r.tip as string | null,
 });
 
+/**
+ * Reads a transfer list newest first, a block slice at a time (listSlices: the newest partition
+ * first), `read` given `f` bounded to the slice; stops when `read` says the page is done. Rows of
+ * a slice are all newer than the next slice's, so the slices' pages in turn are the list's page.
+ */
+async function bySlice(tx: Database, f: TransferFilter, read: (f: TransferFilter) => Promise<boolean>): Promise<void> {
+  const to = f.before === undefined ? f.toBlock : Math.min(f.toBlock ?? f.before.blockNumber, f.before.blockNumber);
+  for (const s of await listSlices(tx, "transfers", f.fromBlock, to)) if (await read({ ...f, fromBlock: s.from, toBlock: s.to })) return;
+}
+
 /** A token's (or an LP token's) transfers, newest first, `limit` rows at most: index ranges only. */
 export async function tokenTransfers(db: Database, asset: TransferAsset, f: TransferFilter, limit: number): Promise<Transfer[]> {
   const key = asset.tokenId !== undefined ? sql`token_id = ${asset.tokenId}::bigint` : sql`lp_token_id = ${asset.lpTokenId}::bigint`;
-  const rows = await inListOrder(db, (tx) => tx.execute(sql`select * from (${byKind(key, f, limit)}) t order by nb, ne limit ${limit}`));
-  return rowsOf<Record<string, unknown>>(rows).map(toTransfer);
+  const found: Transfer[] = [];
+  await inListOrder(db, (tx) =>
+    bySlice(tx, f, async (s) => {
+      const left = limit - found.length;
+      found.push(...rowsOf<Record<string, unknown>>(await tx.execute(sql`select * from (${byKind(key, s, left)}) t order by nb, ne limit ${left}`)).map(toTransfer));
+      return found.length >= limit;
+    }),
+  );
+  return found;
 }
 
 /**
@@ -151,38 +175,57 @@ export interface AccountTransfers {
  * bound ended the page.
  */
 export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & { asset?: TransferAsset | undefined }, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
-  if (f.asset === undefined) {
-    const rows = await inListOrder(db, (tx) => tx.execute(accountRows(account, direction, f, limit)));
-    return { rows: rowsOf<Record<string, unknown>>(rows).map(toTransfer) };
+  const asset = f.asset;
+  const found: Transfer[] = [];
+  if (asset === undefined) {
+    await inListOrder(db, (tx) =>
+      bySlice(tx, f, async (s) => {
+        found.push(...rowsOf<Record<string, unknown>>(await tx.execute(accountRows(account, direction, s, limit - found.length))).map(toTransfer));
+        return found.length >= limit;
+      }),
+    );
+    return { rows: found };
   }
-  const match = f.asset.tokenId !== undefined ? sql`"tokenId" = ${f.asset.tokenId}::bigint` : sql`"lpTokenId" = ${f.asset.lpTokenId}::bigint`;
-  // The matches among the scanned rows, and (scanned not null) the last row scanned with the count.
-  const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
-    await inListOrder(db, (tx) => tx.execute(sql`
-      with scan as (${accountRows(account, direction, f, scanRows)})
-      (select *, null::integer as scanned from scan where ${match} order by nb, ne limit ${limit})
-      union all
-      (select *, (select count(*)::integer from scan) as scanned from scan order by nb desc, ne desc limit 1)`)),
+  const match = asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`;
+  let scanned = 0;
+  let stoppedAt: TransferPosition | undefined;
+  await inListOrder(db, (tx) =>
+    bySlice(tx, f, async (s) => {
+      // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
+      const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
+        await tx.execute(sql`
+          with scan as (${accountRows(account, direction, s, scanRows - scanned)})
+          (select *, null::integer as scanned from scan where ${match} order by nb, ne limit ${limit - found.length})
+          union all
+          (select *, (select count(*)::integer from scan) as scanned from scan order by nb desc, ne desc limit 1)`),
+      );
+      const tail = rows.find((r) => r.scanned !== null);
+      found.push(...rows.filter((r) => r.scanned === null).map(toTransfer));
+      scanned += tail === undefined ? 0 : Number(tail.scanned);
+      if (found.length >= limit) return true;
+      if (scanned < scanRows) return false;
+      stoppedAt = { blockNumber: Number(tail!.blockNumber), eventIndex: Number(tail!.eventIndex) };
+      return true;
+    }),
   );
-  const tail = rows.find((r) => r.scanned !== null);
-  const hits = rows.filter((r) => r.scanned === null).map(toTransfer);
-  const stopped = tail !== undefined && Number(tail.scanned) >= scanRows && hits.length < limit;
-  return stopped ? { rows: hits, stoppedAt: { blockNumber: Number(tail.blockNumber), eventIndex: Number(tail.eventIndex) } } : { rows: hits };
+  return stoppedAt ? { rows: found, stoppedAt } : { rows: found };
 }
 
 /**
  * Retention: transfers before block `before` are given up (`tokenpool prune-history --transfers`).
  * The "transfers" floor moves first, in its own transaction, so every list says where it is
- * complete from while rows go; then the rows go in batches of `batch`, each its own transaction
- * (no long lock on a table the indexer appends to). `before` must be at most the follower's
- * checkpoint. Running it again deletes nothing. Returns the rows deleted.
+ * complete from while rows go; then every partition wholly before it is dropped (db/queries/
+ * partitions.ts), and only the rows of the partition `before` falls in are deleted, in batches
+ * of `batch`, each its own transaction (no long lock on a table the indexer appends to).
+ * `before` must be at most the follower's checkpoint. Running it again deletes nothing.
  */
-export async function pruneTransfers(db: Database, before: number, batch = 50_000): Promise<number> {
+export async function pruneTransfers(db: Database, before: number, batch = 50_000): Promise<{ partitions: number; dropped: number; deleted: number }> {
   const [cp] = rowsOf<{ block_number: string | number }>(await db.execute(sql`select block_number from checkpoints where name = 'follower'`));
   if (!cp || before > Number(cp.block_number)) throw new Error(`block ${before} is after the store's checkpoint (${cp ? cp.block_number : "none"}): transfers up to the newest block are kept`);
   await db.execute(sql`
     insert into history_floors (kind, block_number) values ('transfers', ${before}::bigint)
     on conflict (kind) do update set block_number = greatest(history_floors.block_number, excluded.block_number)`);
+  const { partitions, rows: dropped } = await dropPartitionsBefore(db, "transfers", before);
   let deleted = 0;
   for (;;) {
     const [r] = rowsOf<{ n: string | number }>(
@@ -194,7 +237,7 @@ export async function pruneTransfers(db: Database, before: number, batch = 50_00
         ) select count(*) as n from gone`),
     );
     deleted += Number(r!.n);
-    if (Number(r!.n) < batch) return deleted;
+    if (Number(r!.n) < batch) return { partitions, dropped, deleted };
   }
 }
 

@@ -20,7 +20,7 @@ import { buildApp } from "../support/app.js";
 import { accountMemo, canonicalPath } from "../../api/canonical.js";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
 import { sql } from "drizzle-orm";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { createDb, ensurePartitionsBetween, type DbHandle } from "../../db/index.js";
 import { HEAD_BLOCK } from "../support/fixtures.js";
 import { loadConfig } from "../../shared/config.js";
 import { encodeAddress, decodeAddress } from "@polkadot/util-crypto";
@@ -180,6 +180,7 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
   it("a holder CSV whose client never reads holds one batch, is cut by the minimum rate, and gives its download place back", async () => {
     await start();
     // 200,000 holders of USDt at the head in balance history: a CSV of ≈ 19 MB, more than loopback buffers hold.
+    await ensurePartitionsBetween(handle.db, HEAD_BLOCK, HEAD_BLOCK);
     await handle.db.execute(sql`
       insert into balance_history (lp, token_id, account, block_number, balance)
       select false, ${USDT}, 'csv' || lpad(i::text, 44, '0'), ${HEAD_BLOCK}, 10::numeric ^ 38 + i from generate_series(1, 200000) i

@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { accountSwapsQuery, inListOrder, poolSwapsQuery, rowsOf, TRANSFER_SCAN_ROWS } from "../../db/index.js";
+import { accountSwapsQuery, ensurePartitionsBetween, inListOrder, poolSwapsQuery, rowsOf, TRANSFER_SCAN_ROWS } from "../../db/index.js";
 import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { accountTransferPage, tokenTransferPage } from "../../api/services/transfers.js";
 import { authHeader, buildApp, noRequestLimit, type TestApp } from "../support/app.js";
@@ -29,6 +29,7 @@ const ALICE_ROWS = TRANSFERS / 40;
 
 async function fill(db: Parameters<typeof seedMarket>[0]): Promise<void> {
   await seedMarket(db);
+  await ensurePartitionsBetween(db, FIRST, FIRST + TRANSFERS / 20);
   await db.execute(sql`
     insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd)
     select ${FIRST}::bigint + i / 20, i % 20, i % 20, ${timeOf(FIRST)}::bigint + (i / 20) * 12,

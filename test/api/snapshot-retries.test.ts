@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { getSnapshot, rankSnapshot, requestSnapshot, resetIndexedData, rowsOf, snapshotStep, startSnapshot, type Database } from "../../db/index.js";
+import { ensurePartitionsBetween, getSnapshot, rankSnapshot, requestSnapshot, resetIndexedData, rowsOf, snapshotStep, startSnapshot, type Database } from "../../db/index.js";
 import { runSnapshot } from "../../shared/snapshots.js";
 import { describeDb } from "../support/db.js";
 
@@ -22,6 +22,7 @@ const sizes = async (db: Database) => ({ balances: await size(db, "snapshot_bala
 
 /** HOLDERS accounts of TOKEN as of block 10, with ties (rank order falls back to the address). */
 async function writeHolders(db: Database): Promise<void> {
+  await ensurePartitionsBetween(db, 10, 10);
   await db.execute(sql`
     insert into balance_history (lp, token_id, account, block_number, balance)
     select false, ${TOKEN}, 'acct' || lpad(i::text, 44, '0'), 10, (i % 97) * 1000 + 1 from generate_series(1, ${HOLDERS}) i`);

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { randomUUID, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { appliedMigrations, createDb, replaceSkippedEvents, rowsOf, setTask, setCheckpoint } from "../../db/index.js";
+import { appliedMigrations, createDb, insertTransfers, partitionsOf, replaceSkippedEvents, rowsOf, setTask, setCheckpoint } from "../../db/index.js";
 import { HEAD_BLOCK, seedMarket, TEN } from "../support/fixtures.js";
 import { loadTestServices } from "../../shared/config.js";
 
@@ -118,6 +118,27 @@ describe("tokenpool CLI", () => {
     expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, backfill: null, queue: null });
     expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
     // Five processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
+  }, 90_000);
+
+  it("prune-history --transfers drops the partitions wholly before the block, deletes in the one it falls in, and says how many of each", async () => {
+    const store = await mkdtemp(path.join(tmpdir(), "tokenpool-cli-prune-"));
+    try {
+      const seeded = await createDb({ dataDir: store });
+      await seeded.migrate();
+      const row = (blockNumber: number) => ({ blockNumber, eventIndex: 0, timestamp: blockNumber * 6, tokenId: 1, fromAccount: "alice", toAccount: "bob", amount: "1", kind: "transfer" as const, event: "assets.Transferred" });
+      await insertTransfers(seeded.db, [10, 20, 1_500_000, 2_100_000, 2_400_000, 2_900_000].map(row));
+      await setCheckpoint(seeded.db, { blockNumber: 2_900_000, blockHash: "0x29", chainFinalized: 2_900_000 });
+      await seeded.close();
+      const pruned = await tokenpool(["prune-history", "--data-dir", store, "--before", "2500000", "--transfers"]);
+      expect(pruned.code, pruned.stderr).toBe(0);
+      expect(pruned.stdout).toContain("transfers now start at block 2500000: 5 rows given up (2 partitions of 1,000,000 blocks dropped with 3 rows, 2 rows deleted)\n");
+      const after = await createDb({ dataDir: store });
+      expect((await partitionsOf(after.db, "transfers")).map((p) => p.name)).toEqual(["transfers_p2"]);
+      expect(rowsOf<{ b: string }>(await after.db.execute(sql`select block_number::text as b from transfers`))).toEqual([{ b: "2900000" }]);
+      await after.close();
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
   }, 90_000);
 
   it("snapshot writes every holder at a block as CSV — the same list /assets/holders ranks at the head — and refuses what it cannot answer", async () => {

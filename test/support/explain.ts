@@ -18,8 +18,11 @@ export interface Work {
 
 type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
 
+/** `table` itself, or one of its block partitions (db/queries/partitions.ts: `<table>_p<n>`). */
+const isOf = (relation: unknown, table: string) => relation === table || (typeof relation === "string" && relation.startsWith(`${table}_p`) && /^\d+$/.test(relation.slice(table.length + 2)));
+
 function add(work: Work, node: PlanNode, table: string): void {
-  if (node["Relation Name"] === table) {
+  if (isOf(node["Relation Name"], table)) {
     const loops = Number(node["Actual Loops"] ?? 1);
     work.rows += Number(node["Actual Rows"] ?? 0) * loops + Number(node["Rows Removed by Filter"] ?? 0) + Number(node["Rows Removed by Index Recheck"] ?? 0);
     const type = String(node["Node Type"]);

@@ -1,0 +1,125 @@
+/**
+ * What the transfer store's keys cost (issue 40): the same rows inserted as the indexer inserts
+ * them into (a) one table with text account keys (the store before migration 0023), (b) the
+ * partitioned table the store has now, and (c) a partitioned table keyed by integer account ids
+ * from a dictionary (accounts(id, address unique)) that each insert fills and joins; rows/s and
+ * bytes per million rows (table, its indexes, and the dictionary for (c)). Runs alternate (a b c,
+ * c b a, …): the machine's pace moves between minutes, and falls on all three alike.
+ */
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database, type DbHandle } from "../db/index.js";
+import { pgArray } from "../db/queries/bulk.js";
+import { range, spread } from "./load.js";
+import { log, results, rows, RUNS } from "./settings.js";
+
+/** The bytes of a table with its indexes, its partitions' included (a partitioned parent holds none itself). */
+export async function tableBytes(db: Database, table: string): Promise<number> {
+  const [r] = rowsOf<{ b: string | number | null }>(
+    await db.execute(sql`select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree(${table}::regclass)), pg_total_relation_size(${table}::regclass)) as b`),
+  );
+  return Number(r!.b ?? 0);
+}
+
+const FLAT = "bench_transfers_text";
+const PARTS = "bench_transfers_part";
+const IDS = "bench_transfers_ids";
+
+/** The three tables, beside the store's own, the list indexes alike: (a) as transfers was before 0023, (b) as it is. */
+async function createVariants(db: Database, first: number): Promise<void> {
+  const start = first - (first % 1_000_000);
+  await db.execute(sql.raw(`create table ${FLAT} (like transfers including all)`));
+  await db.execute(sql.raw(`create table ${PARTS} (like transfers including all) partition by range (block_number)`));
+  await db.execute(sql.raw(`create table ${PARTS}_p${start / 1_000_000} partition of ${PARTS} for values from (${start}) to (${start + 1_000_000})`));
+  await db.execute(sql.raw(`create table bench_accounts (id serial primary key, address text collate "C" not null unique)`));
+  await db.execute(sql.raw(`create table ${IDS} (block_number bigint not null, event_index integer not null, extrinsic_index integer, timestamp bigint not null,
+    token_id bigint, lp_token_id bigint, from_account integer, to_account integer, amount numeric(78, 0) not null, kind text not null, event text not null,
+    tip numeric(78, 0), value_usd numeric, primary key (block_number, event_index)) partition by range (block_number)`));
+  await db.execute(sql.raw(`create table ${IDS}_p${start / 1_000_000} partition of ${IDS} for values from (${start}) to (${start + 1_000_000})`));
+  for (const [col, where] of [["from_account", "from_account is not null"], ["to_account", "to_account is not null"], ["token_id", "token_id is not null"], ["lp_token_id", "lp_token_id is not null"]]) {
+    await db.execute(sql.raw(`create index on ${IDS} (${col}, kind, (-block_number), (-event_index)) where ${where}`));
+  }
+}
+
+interface Row {
+  blockNumber: number;
+  eventIndex: number;
+  tokenId: number;
+  from: string | null;
+  to: string | null;
+  amount: string;
+  kind: string;
+}
+
+const columns = (r: Row[]) => sql`${pgArray(r.map((x) => x.blockNumber))}::bigint[], ${pgArray(r.map((x) => x.eventIndex))}::integer[], ${pgArray(r.map((x) => x.tokenId))}::bigint[],
+  ${pgArray(r.map((x) => x.from))}::text[], ${pgArray(r.map((x) => x.to))}::text[], ${pgArray(r.map((x) => x.amount))}::numeric[], ${pgArray(r.map((x) => x.kind))}::text[]`;
+
+/** Inserts of 2,000 rows as insertTransfers makes them (unnest of array parameters), into a text-keyed table. */
+const insertText = (table: string) => (db: Database, r: Row[]) =>
+  db.execute(sql`insert into ${sql.raw(table)} (block_number, event_index, extrinsic_index, timestamp, token_id, from_account, to_account, amount, kind, event, value_usd)
+    select b, e, e, 1700000000 + b * 6, t, f, o, a, k, 'assets.Transferred', a / 1000000 from unnest(${columns(r)}) as u(b, e, t, f, o, a, k)
+    on conflict (block_number, event_index) do nothing`);
+
+/**
+ * The same with integer ids: the addresses not yet in the dictionary added, then every address
+ * joined to its id (rows this statement added come back from its INSERT: the statement's snapshot
+ * does not see them in the table).
+ */
+const insertIds = (db: Database, r: Row[]) =>
+  db.execute(sql`
+    with input as (select * from unnest(${columns(r)}) as u(b, e, t, f, o, a, k)),
+    addr as (select f as address from input where f is not null union select o from input where o is not null),
+    added as (insert into bench_accounts (address) select address from addr order by address on conflict (address) do nothing returning id, address),
+    ids as (select id, address from added union all select a.id, a.address from bench_accounts a join addr using (address))
+    insert into ${sql.raw(IDS)} (block_number, event_index, extrinsic_index, timestamp, token_id, from_account, to_account, amount, kind, event, value_usd)
+    select b, e, e, 1700000000 + b * 6, t, fi.id, oi.id, a, k, 'assets.Transferred', a / 1000000
+    from input left join ids fi on fi.address = f left join ids oi on oi.address = o
+    on conflict (block_number, event_index) do nothing`);
+
+/** Rows/s and bytes per million rows of (a), (b), (c), at `n` rows a run. */
+export async function keyVariants(handle: DbHandle, n = Number(process.env.BENCH_KEY_ROWS ?? 300_000)): Promise<void> {
+  const db = handle.db;
+  const first = 20_000_000;
+  await createVariants(db, first);
+  // 200,000 accounts of 48 characters (an SS58 address's length), one busy account in every 50 rows.
+  const account = (i: number) => `1${String((i * 7_919) % 200_000).padStart(47, "x")}`;
+  const variants: Array<[string, string, (db: Database, r: Row[]) => Promise<unknown>]> = [
+    ["(a) one table, text account keys", FLAT, insertText(FLAT)],
+    ["(b) partitioned by block range, text account keys", PARTS, insertText(PARTS)],
+    ["(c) partitioned, integer account ids (dictionary)", IDS, insertIds],
+  ];
+  const rates = new Map<string, number[]>(variants.map(([label]) => [label, []]));
+  for (let run = 0; run < RUNS; run++) {
+    const base = first + run * Math.ceil(n / 10);
+    const data: Row[] = Array.from({ length: n }, (_, i) => ({
+      blockNumber: base + Math.floor(i / 10),
+      eventIndex: i % 10,
+      tokenId: i % 7,
+      from: i % 50 === 0 ? account(0) : account(base + i),
+      to: i % 10 === 7 ? null : account(base * 7 + i * 13 + 1),
+      amount: String(BigInt(base + i) * 1_000_000_007n),
+      kind: i % 10 === 3 ? "deposit" : "transfer",
+    }));
+    const order = run % 2 === 0 ? variants : [...variants].reverse();
+    for (const [label, , insert] of order) {
+      const t = performance.now();
+      for (let i = 0; i < n; i += 10_000) {
+        await db.transaction(async (tx) => {
+          for (let j = i; j < Math.min(n, i + 10_000); j += 2_000) await insert(tx as unknown as Database, data.slice(j, j + 2_000));
+        });
+      }
+      rates.get(label)!.push(Math.round(n / ((performance.now() - t) / 1000)));
+    }
+    log(`  keys: run ${run + 1}/${RUNS}: ${variants.map(([l]) => `${l.slice(0, 3)} ${rates.get(l)!.at(-1)!.toLocaleString("en")} rows/s`).join(", ")}`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [label, table] of variants) {
+    const [c] = rowsOf<{ n: string | number }>(await db.execute(sql.raw(`select count(*) as n from ${table}`)));
+    const bytes = (await tableBytes(db, table)) + (table === IDS ? await tableBytes(db, "bench_accounts") : 0);
+    const perMillion = Math.round((bytes / Number(c!.n)) * 1_000_000);
+    const s = spread(rates.get(label)!);
+    rows.push({ what: `transfer keys ${label}: insert rows/s, ${RUNS} runs of ${n.toLocaleString("en")}; on disk per million rows at ${Number(c!.n).toLocaleString("en")}`, figure: `${range(s)}; ${(perMillion / 1024 / 1024).toFixed(0)} MB` });
+    out[label] = { rowsPerSecond: s, rates: rates.get(label), rows: Number(c!.n), bytesPerMillion: perMillion };
+  }
+  results.transferKeys = out;
+  await db.execute(sql.raw(`drop table ${FLAT}, ${PARTS}, ${IDS}, bench_accounts`));
+}

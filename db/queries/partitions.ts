@@ -1,0 +1,121 @@
+/**
+ * The history tables are partitioned by block range (migration 0023, docs/performance.md "A store
+ * at a billion rows"): a partition per PARTITION_BLOCKS blocks, made by whoever inserts first,
+ * and retention drops whole partitions.
+ */
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database } from "../client.js";
+
+/** The partitioned tables: every key of each holds block_number (a partition's key must). */
+export const PARTITIONED_TABLES = ["transfers", "swaps", "balance_history", "token_history", "token_prices"] as const;
+export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
+
+/**
+ * Blocks a partition holds: the width fixed in ensure_block_partitions (migration 0023).
+ * 1,000,000: 19 partitions for Polkadot Asset Hub's 18M blocks, 16 a year at 2-second blocks, so
+ * a plan over every partition (a list's first page) merges tens, not thousands; and a partition
+ * of transfers at Asset Hub's ~11 rows a block is ~11M rows, whose indexes stay in memory.
+ */
+export const PARTITION_BLOCKS = 1_000_000;
+
+/**
+ * Makes the partitions that `blocks` fall in, where missing, before rows at those blocks are
+ * inserted (an insert with no partition for its row fails). One round trip, one entry per
+ * partition: the server checks and makes them (ensure_block_partitions: concurrent makers of one
+ * partition make it once). Safe inside the writer's transaction: a new partition is attached,
+ * which leaves the table's readers and writers running.
+ */
+export async function ensurePartitions(db: Database, table: PartitionedTable, blocks: Iterable<number>): Promise<void> {
+  const starts = new Set<number>();
+  for (const b of blocks) starts.add(b - (b % PARTITION_BLOCKS));
+  if (starts.size === 0) return;
+  await db.execute(sql`select ensure_block_partitions(${table}::regclass, ${`{${[...starts].join(",")}}`}::bigint[])`);
+}
+
+/** The partitions of every table for blocks `from` to `to`: before rows of a range are filled in SQL (benches, tests). */
+export async function ensurePartitionsBetween(db: Database, from: number, to: number): Promise<void> {
+  const blocks: number[] = [];
+  for (let b = from - (from % PARTITION_BLOCKS); b <= to; b += PARTITION_BLOCKS) blocks.push(b);
+  for (const table of PARTITIONED_TABLES) await ensurePartitions(db, table, blocks);
+}
+
+export interface Partition {
+  name: string;
+  /** The first block it holds. */
+  from: number;
+  /** The first block after it. */
+  to: number;
+}
+
+/** The partitions of `table`, oldest first. */
+export async function partitionsOf(db: Database, table: PartitionedTable): Promise<Partition[]> {
+  const rows = rowsOf<{ name: string; bound: string }>(
+    await db.execute(sql`
+      select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = ${table}::regclass`),
+  );
+  return rows
+    .map((r) => {
+      const m = /FROM \('?(-?\d+)'?\) TO \('?(-?\d+)'?\)/.exec(r.bound);
+      if (!m) throw new Error(`partition ${r.name} of ${table} has bounds ${r.bound}: not a block range`);
+      return { name: r.name, from: Number(m[1]), to: Number(m[2]) };
+    })
+    .sort((a, b) => a.from - b.from);
+}
+
+/** Blocks [from, to] a newest-first list reads in one statement; an end undefined is open. */
+export interface BlockSlice {
+  from: number | undefined;
+  to: number | undefined;
+}
+
+/**
+ * The block ranges a newest-first list of `table` within [from, to] reads, one statement each,
+ * newest first: the newest partition alone, then the next 2, 4, 8… Each statement is pruned at
+ * plan time to its slice's partitions, so a page that fills in the newest plans and walks one
+ * partition's index ranges; one statement over every partition is planned, and its merge started,
+ * on all of them (227 ms at 22 partitions; docs/performance.md), and a list that is sparse takes
+ * at most log2(partitions) + 1 statements. The slices are contiguous, the first open above `to`'s
+ * side and the last below: every row is in exactly one of them, whatever partitions were made or
+ * dropped since the catalog was read (that costs only a statement more or less).
+ */
+export async function listSlices(db: Database, table: PartitionedTable, from?: number, to?: number): Promise<BlockSlice[]> {
+  const starts = (await partitionsOf(db, table))
+    .filter((p) => (to === undefined || p.from <= to) && (from === undefined || p.to > from))
+    .map((p) => p.from)
+    .reverse();
+  const slices: BlockSlice[] = [];
+  let upper = to;
+  for (let i = 0, n = 1; i < starts.length; i += n, n *= 2) {
+    const oldest = Math.min(i + n, starts.length) - 1;
+    const lower = oldest === starts.length - 1 ? from : starts[oldest]!;
+    slices.push({ from: lower, to: upper });
+    upper = starts[oldest]! - 1;
+  }
+  return slices.length > 0 ? slices : [{ from, to }];
+}
+
+/**
+ * Drops the partitions of `table` that hold only blocks before `before`; returns how many, and
+ * the rows they held (counted: a read of each, far less than deleting its rows). Each is
+ * detached CONCURRENTLY first, which waits for the table's running reads
+ * instead of stopping new ones (a DROP would hold ACCESS EXCLUSIVE on the whole table until
+ * every read of it ends); one left half detached by an interrupted run is finished first.
+ */
+export async function dropPartitionsBefore(db: Database, table: PartitionedTable, before: number): Promise<{ partitions: number; rows: number }> {
+  const pending = rowsOf<{ name: string }>(
+    await db.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass and i.inhdetachpending`),
+  );
+  for (const p of pending) await db.execute(sql.raw(`alter table "${table}" detach partition "${p.name}" finalize`));
+  const gone = (await partitionsOf(db, table)).filter((p) => p.to <= before);
+  let rows = 0;
+  for (const p of gone) {
+    const [count] = rowsOf<{ n: string | number }>(await db.execute(sql.raw(`select count(*) as n from "${p.name}"`)));
+    await db.execute(sql.raw(`alter table "${table}" detach partition "${p.name}" concurrently`));
+    await db.execute(sql.raw(`drop table "${p.name}"`));
+    rows += Number(count!.n);
+  }
+  for (const p of pending) await db.execute(sql.raw(`drop table if exists "${p.name}"`));
+  return { partitions: gone.length, rows };
+}

@@ -1,0 +1,122 @@
+/**
+ * Migration 0023 on a store with rows: each history table becomes partitioned by block range, a
+ * partition per million blocks from its first row's to its last's, with every row kept, and the
+ * store answers from them as before (PGlite, and Postgres when TEST_DATABASE_URL is set).
+ */
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { accountTransfers, balanceAt, insertTransfers, MIGRATIONS_FOLDER, partitionsOf, PARTITIONED_TABLES, rowsOf, schema, tokenAt, type Database } from "../../db/index.js";
+import { services } from "../support/db.js";
+
+/** The migrations as they were before partitions: the journal cut after 0022. */
+function migrationsBefore0023(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tokenpool-migrations-"));
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journal = JSON.parse(readFileSync(path.join(dir, "meta/_journal.json"), "utf8")) as { entries: { idx: number; tag: string }[] };
+  expect(journal.entries.map((e) => e.tag)).toContain("0023_block_partitions");
+  journal.entries = journal.entries.filter((e) => e.idx <= 22);
+  writeFileSync(path.join(dir, "meta/_journal.json"), JSON.stringify(journal));
+  return dir;
+}
+
+interface Store {
+  db: Database;
+  migrate(folder: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function pgliteStore(): Promise<Store> {
+  const client = new PGlite();
+  const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Database;
+  return { db, migrate: (folder) => migratePglite(db as never, { migrationsFolder: folder }), close: () => client.close() };
+}
+
+async function postgresStore(): Promise<Store> {
+  const admin = postgres(services.databaseUrl as string, { max: 1, onnotice: () => {} });
+  const name = `tokenpool_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(services.databaseUrl as string);
+  url.pathname = `/${name}`;
+  const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema, casing: "snake_case" }) as unknown as Database;
+  return {
+    db,
+    migrate: (folder) => migratePostgres(db as never, { migrationsFolder: folder }),
+    async close() {
+      await client.end();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Every row of the history tables, as JSON (by column name: the migration may order columns anew), sorted. */
+async function historyRows(db: Database): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of PARTITIONED_TABLES) out[table] = rowsOf(await db.execute(sql.raw(`select to_jsonb(t)::text as row from "${table}" t order by 1`)));
+  return out;
+}
+
+const targets: Array<[string, () => Promise<Store>, string | undefined]> = [
+  ["pglite", pgliteStore, undefined],
+  ["postgres", postgresStore, services.databaseUrl ? undefined : "TEST_DATABASE_URL is not set"],
+];
+
+for (const [name, open, skip] of targets) {
+  describe.skipIf(skip !== undefined)(`migration 0023 [${name}]`, () => {
+    it("a store with history rows keeps every row, now in a partition per million blocks, and answers as before", async () => {
+      const store = await open();
+      try {
+        await store.migrate(migrationsBefore0023());
+        const { db } = store;
+        await db.execute(sql`insert into checkpoints (name, block_number, block_hash, chain_finalized) values ('follower', 2600000, '0x26', 2600000)`);
+        await db.execute(sql`insert into history_floors (kind, block_number) values ('holders', 5), ('lp', 5)`);
+        await db.execute(sql`
+          insert into transfers (block_number, event_index, timestamp, token_id, from_account, to_account, amount, kind, event, tip, value_usd)
+          values (5, 0, 1700000000, 1984, 'alice', 'bob', 10, 'transfer', 'assets.Transferred', null, '1.5'),
+                 (2500000, 3, 1715000000, 1984, 'alice', null, 7, 'burn', 'assets.Burned', null, null),
+                 (2500001, 0, 1715000006, null, 'alice', 'carol', 99, 'fee', 'transactionPayment.TransactionFeePaid', 4, null)`);
+        await db.execute(sql`
+          insert into swaps (block_number, event_index, hop, token0_id, token1_id, token_in, token_out, amount_in, amount_out, fee, volume_usd, fee_usd, account, timestamp, hops)
+          values (7, 1, 0, 0, 1984, 0, 1984, 1000, 990, 3, '2.5', '0.0075', 'alice', 1700000012, 2), (1200000, 4, 0, 0, 1984, 1984, 0, 50, 49, 1, '1', '0.003', null, 1707000000, 1)`);
+        await db.execute(sql`insert into balance_history (lp, token_id, account, block_number, balance) values (false, 1984, 'alice', 5, 100), (false, 1984, 'alice', 2500000, 93), (true, 3, 'bob', 9, 1)`);
+        await db.execute(sql`insert into token_history (id, name, symbol, decimals, supply, block_number) values (1984, 'Tether', 'USDT', 6, 1000, 5), (1984, 'Tether', 'USDT', 6, 993, 2500000)`);
+        await db.execute(sql`insert into token_prices (token_id, block_number, price_usd) values (1984, 5, '1.0001'), (1984, 1900000, null)`);
+        const before = await historyRows(db);
+
+        await store.migrate(MIGRATIONS_FOLDER);
+        expect(await historyRows(db)).toEqual(before);
+        const kinds = rowsOf<{ relname: string; relkind: string }>(await db.execute(sql`select relname, relkind from pg_class where relname = any(${`{${PARTITIONED_TABLES.join(",")}}`}::text[]) order by relname`));
+        expect(kinds.map((k) => k.relkind)).toEqual(PARTITIONED_TABLES.map(() => "p"));
+        expect((await partitionsOf(db, "transfers")).map((p) => [p.name, p.from, p.to])).toEqual([
+          ["transfers_p0", 0, 1_000_000],
+          ["transfers_p1", 1_000_000, 2_000_000],
+          ["transfers_p2", 2_000_000, 3_000_000],
+        ]);
+        expect((await partitionsOf(db, "swaps")).map((p) => p.name)).toEqual(["swaps_p0", "swaps_p1"]);
+        expect((await accountTransfers(db, "alice", undefined, {}, 10)).rows.map((r) => [r.blockNumber, r.kind, r.tip, r.valueUsd])).toEqual([
+          [2_500_001, "fee", "4", null],
+          [2_500_000, "burn", null, null],
+          [5, "transfer", null, "1.5"],
+        ]);
+        expect(await balanceAt(db, false, 1984, "alice", 2_499_999)).toEqual({ balance: "100", blockNumber: 5 });
+        expect(await tokenAt(db, 1984, 2_600_000)).toMatchObject({ supply: "993", blockNumber: 2_500_000 });
+        // The keys came back: a replayed row is still written once.
+        await insertTransfers(db, [{ blockNumber: 5, eventIndex: 0, timestamp: 1_700_000_000, tokenId: 1984, fromAccount: "alice", toAccount: "bob", amount: "10", kind: "transfer", event: "assets.Transferred" }]);
+        expect((await historyRows(db)).transfers).toEqual(before.transfers);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
