@@ -117,5 +117,14 @@ export async function dropPartitionsBefore(db: Database, table: PartitionedTable
     rows += Number(count!.n);
   }
   for (const p of pending) await db.execute(sql.raw(`drop table if exists "${p.name}"`));
-  return { partitions: gone.length, rows };
+  // A run killed between its detach and its drop left the partition a table of its own: no
+  // longer the parent's (a later run would not see it), and its name stops its range being made again.
+  const left = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      select c.relname as name from pg_class c
+      where c.relnamespace = (select relnamespace from pg_class where oid = ${table}::regclass) and c.relkind = 'r'
+        and c.relname ~ ${`^${table}_p[0-9]+$`} and not exists (select 1 from pg_inherits i where i.inhrelid = c.oid)`),
+  ).filter((t) => (Number(t.name.slice(table.length + 2)) + 1) * PARTITION_BLOCKS <= before);
+  for (const t of left) await db.execute(sql.raw(`drop table "${t.name}"`));
+  return { partitions: gone.length + left.length, rows };
 }

@@ -231,7 +231,7 @@ export async function pruneTransfers(db: Database, before: number, batch = 50_00
     const [r] = rowsOf<{ n: string | number }>(
       await db.execute(sql`
         with gone as (
-          delete from transfers where (block_number, event_index) in (
+          delete from transfers where block_number < ${before}::bigint and (block_number, event_index) in (
             select block_number, event_index from transfers where block_number < ${before}::bigint limit ${batch})
           returning 1
         ) select count(*) as n from gone`),

@@ -97,6 +97,19 @@ describeDb("block partitions", (ctx) => {
     expect(await count(ctx.db, "transfers_p1")).toBe(1);
   });
 
+  it("a partition an interrupted prune left detached: a write to its range says so (no row lost in silence), and the next prune drops it", async () => {
+    await insertTransfers(ctx.db, [transfer(7_000_005)]);
+    // Killed between its detach and its drop: transfers_p7 is a table of its own.
+    await ctx.db.execute(sql.raw(`alter table transfers detach partition transfers_p7`));
+    const refused = await insertTransfers(ctx.db, [transfer(7_000_006)]).then(() => undefined, (e: Error & { cause?: Error }) => `${e.message} ${e.cause?.message ?? ""}`);
+    expect(refused).toMatch(/transfers_p7 is a partition detached by an interrupted prune-history: run tokenpool prune-history again/);
+    const { partitions } = await dropPartitionsBefore(ctx.db, "transfers", 8_000_000);
+    expect(partitions).toBeGreaterThanOrEqual(1);
+    expect(rowsOf(await ctx.db.execute(sql`select to_regclass('transfers_p7') as t`))[0]).toEqual({ t: null });
+    await insertTransfers(ctx.db, [transfer(7_000_006)]);
+    expect(await count(ctx.db, "transfers_p7")).toBe(1);
+  });
+
   it("a list reads its partitions newest first, a statement per slice, only those its bounds and cursor allow", async () => {
     await dropPartitionsBefore(ctx.db, "transfers", Number.MAX_SAFE_INTEGER); // other tests' (empty: the tables are emptied, not their partitions)
     await insertTransfers(ctx.db, [0, 1, 2, 3].flatMap((p) => Array.from({ length: 30 }, (_, i) => transfer(p * 1_000_000 + 100 + i))));
