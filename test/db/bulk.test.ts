@@ -5,7 +5,7 @@
  */
 import { asc, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { schema } from "../../db/index.js";
+import { ensurePartitions, schema } from "../../db/index.js";
 import { unnestRows } from "../../db/queries/bulk.js";
 import { describeDb } from "../support/db.js";
 
@@ -31,6 +31,7 @@ describeDb("unnest inserts", (ctx) => {
   it("store exactly the rows a VALUES list stores, with NULLs, defaults, conflicts and returning", async () => {
     const { swaps, poolCandles } = schema;
     const rows = [swap(1), swap(2, { account: null, extrinsicIndex: null, hops: 2 }), swap(3, { account: "NULL", extrinsicIndex: 4 })];
+    await ensurePartitions(ctx.db, "swaps", [7]); // what insertSwaps does before its insert
     const returned = await ctx.db.insert(swaps).select(unnestRows(swaps, rows)).onConflictDoNothing().returning({ eventIndex: swaps.eventIndex, token1Id: swaps.token1Id, volumeUsd: swaps.volumeUsd });
     expect(returned).toEqual(rows.map((r) => ({ eventIndex: r.eventIndex, token1Id: r.token1Id, volumeUsd: r.volumeUsd })));
     // A conflict inserts and returns nothing, as with VALUES.
