@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 
-const SCANS_OFF = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
+const SCANS_OFF = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`;
 /** Back to the session's values: a released savepoint hands its `set local` on to the read's transaction. */
-const SCANS_BACK = sql`select set_config(name, reset_val, true) from pg_settings where name in ('enable_bitmapscan', 'enable_seqscan')`;
+const SCANS_BACK = sql`select set_config(name, reset_val, true) from pg_settings where name in ('enable_bitmapscan', 'enable_seqscan', 'enable_sort', 'jit')`;
 
 /**
  * Runs a list's statements with bitmap and sequential scans off, in a transaction of their own (a

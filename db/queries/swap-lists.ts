@@ -6,7 +6,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { swaps } from "../schema/index.js";
 import { inListOrder } from "./list-order.js";
-import { listSlices, type BlockSlice } from "./partitions.js";
+import { listSlices, type BlockBounds, type BlockSlice } from "./partitions.js";
 
 export type Swap = typeof swaps.$inferSelect;
 
@@ -25,7 +25,7 @@ const olderThan = (before: SwapPosition) =>
   sql`(-${swaps.blockNumber}, -${swaps.eventIndex}, -${swaps.hop}) > (-${before.blockNumber}::bigint, -${before.eventIndex}::integer, -${before.hop}::smallint)`;
 
 /** Blocks [from, to] on the negated key (an index range) and on block_number (prunes the partitions outside, at plan time). */
-const within = (s: BlockSlice) =>
+const within = (s: BlockBounds) =>
   and(
     s.from === undefined ? undefined : sql`-${swaps.blockNumber} <= -${s.from}::bigint and ${swaps.blockNumber} >= ${s.from}::bigint`,
     s.to === undefined ? undefined : sql`-${swaps.blockNumber} >= -${s.to}::bigint and ${swaps.blockNumber} <= ${s.to}::bigint`,
@@ -45,7 +45,7 @@ async function bySlice(tx: Database, from: number | undefined, to: number | unde
 }
 
 /** poolSwaps' statement for a slice (for EXPLAIN in tests: run it through inListOrder, as poolSwaps does). */
-export function poolSwapsQuery(db: Database, pool: { token0Id: number; token1Id: number }, limit: number, before?: SwapPosition, slice: BlockSlice = { from: undefined, to: before?.blockNumber }) {
+export function poolSwapsQuery(db: Database, pool: { token0Id: number; token1Id: number }, limit: number, before?: SwapPosition, slice: BlockBounds = { from: undefined, to: before?.blockNumber }) {
   return db
     .select()
     .from(swaps)

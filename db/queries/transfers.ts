@@ -128,10 +128,44 @@ const toTransfer = (r: Record<string, unknown>): Transfer => ({
  * Reads a transfer list newest first, a block slice at a time (listSlices: the newest partition
  * first), `read` given `f` bounded to the slice; stops when `read` says the page is done. Rows of
  * a slice are all newer than the next slice's, so the slices' pages in turn are the list's page.
+ * `read` is told too whether the list is sparse there: at the density of the rows `seen` so far
+ * in the slices before, the slice would hold at most SWEEP_ROWS (never for the first slice).
  */
-async function bySlice(tx: Database, f: TransferFilter, read: (f: TransferFilter) => Promise<boolean>): Promise<void> {
+async function bySlice(tx: Database, f: TransferFilter, seen: () => number, read: (f: TransferFilter, sparse: boolean) => Promise<boolean>): Promise<void> {
   const to = f.before === undefined ? f.toBlock : Math.min(f.toBlock ?? f.before.blockNumber, f.before.blockNumber);
-  for (const s of await listSlices(tx, "transfers", f.fromBlock, to)) if (await read({ ...f, fromBlock: s.from, toBlock: s.to })) return;
+  let blocks = 0;
+  for (const s of await listSlices(tx, "transfers", f.fromBlock, to)) {
+    if (await read({ ...f, fromBlock: s.from, toBlock: s.to }, blocks > 0 && seen() * s.blocks <= SWEEP_ROWS * blocks)) return;
+    blocks += s.blocks;
+  }
+}
+
+/**
+ * Rows of a key a slice's sweep (below) reads at most on each side before it gives way to the
+ * per-kind merge: a sweep that finds more has read this many rows for nothing.
+ */
+export const SWEEP_ROWS = 100;
+
+/**
+ * The newest `limit` rows of the keys' (each a side of an account, or a token) in an unfiltered
+ * slice, when no key has more than SWEEP_ROWS rows there; undefined when one has. Each key is one
+ * index range per partition (its rows of every kind in the index's order, kind first: SWEEP_ROWS
+ * + 1 at most), against one per kind and partition for the merge (byKind): on a list sparse
+ * below its newest partition, where the walk looks through many partitions for few rows, the
+ * index descents and the planning of a slice drop eightfold. Every row of the slice is read
+ * (exact), sorted, and the page taken.
+ */
+async function sweepSlice(tx: Database, keys: SQL[], f: TransferFilter, limit: number): Promise<Array<Record<string, unknown>> | undefined> {
+  const name = (i: number) => sql.raw(`s${i}`);
+  const ranges = keys.map((key, i) => sql`${name(i)} as (select ${COLUMNS} from transfers where ${key} and ${range(f)} order by kind, nb, ne limit ${SWEEP_ROWS + 1})`);
+  const over = sql.join(keys.map((_, i) => sql`(select count(*) from ${name(i)}) > ${SWEEP_ROWS}`), sql` or `);
+  const rows = sql.join(keys.map((_, i) => sql`select * from ${name(i)}`), sql` union all `);
+  const found = rowsOf<Record<string, unknown> & { over: boolean }>(
+    await tx.execute(sql`
+      with ${sql.join(ranges, sql`, `)}
+      select *, ${over} as over from (select distinct on (nb, ne) * from (${rows}) u order by nb, ne limit ${limit}) p`),
+  );
+  return found.length > 0 && found[0]!.over ? undefined : found;
 }
 
 /** A token's (or an LP token's) transfers, newest first, `limit` rows at most: index ranges only. */
@@ -139,9 +173,10 @@ export async function tokenTransfers(db: Database, asset: TransferAsset, f: Tran
   const key = asset.tokenId !== undefined ? sql`token_id = ${asset.tokenId}::bigint` : sql`lp_token_id = ${asset.lpTokenId}::bigint`;
   const found: Transfer[] = [];
   await inListOrder(db, (tx) =>
-    bySlice(tx, f, async (s) => {
+    bySlice(tx, f, () => found.length, async (s, sparse) => {
       const left = limit - found.length;
-      found.push(...rowsOf<Record<string, unknown>>(await tx.execute(sql`select * from (${byKind(key, s, left)}) t order by nb, ne limit ${left}`)).map(toTransfer));
+      const swept = sparse && s.kind === undefined ? await sweepSlice(tx, [key], s, left) : undefined;
+      found.push(...(swept ?? rowsOf<Record<string, unknown>>(await tx.execute(sql`select * from (${byKind(key, s, left)}) t order by nb, ne limit ${left}`))).map(toTransfer));
       return found.length >= limit;
     }),
   );
@@ -153,9 +188,14 @@ export async function tokenTransfers(db: Database, asset: TransferAsset, f: Tran
  * transfers_to_idx), each row once (a transfer to oneself is on both sides), newest first.
  */
 function accountRows(account: string, direction: "in" | "out" | undefined, f: TransferFilter, limit: number): SQL {
-  const sides = direction === "out" ? ["from_account"] : direction === "in" ? ["to_account"] : ["from_account", "to_account"];
-  const ranges = sides.map((side) => byKind(sql`${sql.raw(side)} = ${account}`, f, limit));
+  const ranges = accountSides(account, direction).map((side) => byKind(side, f, limit));
   return sql`select distinct on (nb, ne) * from (${sql.join(ranges, sql` union all `)}) t order by nb, ne limit ${limit}`;
+}
+
+/** The keys of an account's sides a list reads: sent (transfers_from_idx), received (transfers_to_idx), or both. */
+function accountSides(account: string, direction: "in" | "out" | undefined): SQL[] {
+  const sides = direction === "out" ? ["from_account"] : direction === "in" ? ["to_account"] : ["from_account", "to_account"];
+  return sides.map((side) => sql`${sql.raw(side)} = ${account}`);
 }
 
 export interface AccountTransfers {
@@ -179,8 +219,10 @@ export async function accountTransfers(db: Database, account: string, direction:
   const found: Transfer[] = [];
   if (asset === undefined) {
     await inListOrder(db, (tx) =>
-      bySlice(tx, f, async (s) => {
-        found.push(...rowsOf<Record<string, unknown>>(await tx.execute(accountRows(account, direction, s, limit - found.length))).map(toTransfer));
+      bySlice(tx, f, () => found.length, async (s, sparse) => {
+        const left = limit - found.length;
+        const swept = sparse && s.kind === undefined ? await sweepSlice(tx, accountSides(account, direction), s, left) : undefined;
+        found.push(...(swept ?? rowsOf<Record<string, unknown>>(await tx.execute(accountRows(account, direction, s, left)))).map(toTransfer));
         return found.length >= limit;
       }),
     );
@@ -190,7 +232,7 @@ export async function accountTransfers(db: Database, account: string, direction:
   let scanned = 0;
   let stoppedAt: TransferPosition | undefined;
   await inListOrder(db, (tx) =>
-    bySlice(tx, f, async (s) => {
+    bySlice(tx, f, () => scanned, async (s) => {
       // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
       const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
         await tx.execute(sql`
