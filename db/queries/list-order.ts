@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 
-const SCANS_OFF = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`;
+const SCANS_OFF = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 /** Back to the session's values: a released savepoint hands its `set local` on to the read's transaction. */
-const SCANS_BACK = sql`select set_config(name, reset_val, true) from pg_settings where name in ('enable_bitmapscan', 'enable_seqscan', 'enable_sort', 'jit')`;
+const SCANS_BACK = sql`select set_config(name, reset_val, true) from pg_settings where name in ('enable_bitmapscan', 'enable_seqscan')`;
 
 /**
  * Runs a list's statements with bitmap and sequential scans off, in a transaction of their own (a
@@ -12,10 +12,7 @@ const SCANS_BACK = sql`select set_config(name, reset_val, true) from pg_settings
  * key it expects few rows of (a bitmap scan, then a sort), however many the key has: a busy
  * account the column's statistics do not name (a chain's 101st busiest) is such a key, and so is
  * one whose kinds they get wrong (measured: a page that may read 2,000 rows read all 5,000 of the
- * account's; test/api/list-attacks.test.ts). Sorts are off too: a slice whose newest partition a
- * cursor clips to a few blocks was planned reading that partition by its primary key, and the
- * whole of the account's range in the next sorted (1.2 s at 20M rows, issue 40); and JIT, which
- * the disabled sorts' cost would otherwise start on statements of a few hundred rows.
+ * account's; test/api/list-attacks.test.ts).
  */
 export function inListOrder<T>(db: Database, run: (tx: Database) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {

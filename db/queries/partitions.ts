@@ -74,6 +74,8 @@ export interface BlockBounds {
 export interface BlockSlice extends BlockBounds {
   /** How many blocks of its partitions the slice covers (an open end counts the partition's whole width). */
   blocks: number;
+  /** No bound cuts any of its partitions. */
+  whole: boolean;
 }
 
 /**
@@ -82,9 +84,7 @@ export interface BlockSlice extends BlockBounds {
  * plan time to its slice's partitions, so a page that fills in the newest plans and walks one
  * partition's index ranges; one statement over every partition is planned, and its merge started,
  * on all of them (227 ms at 22 partitions; docs/performance.md), and a list that is sparse takes
- * at most log2(partitions) + 1 statements. A newest partition `to` leaves less than a hundredth
- * of (a cursor just above its first block) is read with the next one: its few blocks alone would
- * cost a statement that seldom fills a page. The slices are contiguous, the first open above
+ * at most log2(partitions) + 1 statements. The slices are contiguous, the first open above
  * `to`'s side and the last below: every row is in exactly one of them, whatever partitions were
  * made or dropped since the catalog was read (that costs only a statement more or less).
  */
@@ -93,14 +93,14 @@ export async function listSlices(db: Database, table: PartitionedTable, from?: n
   const covered = (p: Partition) => Math.min(p.to - 1, to ?? Infinity) - Math.max(p.from, from ?? -Infinity) + 1;
   const slices: BlockSlice[] = [];
   let upper = to;
-  for (let i = 0, n = 1; i < parts.length; n *= 2) {
-    const taken = parts.slice(i, i + (i === 0 && covered(parts[0]!) < PARTITION_BLOCKS / 100 ? 2 : n));
+  for (let i = 0, n = 1; i < parts.length; i += n, n *= 2) {
+    const taken = parts.slice(i, i + n);
     const oldest = taken[taken.length - 1]!;
-    i += taken.length;
-    slices.push({ from: i >= parts.length ? from : oldest.from, to: upper, blocks: taken.reduce((sum, p) => sum + covered(p), 0) });
+    const blocks = taken.reduce((sum, p) => sum + covered(p), 0);
+    slices.push({ from: i + n >= parts.length ? from : oldest.from, to: upper, blocks, whole: blocks === taken.length * PARTITION_BLOCKS });
     upper = oldest.from - 1;
   }
-  return slices.length > 0 ? slices : [{ from, to, blocks: PARTITION_BLOCKS }];
+  return slices.length > 0 ? slices : [{ from, to, blocks: PARTITION_BLOCKS, whole: false }];
 }
 
 /**

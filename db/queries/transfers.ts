@@ -129,13 +129,16 @@ const toTransfer = (r: Record<string, unknown>): Transfer => ({
  * first), `read` given `f` bounded to the slice; stops when `read` says the page is done. Rows of
  * a slice are all newer than the next slice's, so the slices' pages in turn are the list's page.
  * `read` is told too whether the list is sparse there: at the density of the rows `seen` so far
- * in the slices before, the slice would hold at most SWEEP_ROWS (never for the first slice).
+ * in the slices before, the slice would hold at most SWEEP_ROWS (never for the first slice). A
+ * slice a bound cuts a partition of is never called sparse: its sweep could be planned reading
+ * the cut partition by its primary key and sorting every row of the key in the others (seen at
+ * 20M rows, a cursor 20 blocks into a partition: 1.2 s; docs/performance.md).
  */
 async function bySlice(tx: Database, f: TransferFilter, seen: () => number, read: (f: TransferFilter, sparse: boolean) => Promise<boolean>): Promise<void> {
   const to = f.before === undefined ? f.toBlock : Math.min(f.toBlock ?? f.before.blockNumber, f.before.blockNumber);
   let blocks = 0;
   for (const s of await listSlices(tx, "transfers", f.fromBlock, to)) {
-    if (await read({ ...f, fromBlock: s.from, toBlock: s.to }, blocks > 0 && seen() * s.blocks <= SWEEP_ROWS * blocks)) return;
+    if (await read({ ...f, fromBlock: s.from, toBlock: s.to }, s.whole && blocks > 0 && seen() * s.blocks <= SWEEP_ROWS * blocks)) return;
     blocks += s.blocks;
   }
 }

@@ -3,7 +3,7 @@
  * list is sparse below its newest partition, each later slice is swept — one index range per
  * side and partition, every kind at once — instead of merged per kind (eight ranges), its page
  * exact; where a slice holds more of the key than a sweep reads, the merge reads it; and a slice
- * whose newest partition the cursor clips to a few blocks is still read in the list's order.
+ * a bound cuts is merged as before.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { expect, it } from "vitest";
@@ -96,16 +96,11 @@ describeDb("the walk of a transfer list", (ctx) => {
     expect(probe.work().rows).toBeLessThanOrEqual(1 + SWEEP_ROWS + 1 + 20 + 16);
   });
 
-  it("a cursor a few blocks into a partition: that partition and the next read in one statement, in the list's order", async () => {
+  it("a slice a bound cuts a partition of is merged per kind, never swept: the page is exact", async () => {
     await fill();
-    const probe = explaining(ctx.db, "transfers");
-    // 20 blocks above partition 2's first: nothing of BUSY below it there, SWEEP_ROWS + 50 rows in partition 1.
-    const page = await accountTransfers(probe.db, BUSY, undefined, { before: { blockNumber: 2_000_020, eventIndex: 0 } }, 20);
-    expect(page.rows.map((r) => r.blockNumber)).toEqual(Array.from({ length: 20 }, (_, i) => 1_000_000 + SWEEP_ROWS + 50 - i));
-    // One statement over partitions 2 and 1 (8 kinds × 2 sides each), not partition 2 alone and then 1 and 0.
-    expect(await rangesOf(ctx.db, (db) => accountTransfers(db, BUSY, undefined, { before: { blockNumber: 2_000_020, eventIndex: 0 } }, 20))).toBe(16 * 2);
-    // A plan that read the clipped partition by its block key would have had to sort the whole of
-    // BUSY's range below it: the merge reads the page and a row a kind and side.
-    expect(probe.work().rows).toBeLessThanOrEqual(20 + 16);
+    // The newest partition (16 ranges), partitions 4 and 3 swept (4), then 2 and 1, cut by fromBlock: merged (2 × 16).
+    const f = { fromBlock: 1_000_600 };
+    expect(await rangesOf(ctx.db, (db) => accountTransfers(db, DAVE, undefined, f, 50))).toBe(16 + 4 + 32);
+    expect((await accountTransfers(ctx.db, DAVE, undefined, f, 50)).rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual(await reference(sql`${DAVE} in (from_account, to_account) and block_number >= 1000600`));
   });
 });
