@@ -132,17 +132,21 @@ async function transferPages(handle: DbHandle, busy: string, perMillion: number)
   const t = performance.now();
   const indexes = rowsOf<{ def: string; name: string }>(await handle.db.execute(sql`select indexdef as def, indexname as name from pg_indexes where tablename = 'transfers' and indexname like 'transfers_%_idx'`));
   for (const i of indexes) await handle.db.execute(sql.raw(`drop index ${i.name}`));
+  // The 200,000 accounts' ids (account_ids, as the writer gives them out; the ingestion runs' accounts are among them), in filler order.
+  await handle.db.execute(sql`insert into account_ids (address) select 'acct' || lpad(n::text, 44, '0') from generate_series(0, 199999) n order by 1 on conflict (address) do nothing`);
+  const [ids] = rowsOf<{ ids: string }>(await handle.db.execute(sql`select array_agg(a.id order by n)::text as ids from generate_series(0, 199999) n join account_ids a on a.address = 'acct' || lpad(n::text, 44, '0')`));
+  const [busyId] = rowsOf<{ id: number }>(await handle.db.execute(sql`insert into account_ids (address) values (${busy}) on conflict (address) do update set address = excluded.address returning id`));
   const chunk = 1_000_000;
   for (let from = Number(have!.n); from < target; from += chunk) {
     const to = Math.min(target, from + chunk) - 1;
     await handle.db.execute(sql`
-      insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd)
+      insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd)
       select ${FIRST_BLOCK} + i / ${ROWS_PER_BLOCK}, i % ${ROWS_PER_BLOCK}, i % ${ROWS_PER_BLOCK}, ${FIRST_TIME} + (i / ${ROWS_PER_BLOCK}) * 12,
              case when i % 4 = 0 then ${BUSY_TOKEN} when i % 4 = 1 and i >= ${target / 2} then ${LATE_TOKEN} else i % 1500 end, null,
-             case when i % 10 = 3 then null when i % 50 = 0 then ${busy} else 'acct' || lpad((i % 200000)::text, 44, '0') end,
-             case when i % 10 = 7 then null else 'acct' || lpad(((i * 7 + 1) % 200000)::text, 44, '0') end, (i::numeric + 1) * 1000000007,
+             case when i % 10 = 3 then null when i % 50 = 0 then ${busyId!.id}::integer else m.ids[i % 200000 + 1] end,
+             case when i % 10 = 7 then null else m.ids[(i * 7 + 1) % 200000 + 1] end, (i::numeric + 1) * 1000000007,
              case i % 10 when 3 then 'deposit' when 7 then 'withdraw' else 'transfer' end, 'assets.Transferred', (i % 1000)::numeric + 0.25
-      from generate_series(${from}::bigint, ${to}::bigint) i`);
+      from generate_series(${from}::bigint, ${to}::bigint) i, (select ${ids!.ids}::integer[] as ids) m`);
     log(`  ${(to + 1).toLocaleString("en")} transfer rows (${((performance.now() - t) / 1000).toFixed(0)} s)`);
   }
   await handle.db.execute(sql`
