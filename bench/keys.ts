@@ -7,7 +7,7 @@
  * c b a, …): the machine's pace moves between minutes, and falls on all three alike.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database, type DbHandle } from "../db/index.js";
+import { accountIds, insertTransfers, partitionsOf, rowsOf, transferAddresses, type Database, type DbHandle, type NewTransfer } from "../db/index.js";
 import { pgArray } from "../db/queries/bulk.js";
 import { range, spread } from "./load.js";
 import { log, results, rows, RUNS } from "./settings.js";
@@ -27,9 +27,18 @@ const IDS = "bench_transfers_ids";
 /** The three tables, beside the store's own, the list indexes alike: (a) as transfers was before 0023, (b) as it is. */
 async function createVariants(db: Database, first: number): Promise<void> {
   const start = first - (first % 1_000_000);
-  await db.execute(sql.raw(`create table ${FLAT} (like transfers including all)`));
-  await db.execute(sql.raw(`create table ${PARTS} (like transfers including all) partition by range (block_number)`));
+  // (a) and (b): transfers as it was before migration 0024, the accounts as text.
+  const text = (table: string) => `create table ${table} (block_number bigint not null, event_index integer not null, extrinsic_index integer, timestamp bigint not null,
+    token_id bigint, lp_token_id bigint, from_account text collate "C", to_account text collate "C", amount numeric(78, 0) not null, kind text not null, event text not null,
+    tip numeric(78, 0), value_usd numeric, primary key (block_number, event_index))`;
+  await db.execute(sql.raw(text(FLAT)));
+  await db.execute(sql.raw(`${text(PARTS)} partition by range (block_number)`));
   await db.execute(sql.raw(`create table ${PARTS}_p${start / 1_000_000} partition of ${PARTS} for values from (${start}) to (${start + 1_000_000})`));
+  for (const table of [FLAT, PARTS]) {
+    for (const [col, where] of [["from_account", "from_account is not null"], ["to_account", "to_account is not null"], ["token_id", "token_id is not null"], ["lp_token_id", "lp_token_id is not null"]]) {
+      await db.execute(sql.raw(`create index on ${table} (${col}, kind, (-block_number), (-event_index)) where ${where}`));
+    }
+  }
   await db.execute(sql.raw(`create table bench_accounts (id serial primary key, address text collate "C" not null unique)`));
   await db.execute(sql.raw(`create table ${IDS} (block_number bigint not null, event_index integer not null, extrinsic_index integer, timestamp bigint not null,
     token_id bigint, lp_token_id bigint, from_account integer, to_account integer, amount numeric(78, 0) not null, kind text not null, event text not null,
@@ -82,10 +91,27 @@ export async function keyVariants(handle: DbHandle, n = Number(process.env.BENCH
   await createVariants(db, first);
   // 200,000 accounts of 48 characters (an SS58 address's length), one busy account in every 50 rows.
   const account = (i: number) => `1${String((i * 7_919) % 200_000).padStart(47, "x")}`;
-  const variants: Array<[string, string, (db: Database, r: Row[]) => Promise<unknown>]> = [
-    ["(a) one table, text account keys", FLAT, insertText(FLAT)],
-    ["(b) partitioned by block range, text account keys", PARTS, insertText(PARTS)],
-    ["(c) partitioned, integer account ids (dictionary)", IDS, insertIds],
+  // Each writes 10,000 rows: one transaction of 2,000-row statements, as the writer's batches.
+  const inTransaction = (insert: (db: Database, r: Row[]) => Promise<unknown>) => (r: Row[]) =>
+    db.transaction(async (tx) => {
+      for (let j = 0; j < r.length; j += 2_000) await insert(tx as unknown as Database, r.slice(j, j + 2_000));
+    });
+  // (d) the store's own table and path since 0024: the batch's ids first (accountIds on the pool,
+  // most from its cache), then insertTransfers; far above every other bench's blocks.
+  const asStored = (r: Row[]): NewTransfer[] =>
+    r.map((x) => ({ blockNumber: STORED + x.blockNumber, eventIndex: x.eventIndex, extrinsicIndex: x.eventIndex, timestamp: 1_700_000_000 + x.blockNumber * 6, tokenId: x.tokenId, fromAccount: x.from, toAccount: x.to, amount: x.amount, kind: x.kind as NewTransfer["kind"], event: "assets.Transferred", valueUsd: String(BigInt(x.amount) / 1_000_000n) }));
+  const stored = async (r: Row[]) => {
+    const rows = asStored(r);
+    const ids = await accountIds(db, transferAddresses(rows));
+    await db.transaction(async (tx) => {
+      for (let j = 0; j < rows.length; j += 2_000) await insertTransfers(tx as unknown as Database, rows.slice(j, j + 2_000), ids);
+    });
+  };
+  const variants: Array<[string, string, (r: Row[]) => Promise<unknown>]> = [
+    ["(a) one table, text account keys", FLAT, inTransaction(insertText(FLAT))],
+    ["(b) partitioned by block range, text account keys", PARTS, inTransaction(insertText(PARTS))],
+    ["(c) partitioned, integer account ids (dictionary joined in the insert)", IDS, inTransaction(insertIds)],
+    ["(d) the store since 0024: integer ids from the writer's cache", "transfers", stored],
   ];
   const rates = new Map<string, number[]>(variants.map(([label]) => [label, []]));
   for (let run = 0; run < RUNS; run++) {
@@ -102,19 +128,19 @@ export async function keyVariants(handle: DbHandle, n = Number(process.env.BENCH
     const order = run % 2 === 0 ? variants : [...variants].reverse();
     for (const [label, , insert] of order) {
       const t = performance.now();
-      for (let i = 0; i < n; i += 10_000) {
-        await db.transaction(async (tx) => {
-          for (let j = i; j < Math.min(n, i + 10_000); j += 2_000) await insert(tx as unknown as Database, data.slice(j, j + 2_000));
-        });
-      }
+      for (let i = 0; i < n; i += 10_000) await insert(data.slice(i, i + 10_000));
       rates.get(label)!.push(Math.round(n / ((performance.now() - t) / 1000)));
     }
     log(`  keys: run ${run + 1}/${RUNS}: ${variants.map(([l]) => `${l.slice(0, 3)} ${rates.get(l)!.at(-1)!.toLocaleString("en")} rows/s`).join(", ")}`);
   }
   const out: Record<string, unknown> = {};
   for (const [label, table] of variants) {
-    const [c] = rowsOf<{ n: string | number }>(await db.execute(sql.raw(`select count(*) as n from ${table}`)));
-    const bytes = (await tableBytes(db, table)) + (table === IDS ? await tableBytes(db, "bench_accounts") : 0);
+    const mine = table === "transfers" ? ` where block_number >= ${STORED}` : "";
+    const [c] = rowsOf<{ n: string | number }>(await db.execute(sql.raw(`select count(*) as n from ${table}${mine}`)));
+    const bytes =
+      table === "transfers"
+        ? (await storedBytes(db)) + (await tableBytes(db, "account_ids"))
+        : (await tableBytes(db, table)) + (table === IDS ? await tableBytes(db, "bench_accounts") : 0);
     const perMillion = Math.round((bytes / Number(c!.n)) * 1_000_000);
     const s = spread(rates.get(label)!);
     rows.push({ what: `transfer keys ${label}: insert rows/s, ${RUNS} runs of ${n.toLocaleString("en")}; on disk per million rows at ${Number(c!.n).toLocaleString("en")}`, figure: `${range(s)}; ${(perMillion / 1024 / 1024).toFixed(0)} MB` });
@@ -122,4 +148,17 @@ export async function keyVariants(handle: DbHandle, n = Number(process.env.BENCH
   }
   results.transferKeys = out;
   await db.execute(sql.raw(`drop table ${FLAT}, ${PARTS}, ${IDS}, bench_accounts`));
+  // (d)'s partitions dropped, not emptied: an empty partition on top would be a slice every list walks first.
+  for (const part of (await partitionsOf(db, "transfers")).filter((x) => x.from >= STORED)) await db.execute(sql.raw(`drop table ${part.name}`));
+}
+
+/** Where (d) writes in the store's transfers: above every other bench's blocks. */
+const STORED = 3_000_000_000;
+
+/** The bytes of the store's transfer partitions at or above STORED (d's rows alone). */
+async function storedBytes(db: Database): Promise<number> {
+  const parts = (await partitionsOf(db, "transfers")).filter((p) => p.from >= STORED);
+  let bytes = 0;
+  for (const p of parts) bytes += await tableBytes(db, p.name);
+  return bytes;
 }

@@ -15,6 +15,7 @@ import {
   latestSkippedEvents,
   pruneHistory,
   pruneTransfers,
+  PRUNE_LOCK_TIMEOUT_MS,
   latestBackfill,
   backfillMetricSource,
   taskProgress,
@@ -253,7 +254,7 @@ withFlags(
 ).action((opts: Partial<Record<Flag, string>> & { before: number; transfers?: boolean }) =>
   runOnce("tokenpool prune-history", async () => {
     const config = configOf(opts);
-    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
+    const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, lockTimeoutMs: PRUNE_LOCK_TIMEOUT_MS });
     try {
       await handle.migrate();
       const gone = await pruneHistory(handle.db, opts.before);

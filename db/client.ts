@@ -76,6 +76,8 @@ export interface DbOptions {
    * longer than this plus STALL_GRACE_MS for any byte of an answer is closed (see watchSockets).
    */
   statementTimeoutMs?: number | undefined;
+  /** Postgres lock_timeout of the pool's connections (ms; unset = none): a command that must not wait behind long transactions (prune-history). */
+  lockTimeoutMs?: number | undefined;
   /** PGlite's shared_buffers in MiB (default PGLITE_SHARED_BUFFERS_MB). */
   pgliteSharedBuffersMb?: number;
   /** The silence allowed past a statement timeout before a connection is taken for dead (default STALL_GRACE_MS; tests make it small). */
@@ -95,7 +97,7 @@ const drizzleOptions = { schema, casing: "snake_case" } as const;
 const MIGRATION_LOCK_KEY = 7_262_021;
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
-  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? DEFAULT_POOL_SIZE, options.statementTimeoutMs, options.stallGraceMs ?? STALL_GRACE_MS) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
+  return options.databaseUrl ? createPostgres(options.databaseUrl, options.maxConnections ?? DEFAULT_POOL_SIZE, options.statementTimeoutMs, options.stallGraceMs ?? STALL_GRACE_MS, options.lockTimeoutMs) : createPglite(options.dataDir ?? "memory://", options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB);
 }
 
 /** postgres.js connections per pool unless DbOptions.maxConnections says otherwise. */
@@ -267,9 +269,9 @@ async function initdbApart(dir: string): Promise<void> {
   });
 }
 
-function createPostgres(url: string, max: number, statementTimeoutMs: number | undefined, stallGraceMs: number): DbHandle {
+function createPostgres(url: string, max: number, statementTimeoutMs: number | undefined, stallGraceMs: number, lockTimeoutMs: number | undefined): DbHandle {
   // numeric and bigint arrive as strings by default; keep it that way for numeric (exactness).
-  const connection = statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {};
+  const connection = { ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}), ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) };
   // Only connections with a statement_timeout have a bound on the server's silence (the
   // indexer's long writes have none).
   const stallMs = statementTimeoutMs ? statementTimeoutMs + stallGraceMs : undefined;
@@ -292,8 +294,8 @@ function createPostgres(url: string, max: number, statementTimeoutMs: number | u
       const conn = await client.reserve();
       try {
         await conn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-        // A migration may rewrite a large table: on a connection of its own, without the timeout.
-        const unbounded = statementTimeoutMs ? postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 }) : client;
+        // A migration may rewrite a large table: on a connection of its own, without the timeouts.
+        const unbounded = statementTimeoutMs || lockTimeoutMs ? postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 }) : client;
         try {
           await migratePostgres(drizzlePostgres({ client: unbounded, ...drizzleOptions }), { migrationsFolder: MIGRATIONS_FOLDER });
         } finally {

@@ -33,7 +33,9 @@ import {
   type NewTokenPrice,
   type SkippedEventRow,
   type ForeignLocation,
+  accountIds,
   insertTransfers,
+  transferAddresses,
   type NewTransfer,
   recordBalances,
   recordDestroyed,
@@ -148,20 +150,29 @@ export class Batch {
    * and the follower's checkpoint are never touched, so nothing can move back in time.
    */
   async commitHistory(db: Database): Promise<void> {
+    const ids = await this.accountIds(db);
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
-      await this.writeHistory(t);
+      await this.writeHistory(t, ids);
     });
   }
 
-  private async writeHistory(t: Database): Promise<void> {
+  /**
+   * The ids of the accounts the batch's transfers name, given out before its transaction (a
+   * rolled-back one cannot take back ids others were handed: db/queries/account-ids.ts).
+   */
+  private accountIds(db: Database): Promise<Map<string, number>> {
+    return accountIds(db, transferAddresses(this.transfers));
+  }
+
+  private async writeHistory(t: Database, ids: Map<string, number>): Promise<void> {
     for (const rows of chunks(this.reserves)) await insertPoolReserves(t, rows);
     for (const rows of chunks(this.prices)) await insertPrices(t, rows);
     const times = new Map([...this.blocks, ...(this.at ? [this.at] : [])].map((b) => [b.number, b.timestamp]));
     for (const rows of chunks(this.prices)) await addTokenCandles(t, rows, (n) => times.get(n));
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
-    for (const rows of chunks(this.transfers)) await insertTransfers(t, rows);
+    for (const rows of chunks(this.transfers)) await insertTransfers(t, rows, ids);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     if (this.blocks.length > 0) await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
     for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);
@@ -179,6 +190,7 @@ export class Batch {
     fence?: (tx: Database) => Promise<void>,
     after?: (tx: Database) => Promise<void>,
   ): Promise<void> {
+    const ids = await this.accountIds(db);
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       await fence?.(t);
@@ -188,7 +200,7 @@ export class Batch {
       for (const rows of chunks([...this.holders.values()])) await upsertHolders(t, rows, { history: false });
       for (const rows of chunks([...this.lpHolders.values()])) await upsertLpHolders(t, rows, { history: false });
       for (const rows of chunks([...this.pools.values()])) await upsertPools(t, rows);
-      await this.writeHistory(t);
+      await this.writeHistory(t, ids);
       // Balance and token history: the follower's only. A backfill's blocks lie before the history
       // floor, where a row would outlive a change the store never saw (an account emptied, a token
       // destroyed before the floor) and answer wrongly from the floor on.

@@ -42,7 +42,9 @@ BEGIN
   END LOOP;
 END $$;--> statement-breakpoint
 -- Existing rows are copied (the old table renamed, a partitioned one made, a partition for each
--- million blocks from its first to its last, the rows copied, keys and indexes built once after).--> statement-breakpoint
+-- million blocks that holds rows, the rows copied, keys and indexes built once after). Only those
+-- millions: one stray row far off (a test row at block 10^9 beside rows at 1..18M) would
+-- otherwise make a thousand empty partitions, each planned by every read that cannot prune.--> statement-breakpoint
 ALTER TABLE "transfers" RENAME TO "transfers_unpartitioned";--> statement-breakpoint
 ALTER TABLE "transfers_unpartitioned" RENAME CONSTRAINT "transfers_block_number_event_index_pk" TO "transfers_unpartitioned_pk";--> statement-breakpoint
 DROP INDEX "transfers_from_idx";--> statement-breakpoint
@@ -64,7 +66,7 @@ CREATE TABLE "transfers" (
 	"tip" numeric(78, 0),
 	"value_usd" numeric
 ) PARTITION BY RANGE ("block_number");--> statement-breakpoint
-SELECT "ensure_block_partitions"('"transfers"', ARRAY(SELECT generate_series(min("block_number") / 1000000, max("block_number") / 1000000) * 1000000 FROM "transfers_unpartitioned"));--> statement-breakpoint
+SELECT "ensure_block_partitions"('"transfers"', ARRAY(SELECT DISTINCT "block_number" / 1000000 * 1000000 FROM "transfers_unpartitioned"));--> statement-breakpoint
 INSERT INTO "transfers" ("block_number", "event_index", "extrinsic_index", "timestamp", "token_id", "lp_token_id", "from_account", "to_account", "amount", "kind", "event", "tip", "value_usd") SELECT "block_number", "event_index", "extrinsic_index", "timestamp", "token_id", "lp_token_id", "from_account", "to_account", "amount", "kind", "event", "tip", "value_usd" FROM "transfers_unpartitioned";--> statement-breakpoint
 DROP TABLE "transfers_unpartitioned";--> statement-breakpoint
 ALTER TABLE "transfers" ADD CONSTRAINT "transfers_block_number_event_index_pk" PRIMARY KEY("block_number","event_index");--> statement-breakpoint
@@ -96,7 +98,7 @@ CREATE TABLE "swaps" (
 	"extrinsic_index" integer,
 	"hops" smallint DEFAULT 1 NOT NULL
 ) PARTITION BY RANGE ("block_number");--> statement-breakpoint
-SELECT "ensure_block_partitions"('"swaps"', ARRAY(SELECT generate_series(min("block_number") / 1000000, max("block_number") / 1000000) * 1000000 FROM "swaps_unpartitioned"));--> statement-breakpoint
+SELECT "ensure_block_partitions"('"swaps"', ARRAY(SELECT DISTINCT "block_number" / 1000000 * 1000000 FROM "swaps_unpartitioned"));--> statement-breakpoint
 INSERT INTO "swaps" ("block_number", "event_index", "hop", "token0_id", "token1_id", "token_in", "token_out", "amount_in", "amount_out", "fee", "volume_usd", "fee_usd", "account", "timestamp", "extrinsic_index", "hops") SELECT "block_number", "event_index", "hop", "token0_id", "token1_id", "token_in", "token_out", "amount_in", "amount_out", "fee", "volume_usd", "fee_usd", "account", "timestamp", "extrinsic_index", "hops" FROM "swaps_unpartitioned";--> statement-breakpoint
 DROP TABLE "swaps_unpartitioned";--> statement-breakpoint
 ALTER TABLE "swaps" ADD CONSTRAINT "swaps_block_number_event_index_hop_pk" PRIMARY KEY("block_number","event_index","hop");--> statement-breakpoint
@@ -113,7 +115,7 @@ CREATE TABLE "balance_history" (
 	"block_number" bigint NOT NULL,
 	"balance" numeric(78, 0) NOT NULL
 ) PARTITION BY RANGE ("block_number");--> statement-breakpoint
-SELECT "ensure_block_partitions"('"balance_history"', ARRAY(SELECT generate_series(min("block_number") / 1000000, max("block_number") / 1000000) * 1000000 FROM "balance_history_unpartitioned"));--> statement-breakpoint
+SELECT "ensure_block_partitions"('"balance_history"', ARRAY(SELECT DISTINCT "block_number" / 1000000 * 1000000 FROM "balance_history_unpartitioned"));--> statement-breakpoint
 INSERT INTO "balance_history" ("lp", "token_id", "account", "block_number", "balance") SELECT "lp", "token_id", "account", "block_number", "balance" FROM "balance_history_unpartitioned";--> statement-breakpoint
 DROP TABLE "balance_history_unpartitioned";--> statement-breakpoint
 ALTER TABLE "balance_history" ADD CONSTRAINT "balance_history_lp_token_id_account_block_number_pk" PRIMARY KEY("lp","token_id","account","block_number");--> statement-breakpoint
@@ -134,7 +136,7 @@ CREATE TABLE "token_history" (
 	"block_number" bigint NOT NULL,
 	"destroyed" boolean DEFAULT false NOT NULL
 ) PARTITION BY RANGE ("block_number");--> statement-breakpoint
-SELECT "ensure_block_partitions"('"token_history"', ARRAY(SELECT generate_series(min("block_number") / 1000000, max("block_number") / 1000000) * 1000000 FROM "token_history_unpartitioned"));--> statement-breakpoint
+SELECT "ensure_block_partitions"('"token_history"', ARRAY(SELECT DISTINCT "block_number" / 1000000 * 1000000 FROM "token_history_unpartitioned"));--> statement-breakpoint
 INSERT INTO "token_history" ("id", "name", "symbol", "decimals", "supply", "owner", "kind", "asset_id", "location", "status", "accounts", "block_number", "destroyed") SELECT "id", "name", "symbol", "decimals", "supply", "owner", "kind", "asset_id", "location", "status", "accounts", "block_number", "destroyed" FROM "token_history_unpartitioned";--> statement-breakpoint
 DROP TABLE "token_history_unpartitioned";--> statement-breakpoint
 ALTER TABLE "token_history" ADD CONSTRAINT "token_history_id_block_number_pk" PRIMARY KEY("id","block_number");--> statement-breakpoint
@@ -145,7 +147,7 @@ CREATE TABLE "token_prices" (
 	"block_number" bigint NOT NULL,
 	"price_usd" numeric
 ) PARTITION BY RANGE ("block_number");--> statement-breakpoint
-SELECT "ensure_block_partitions"('"token_prices"', ARRAY(SELECT generate_series(min("block_number") / 1000000, max("block_number") / 1000000) * 1000000 FROM "token_prices_unpartitioned"));--> statement-breakpoint
+SELECT "ensure_block_partitions"('"token_prices"', ARRAY(SELECT DISTINCT "block_number" / 1000000 * 1000000 FROM "token_prices_unpartitioned"));--> statement-breakpoint
 INSERT INTO "token_prices" ("token_id", "block_number", "price_usd") SELECT "token_id", "block_number", "price_usd" FROM "token_prices_unpartitioned";--> statement-breakpoint
 DROP TABLE "token_prices_unpartitioned";--> statement-breakpoint
 ALTER TABLE "token_prices" ADD CONSTRAINT "token_prices_token_id_block_number_pk" PRIMARY KEY("token_id","block_number");

@@ -8,7 +8,7 @@ import { rowsOf, type Database } from "../client.js";
 import { tokenHistory, type tokens } from "../schema/index.js";
 import { FOLLOWER_CHECKPOINT } from "./chain.js";
 import { pgArray } from "./bulk.js";
-import { ensurePartitions } from "./partitions.js";
+import { ensurePartitions, PARTITION_BLOCKS } from "./partitions.js";
 import { idArray } from "./prices.js";
 import { excludedSet } from "./upsert.js";
 
@@ -150,12 +150,19 @@ export async function balancesAt(db: Database, lp: boolean, block: number): Prom
  * index on every balance written.
  */
 export async function holdingsAt(db: Database, lp: boolean, account: string, block: number, limit: number): Promise<Array<{ tokenId: number; balance: string; blockNumber: number }>> {
+  // The walk reads only the partitions at or below `block`'s (each step is one index step per
+  // partition it reads). Bounded by the end of `block`'s partition, not by `block` itself: that
+  // prunes the same partitions, and in `block`'s own the bound holds for every row, where
+  // `<= block` would make each step filter through the rows above `block` (most of a partition
+  // for a block early in it). A token whose rows there all come after `block` is walked, and the
+  // probe below finds it no row.
+  const below = block - (block % PARTITION_BLOCKS) + PARTITION_BLOCKS;
   const rows = rowsOf<{ token_id: string | number; balance: string; block_number: string | number }>(
     await db.execute(sql`
       with recursive ids(id) as (
-        select min(token_id) from balance_history where lp = ${lp}
+        select min(token_id) from balance_history where lp = ${lp} and block_number < ${below}::bigint
         union all
-        select (select min(token_id) from balance_history where lp = ${lp} and token_id > ids.id) from ids where ids.id is not null
+        select (select min(token_id) from balance_history where lp = ${lp} and token_id > ids.id and block_number < ${below}::bigint) from ids where ids.id is not null
       )
       select ids.id as token_id, h.balance::text as balance, h.block_number
       from ids cross join lateral (

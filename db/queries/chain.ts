@@ -164,7 +164,11 @@ export const INDEXED_TABLES = [
   "snapshot_holders",
 ] as const;
 
-/** Empties the indexed data in one statement (the store then bootstraps like a new one). */
+/**
+ * Empties the indexed data in one statement (the store then bootstraps like a new one).
+ * account_ids stays: an id names one address forever, which writers' caches rely on
+ * (db/queries/account-ids.ts).
+ */
 export async function resetIndexedData(db: Database): Promise<void> {
   await db.execute(sql.raw(`TRUNCATE ${INDEXED_TABLES.map((t) => `"${t}"`).join(", ")}`));
   // The rankings of snapshots being computed (db/queries/snapshot-rank.ts) are tables of their own: their snapshots are gone.

@@ -104,26 +104,74 @@ export async function listSlices(db: Database, table: PartitionedTable, from?: n
 }
 
 /**
+ * How long prune-history's statements may wait for a lock (its handle's lock_timeout): a detach
+ * waits for every transaction using the table and for the SHARE UPDATE EXCLUSIVE lock a writer
+ * holds until it commits once it has made a partition, and while it waits for that lock, writers
+ * making partitions queue behind it. A minute covers the indexer's batches and the API's reads.
+ */
+export const PRUNE_LOCK_TIMEOUT_MS = 60_000;
+
+/** A detach or drop of retention waited past lock_timeout: nothing is lost, and running it again finishes the work. */
+export class PartitionLockTimeoutError extends Error {
+  /** Running prune-history again, once the sessions named have ended, completes it. */
+  readonly retryable = true;
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = "PartitionLockTimeoutError";
+  }
+}
+
+/** lock_not_available: lock_timeout, anywhere in `err`'s causes (drizzle wraps the driver's error). */
+function lockTimedOut(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && typeof e === "object" && i < 5; e = e.cause as typeof e, i++) if (e.code === "55P03") return true;
+  return false;
+}
+
+/** `statement` of retention on `part`, its lock timeout said as what to do, naming the sessions that held `table`. */
+async function retentionStep(db: Database, table: PartitionedTable, part: string, statement: string): Promise<unknown> {
+  try {
+    return await db.execute(sql.raw(statement));
+  } catch (err) {
+    if (!lockTimedOut(err)) throw err;
+    const [{ waited } = { waited: "lock_timeout" }] = rowsOf<{ waited: string }>(await db.execute(sql`select current_setting('lock_timeout') as waited`));
+    const holders = rowsOf<{ pid: number; state: string | null; since: string | null; query: string | null }>(
+      await db.execute(sql`
+        select a.pid, a.state, a.xact_start::text as since, left(btrim(regexp_replace(a.query, '[[:space:]]+', ' ', 'g')), 60) as query from pg_stat_activity a
+        where a.pid <> pg_backend_pid() and a.pid in (select l.pid from pg_locks l where l.database = (select oid from pg_database where datname = current_database()) and l.relation = ${table}::regclass and l.granted)
+        order by a.xact_start limit 3`),
+    );
+    const who = holders.map((h) => `pid ${h.pid} (${h.state ?? "?"}, in a transaction since ${h.since ?? "?"}: ${JSON.stringify(h.query ?? "")})`).join(", ");
+    throw new PartitionLockTimeoutError(
+      `prune-history waited ${waited} (lock_timeout) to detach or drop ${part} of ${table}${who ? `, behind ${who}` : ""}: nothing was lost. ` +
+        `Run tokenpool prune-history again once those transactions end (it first finishes a partition left half-detached); if it recurs, end the long transaction or prune at a quieter time.`,
+      { cause: err },
+    );
+  }
+}
+
+/**
  * Drops the partitions of `table` that hold only blocks before `before`; returns how many, and
  * the rows they held (counted: a read of each, far less than deleting its rows). Each is
  * detached CONCURRENTLY first, which waits for the table's running reads
  * instead of stopping new ones (a DROP would hold ACCESS EXCLUSIVE on the whole table until
- * every read of it ends); one left half detached by an interrupted run is finished first.
+ * every read of it ends); one left half detached by an interrupted run is finished first. A
+ * wait past the connection's lock_timeout (PRUNE_LOCK_TIMEOUT_MS from prune-history) throws
+ * PartitionLockTimeoutError: without one it waited as long as the oldest transaction on the table.
  */
 export async function dropPartitionsBefore(db: Database, table: PartitionedTable, before: number): Promise<{ partitions: number; rows: number }> {
   const pending = rowsOf<{ name: string }>(
     await db.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass and i.inhdetachpending`),
   );
-  for (const p of pending) await db.execute(sql.raw(`alter table "${table}" detach partition "${p.name}" finalize`));
+  for (const p of pending) await retentionStep(db, table, p.name, `alter table "${table}" detach partition "${p.name}" finalize`);
   const gone = (await partitionsOf(db, table)).filter((p) => p.to <= before);
   let rows = 0;
   for (const p of gone) {
-    const [count] = rowsOf<{ n: string | number }>(await db.execute(sql.raw(`select count(*) as n from "${p.name}"`)));
-    await db.execute(sql.raw(`alter table "${table}" detach partition "${p.name}" concurrently`));
-    await db.execute(sql.raw(`drop table "${p.name}"`));
+    const [count] = rowsOf<{ n: string | number }>(await retentionStep(db, table, p.name, `select count(*) as n from "${p.name}"`));
+    await retentionStep(db, table, p.name, `alter table "${table}" detach partition "${p.name}" concurrently`);
+    await retentionStep(db, table, p.name, `drop table "${p.name}"`);
     rows += Number(count!.n);
   }
-  for (const p of pending) await db.execute(sql.raw(`drop table if exists "${p.name}"`));
+  for (const p of pending) await retentionStep(db, table, p.name, `drop table if exists "${p.name}"`);
   // A run killed between its detach and its drop left the partition a table of its own: no
   // longer the parent's (a later run would not see it), and its name stops its range being made again.
   const left = rowsOf<{ name: string }>(
@@ -132,6 +180,6 @@ export async function dropPartitionsBefore(db: Database, table: PartitionedTable
       where c.relnamespace = (select relnamespace from pg_class where oid = ${table}::regclass) and c.relkind = 'r'
         and c.relname ~ ${`^${table}_p[0-9]+$`} and not exists (select 1 from pg_inherits i where i.inhrelid = c.oid)`),
   ).filter((t) => (Number(t.name.slice(table.length + 2)) + 1) * PARTITION_BLOCKS <= before);
-  for (const t of left) await db.execute(sql.raw(`drop table "${t.name}"`));
+  for (const t of left) await retentionStep(db, table, t.name, `drop table "${t.name}"`);
   return { partitions: gone.length + left.length, rows };
 }

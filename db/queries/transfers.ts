@@ -2,30 +2,39 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../client.js";
 import type { transfers } from "../schema/index.js";
 import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
+import { accountIdOf, accountIds, addressesOf } from "./account-ids.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
 import { pgArray } from "./bulk.js";
 import { dropPartitionsBefore, ensurePartitions, listSlices } from "./partitions.js";
 
-export type NewTransfer = typeof transfers.$inferInsert;
+/** A transfer row as the indexer has it: accounts by address (their ids are the store's: account_ids). */
+export type NewTransfer = Omit<typeof transfers.$inferInsert, "fromId" | "toId"> & { fromAccount?: string | null; toAccount?: string | null };
+
+/** The addresses `rows` name, for accountIds ahead of the transaction that inserts them (indexer/writer.ts). */
+export const transferAddresses = (rows: NewTransfer[]): (string | null | undefined)[] => rows.flatMap((r) => [r.fromAccount, r.toAccount]);
 
 /**
  * Appends transfer rows in one statement (array parameters and unnest: the ingestion hot path).
- * Keyed by (block, event): a block written again writes nothing twice.
+ * Keyed by (block, event): a block written again writes nothing twice. `ids`: the accounts' ids
+ * when resolved already (accountIds on the pool, before the transaction); looked up here if not.
  */
-export async function insertTransfers(db: Database, rows: NewTransfer[]): Promise<void> {
+export async function insertTransfers(db: Database, rows: NewTransfer[], ids?: Map<string, number>): Promise<void> {
   if (rows.length === 0) return;
   await ensurePartitions(db, "transfers", rows.map((r) => r.blockNumber));
+  const known = ids !== undefined && rows.every((r) => (r.fromAccount == null || ids.has(r.fromAccount)) && (r.toAccount == null || ids.has(r.toAccount)));
+  const idOf = known ? ids : await accountIds(db, transferAddresses(rows));
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
+  const idCol = (k: "fromAccount" | "toAccount") => pgArray(rows.map((r) => (r[k] == null ? null : idOf.get(r[k])!)));
   await db.execute(sql`
-    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd, tip)
+    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd, tip)
     select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
-                         ${col("tokenId")}::bigint[], ${col("lpTokenId")}::bigint[], ${col("fromAccount")}::text[], ${col("toAccount")}::text[],
+                         ${col("tokenId")}::bigint[], ${col("lpTokenId")}::bigint[], ${idCol("fromAccount")}::integer[], ${idCol("toAccount")}::integer[],
                          ${col("amount")}::numeric[], ${col("kind")}::text[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])
     on conflict (block_number, event_index) do nothing`);
 }
 
-export type Transfer = typeof transfers.$inferSelect;
+export type Transfer = Omit<typeof transfers.$inferSelect, "fromId" | "toId"> & { fromAccount: string | null; toAccount: string | null };
 
 /** A position in a transfer list, newest first: rows strictly older than it come next. */
 export interface TransferPosition {
@@ -89,7 +98,7 @@ export async function timesAsBlocks<F extends TransferFilter>(db: Database, f: F
 }
 
 const COLUMNS = sql.raw(
-  "-block_number as nb, -event_index as ne, block_number as \"blockNumber\", event_index as \"eventIndex\", extrinsic_index as \"extrinsicIndex\", timestamp, token_id as \"tokenId\", lp_token_id as \"lpTokenId\", from_account as \"fromAccount\", to_account as \"toAccount\", amount::text as amount, kind, event, value_usd::text as \"valueUsd\", tip::text as tip",
+  "-block_number as nb, -event_index as ne, block_number as \"blockNumber\", event_index as \"eventIndex\", extrinsic_index as \"extrinsicIndex\", timestamp, token_id as \"tokenId\", lp_token_id as \"lpTokenId\", from_id as \"fromId\", to_id as \"toId\", amount::text as amount, kind, event, value_usd::text as \"valueUsd\", tip::text as tip",
 );
 
 /**
@@ -108,15 +117,18 @@ function byKind(key: SQL, f: TransferFilter, limit: number): SQL {
   );
 }
 
-const toTransfer = (r: Record<string, unknown>): Transfer => ({
+/** A row as read, its accounts still ids. */
+type ReadTransfer = Omit<Transfer, "fromAccount" | "toAccount"> & { fromId: number | null; toId: number | null };
+
+const toTransfer = (r: Record<string, unknown>): ReadTransfer => ({
   blockNumber: Number(r.blockNumber),
   eventIndex: Number(r.eventIndex),
   extrinsicIndex: r.extrinsicIndex === null ? null : Number(r.extrinsicIndex),
   timestamp: Number(r.timestamp),
   tokenId: r.tokenId === null ? null : Number(r.tokenId),
   lpTokenId: r.lpTokenId === null ? null : Number(r.lpTokenId),
-  fromAccount: r.fromAccount as string | null,
-  toAccount: r.toAccount as string | null,
+  fromId: r.fromId === null ? null : Number(r.fromId),
+  toId: r.toId === null ? null : Number(r.toId),
   amount: r.amount as string,
   kind: r.kind as Transfer["kind"],
   event: r.event as string,
@@ -174,31 +186,37 @@ async function sweepSlice(tx: Database, keys: SQL[], f: TransferFilter, limit: n
 /** A token's (or an LP token's) transfers, newest first, `limit` rows at most: index ranges only. */
 export async function tokenTransfers(db: Database, asset: TransferAsset, f: TransferFilter, limit: number): Promise<Transfer[]> {
   const key = asset.tokenId !== undefined ? sql`token_id = ${asset.tokenId}::bigint` : sql`lp_token_id = ${asset.lpTokenId}::bigint`;
-  const found: Transfer[] = [];
-  await inListOrder(db, (tx) =>
-    bySlice(tx, f, () => found.length, async (s, sparse) => {
+  const found: ReadTransfer[] = [];
+  return inListOrder(db, async (tx) => {
+    await bySlice(tx, f, () => found.length, async (s, sparse) => {
       const left = limit - found.length;
       const swept = sparse && s.kind === undefined ? await sweepSlice(tx, [key], s, left) : undefined;
       found.push(...(swept ?? rowsOf<Record<string, unknown>>(await tx.execute(sql`select * from (${byKind(key, s, left)}) t order by nb, ne limit ${left}`))).map(toTransfer));
       return found.length >= limit;
-    }),
-  );
-  return found;
+    });
+    return named(tx, found);
+  });
+}
+
+/** `rows` with their accounts' addresses (one lookup for the page). */
+async function named(db: Database, rows: ReadTransfer[]): Promise<Transfer[]> {
+  const address = await addressesOf(db, rows.flatMap((r) => [r.fromId, r.toId]));
+  return rows.map(({ fromId, toId, ...r }) => ({ ...r, fromAccount: fromId === null ? null : address.get(fromId)!, toAccount: toId === null ? null : address.get(toId)! }));
 }
 
 /**
  * The merged ranges of an account's sent and received rows (transfers_from_idx,
  * transfers_to_idx), each row once (a transfer to oneself is on both sides), newest first.
  */
-function accountRows(account: string, direction: "in" | "out" | undefined, f: TransferFilter, limit: number): SQL {
+function accountRows(account: number, direction: "in" | "out" | undefined, f: TransferFilter, limit: number): SQL {
   const ranges = accountSides(account, direction).map((side) => byKind(side, f, limit));
   return sql`select distinct on (nb, ne) * from (${sql.join(ranges, sql` union all `)}) t order by nb, ne limit ${limit}`;
 }
 
 /** The keys of an account's sides a list reads: sent (transfers_from_idx), received (transfers_to_idx), or both. */
-function accountSides(account: string, direction: "in" | "out" | undefined): SQL[] {
-  const sides = direction === "out" ? ["from_account"] : direction === "in" ? ["to_account"] : ["from_account", "to_account"];
-  return sides.map((side) => sql`${sql.raw(side)} = ${account}`);
+function accountSides(account: number, direction: "in" | "out" | undefined): SQL[] {
+  const sides = direction === "out" ? ["from_id"] : direction === "in" ? ["to_id"] : ["from_id", "to_id"];
+  return sides.map((side) => sql`${sql.raw(side)} = ${account}::integer`);
 }
 
 export interface AccountTransfers {
@@ -219,27 +237,31 @@ export interface AccountTransfers {
  */
 export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & { asset?: TransferAsset | undefined }, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
   const asset = f.asset;
-  const found: Transfer[] = [];
+  const found: ReadTransfer[] = [];
   if (asset === undefined) {
-    await inListOrder(db, (tx) =>
-      bySlice(tx, f, () => found.length, async (s, sparse) => {
+    return inListOrder(db, async (tx) => {
+      const id = await accountIdOf(tx, account);
+      if (id === undefined) return { rows: [] };
+      await bySlice(tx, f, () => found.length, async (s, sparse) => {
         const left = limit - found.length;
-        const swept = sparse && s.kind === undefined ? await sweepSlice(tx, accountSides(account, direction), s, left) : undefined;
-        found.push(...(swept ?? rowsOf<Record<string, unknown>>(await tx.execute(accountRows(account, direction, s, left)))).map(toTransfer));
+        const swept = sparse && s.kind === undefined ? await sweepSlice(tx, accountSides(id, direction), s, left) : undefined;
+        found.push(...(swept ?? rowsOf<Record<string, unknown>>(await tx.execute(accountRows(id, direction, s, left)))).map(toTransfer));
         return found.length >= limit;
-      }),
-    );
-    return { rows: found };
+      });
+      return { rows: await named(tx, found) };
+    });
   }
   const match = asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`;
   let scanned = 0;
   let stoppedAt: TransferPosition | undefined;
-  await inListOrder(db, (tx) =>
-    bySlice(tx, f, () => scanned, async (s) => {
+  const rows = await inListOrder(db, async (tx) => {
+    const id = await accountIdOf(tx, account);
+    if (id === undefined) return [];
+    await bySlice(tx, f, () => scanned, async (s) => {
       // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
       const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
         await tx.execute(sql`
-          with scan as (${accountRows(account, direction, s, scanRows - scanned)})
+          with scan as (${accountRows(id, direction, s, scanRows - scanned)})
           (select *, null::integer as scanned from scan where ${match} order by nb, ne limit ${limit - found.length})
           union all
           (select *, (select count(*)::integer from scan) as scanned from scan order by nb desc, ne desc limit 1)`),
@@ -251,9 +273,10 @@ export async function accountTransfers(db: Database, account: string, direction:
       if (scanned < scanRows) return false;
       stoppedAt = { blockNumber: Number(tail!.blockNumber), eventIndex: Number(tail!.eventIndex) };
       return true;
-    }),
-  );
-  return stoppedAt ? { rows: found, stoppedAt } : { rows: found };
+    });
+    return named(tx, found);
+  });
+  return stoppedAt ? { rows, stoppedAt } : { rows };
 }
 
 /**

@@ -30,12 +30,14 @@ const ALICE_ROWS = TRANSFERS / 40;
 async function fill(db: Parameters<typeof seedMarket>[0]): Promise<void> {
   await seedMarket(db);
   await ensurePartitionsBetween(db, FIRST, FIRST + TRANSFERS / 20);
+  // The accounts' ids (account_ids keeps its rows across tests, as across a store's resets).
+  await db.execute(sql`insert into account_ids (address) select 'acct' || n from generate_series(0, 4999) n union all select ${ALICE} on conflict (address) do nothing`);
   await db.execute(sql`
-    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_account, to_account, amount, kind, event, value_usd)
+    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd)
     select ${FIRST}::bigint + i / 20, i % 20, i % 20, ${timeOf(FIRST)}::bigint + (i / 20) * 12,
            case when i % 4 = 0 then ${USDT} when i % 4 = 1 and i >= ${TRANSFERS / 2} then ${TEN} else 100 + i % 50 end, null,
-           case when i % 10 = 3 then null when i % 40 = 0 then ${ALICE} else 'acct' || (i % 5000) end,
-           case when i % 10 = 7 then null else 'acct' || ((i * 7 + 1) % 5000) end, i + 1,
+           (select id from account_ids where address = case when i % 10 = 3 then null when i % 40 = 0 then ${ALICE} else 'acct' || (i % 5000) end),
+           (select id from account_ids where address = case when i % 10 = 7 then null else 'acct' || ((i * 7 + 1) % 5000) end), i + 1,
            case i % 10 when 3 then 'deposit' when 7 then 'withdraw' else 'transfer' end, 'assets.Transferred', null
     from generate_series(0, ${TRANSFERS - 1}::integer) i`);
   await db.execute(sql`

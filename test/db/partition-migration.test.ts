@@ -1,7 +1,7 @@
 /**
  * Migration 0023 on a store with rows: each history table becomes partitioned by block range, a
- * partition per million blocks from its first row's to its last's, with every row kept, and the
- * store answers from them as before (PGlite, and Postgres when TEST_DATABASE_URL is set).
+ * partition for each million blocks that holds rows, with every row kept, and the store answers
+ * from them as before (PGlite, and Postgres when TEST_DATABASE_URL is set).
  */
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -60,10 +60,17 @@ async function postgresStore(): Promise<Store> {
   };
 }
 
+const NAMED_TRANSFER = `to_jsonb(t) - 'from_id' - 'to_id' || jsonb_build_object('from_account', (select address from account_ids where id = t.from_id), 'to_account', (select address from account_ids where id = t.to_id))`;
+
 /** Every row of the history tables, as JSON (by column name: the migration may order columns anew), sorted. */
 async function historyRows(db: Database): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const table of PARTITIONED_TABLES) out[table] = rowsOf(await db.execute(sql.raw(`select to_jsonb(t)::text as row from "${table}" t order by 1`)));
+  const [ids] = rowsOf<{ at: string | null }>(await db.execute(sql`select to_regclass('account_ids')::text as at`));
+  for (const table of PARTITIONED_TABLES) {
+    // Since 0024 a transfer names its accounts by id: read as the addresses they stand for.
+    const row = table === "transfers" && ids!.at !== null ? NAMED_TRANSFER : "to_jsonb(t)";
+    out[table] = rowsOf(await db.execute(sql.raw(`select (${row})::text as row from "${table}" t order by 1`)));
+  }
   return out;
 }
 
@@ -96,11 +103,17 @@ for (const [name, open, skip] of targets) {
 
         await store.migrate(MIGRATIONS_FOLDER);
         expect(await historyRows(db)).toEqual(before);
+        // Migration 0024: each address once, in address order.
+        expect(rowsOf(await db.execute(sql`select id, address from account_ids order by id`))).toEqual([
+          { id: 1, address: "alice" },
+          { id: 2, address: "bob" },
+          { id: 3, address: "carol" },
+        ]);
         const kinds = rowsOf<{ relname: string; relkind: string }>(await db.execute(sql`select relname, relkind from pg_class where relname = any(${`{${PARTITIONED_TABLES.join(",")}}`}::text[]) order by relname`));
         expect(kinds.map((k) => k.relkind)).toEqual(PARTITIONED_TABLES.map(() => "p"));
+        // A partition for each million that holds rows: none for 1,000,000–1,999,999, which holds no transfer.
         expect((await partitionsOf(db, "transfers")).map((p) => [p.name, p.from, p.to])).toEqual([
           ["transfers_p0", 0, 1_000_000],
-          ["transfers_p1", 1_000_000, 2_000_000],
           ["transfers_p2", 2_000_000, 3_000_000],
         ]);
         expect((await partitionsOf(db, "swaps")).map((p) => p.name)).toEqual(["swaps_p0", "swaps_p1"]);
@@ -114,6 +127,32 @@ for (const [name, open, skip] of targets) {
         // The keys came back: a replayed row is still written once.
         await insertTransfers(db, [{ blockNumber: 5, eventIndex: 0, timestamp: 1_700_000_000, tokenId: 1984, fromAccount: "alice", toAccount: "bob", amount: "10", kind: "transfer", event: "assets.Transferred" }]);
         expect((await historyRows(db)).transfers).toEqual(before.transfers);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("a stray row far off (block 10^9 beside rows from 1 to 18M) makes one partition, not one for every million between", async () => {
+      const store = await open();
+      try {
+        await store.migrate(migrationsBefore0023());
+        const { db } = store;
+        const blocks = [1, 18_000_000, 1_000_000_000];
+        for (const b of blocks) {
+          await db.execute(sql`
+            insert into transfers (block_number, event_index, timestamp, token_id, from_account, to_account, amount, kind, event)
+            values (${b}, 0, ${1_700_000_000 + b}, 1984, 'alice', 'bob', 1, 'transfer', 'assets.Transferred')`);
+          await db.execute(sql`insert into balance_history (lp, token_id, account, block_number, balance) values (false, 1984, 'alice', ${b}, ${b})`);
+        }
+        const before = await historyRows(db);
+
+        await store.migrate(MIGRATIONS_FOLDER);
+        expect(await historyRows(db)).toEqual(before);
+        expect((await partitionsOf(db, "transfers")).map((p) => p.name)).toEqual(["transfers_p0", "transfers_p18", "transfers_p1000"]);
+        expect((await partitionsOf(db, "balance_history")).map((p) => p.name)).toEqual(["balance_history_p0", "balance_history_p18", "balance_history_p1000"]);
+        // A table with no rows gets none: its first insert makes what it needs.
+        expect(await partitionsOf(db, "swaps")).toEqual([]);
+        expect((await accountTransfers(db, "alice", undefined, {}, 10)).rows.map((r) => r.blockNumber)).toEqual([1_000_000_000, 18_000_000, 1]);
       } finally {
         await store.close();
       }

@@ -11,6 +11,7 @@ import {
   accountTransfers,
   balanceAt,
   dropPartitionsBefore,
+  holdingsAt,
   insertSwaps,
   insertTransfers,
   partitionsOf,
@@ -25,6 +26,7 @@ import {
   type NewTransfer,
 } from "../../db/index.js";
 import { describeDb } from "../support/db.js";
+import { explaining } from "../support/explain.js";
 
 const transfer = (blockNumber: number, eventIndex = 0): NewTransfer => ({
   blockNumber,
@@ -80,6 +82,31 @@ describeDb("block partitions", (ctx) => {
     expect(await pruneHistory(ctx.db, 3_000_000)).toEqual({ balances: 1, tokens: 0 });
     expect(await balanceAt(ctx.db, false, 7, "bob", 4_999_999)).toEqual({ balance: "5", blockNumber: 20 });
     expect(await balanceAt(ctx.db, false, 7, "alice", 4_999_999)).toEqual({ balance: "250", blockNumber: 2_500_000 });
+  });
+
+  it("an account's holdings as of a block read only the partitions at or below its own, and in its own not the rows after it", async () => {
+    const row = (tokenId: number, blockNumber: number, balance: string, account = "alice") => ({ lp: false, tokenId, account, blockNumber, balance });
+    // Token 20 is first held after the block, by 20,000 accounts in its partition; token 21 by alice after it too.
+    const later = Array.from({ length: 20_000 }, (_, i) => row(20, 1_600_000 + i, "1", `holder-${String(i).padStart(5, "0")}`));
+    await recordBalances(ctx.db, [row(7, 10, "100"), row(8, 1_200_000, "50"), row(21, 1_700_000, "3"), row(9, 3_500_000, "9"), row(7, 3_600_000, "0"), ...later]);
+    await ctx.db.execute(sql`analyze balance_history`);
+    const at = 1_500_000;
+    const seen: SQL[] = [];
+    expect(await holdingsAt(recording(ctx.db, seen), false, "alice", at, 10)).toEqual([
+      { tokenId: 7, balance: "100", blockNumber: 10 },
+      { tokenId: 8, balance: "50", blockNumber: 1_200_000 },
+    ]);
+    const [row0] = rowsOf<Record<string, unknown>>(await ctx.db.execute(sql`explain (format json) ${seen[0]!}`));
+    const raw = Object.values(row0!)[0];
+    const plan = JSON.stringify(typeof raw === "string" ? JSON.parse(raw) : raw);
+    const read = [...new Set([...plan.matchAll(/"Relation Name":\s*"(balance_history_p\d+)"/g)].map((m) => m[1]!))].sort();
+    const parts = await partitionsOf(ctx.db, "balance_history");
+    expect(parts.some((p) => p.from > at)).toBe(true);
+    expect(read).toEqual(parts.filter((p) => p.from <= at).map((p) => p.name).sort());
+    // The walk does not step through token 20's 20,000 index entries after the block (≈ 100 pages).
+    const counted = explaining(ctx.db, "balance_history");
+    await holdingsAt(counted.db, false, "alice", at, 10);
+    expect(counted.work().buffers).toBeLessThan(60);
   });
 
   it("prune-history --transfers drops the partitions wholly before the block and deletes only in the one it falls in", async () => {

@@ -15,6 +15,8 @@ const PARTITIONS = 6;
 const acct = (name: string) => name.padEnd(48, "0");
 const DAVE = acct("dave");
 const BUSY = acct("busy");
+/** An account's id in account_ids, as SQL. */
+const id = (a: string) => sql`(select id from account_ids where address = ${a})`;
 
 /** Index scans of transfers' partitions in the plans of the statements `read` runs. */
 async function rangesOf(db: Database, read: (db: Database) => Promise<unknown>): Promise<number> {
@@ -48,17 +50,19 @@ describeDb("the walk of a transfer list", (ctx) => {
   async function fill(): Promise<void> {
     await dropPartitionsBefore(ctx.db, "transfers", Number.MAX_SAFE_INTEGER);
     await ensurePartitionsBetween(ctx.db, 0, PARTITIONS * 1_000_000 - 1);
+    // The accounts' ids (account_ids keeps its rows across tests).
+    await ctx.db.execute(sql`insert into account_ids (address) values (${DAVE}), (${BUSY}), (${acct("eve")}) on conflict (address) do nothing`);
     await ctx.db.execute(sql`
-      insert into transfers (block_number, event_index, timestamp, token_id, from_account, to_account, amount, kind, event)
+      insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
       select p * 1000000 + 500 + j * 10, j, 1700000000 + p, 7,
-             case when j = 1 then ${acct("eve")} else ${DAVE} end, case when j = 1 then ${DAVE} else ${acct("eve")} end, 1,
+             case when j = 1 then ${id(acct("eve"))} else ${id(DAVE)} end, case when j = 1 then ${id(DAVE)} else ${id(acct("eve"))} end, 1,
              (array['transfer', 'deposit', 'fee'])[j + 1], 'e'
       from generate_series(0, ${PARTITIONS - 2}) p, generate_series(0, 2) j`);
     await ctx.db.execute(sql`
-      insert into transfers (block_number, event_index, timestamp, token_id, from_account, to_account, amount, kind, event)
-      select 1000000 + i, 0, 1700000000, 9, ${BUSY}, ${acct("eve")}, 1, (array['transfer', 'withdraw'])[i % 2 + 1], 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
-      union all select 2000100 + i, 5, 1700000000, 9, ${BUSY}, ${acct("eve")}, 1, 'transfer', 'e' from generate_series(1, 2000) i
-      union all select ${(PARTITIONS - 1) * 1_000_000 + 5}, 0, 1700000000, 9, ${BUSY}, ${acct("eve")}, 1, 'mint', 'e'`);
+      insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
+      select 1000000 + i, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, (array['transfer', 'withdraw'])[i % 2 + 1], 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
+      union all select 2000100 + i, 5, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, 'transfer', 'e' from generate_series(1, 2000) i
+      union all select ${(PARTITIONS - 1) * 1_000_000 + 5}, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, 'mint', 'e'`);
     await ctx.db.execute(sql`analyze transfers`);
   }
 
@@ -71,7 +75,7 @@ describeDb("the walk of a transfer list", (ctx) => {
     // The first slice (the newest partition, empty for DAVE) merges 8 kinds × 2 sides; the
     // sweeps then read 2 ranges a partition: 16 + 2 × 5. Merged per kind throughout it was 16 × 6.
     expect(await rangesOf(ctx.db, (db) => accountTransfers(db, DAVE, undefined, {}, 50))).toBe(16 + 2 * (PARTITIONS - 1));
-    const all = await reference(sql`${DAVE} in (from_account, to_account)`);
+    const all = await reference(sql`${id(DAVE)} in (from_id, to_id)`);
     expect(all).toHaveLength(3 * (PARTITIONS - 1));
     const walked: number[][] = [];
     let before: { blockNumber: number; eventIndex: number } | undefined;
@@ -83,7 +87,7 @@ describeDb("the walk of a transfer list", (ctx) => {
     }
     expect(walked).toEqual(all);
     // Sent only, and a token's list: the same sweep, the same rows.
-    expect((await accountTransfers(ctx.db, DAVE, "out", {}, 50)).rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual(await reference(sql`from_account = ${DAVE}`));
+    expect((await accountTransfers(ctx.db, DAVE, "out", {}, 50)).rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual(await reference(sql`from_id = ${id(DAVE)}`));
     expect((await tokenTransfers(ctx.db, { tokenId: 7 }, {}, 50)).map((r) => [r.blockNumber, r.eventIndex])).toEqual(await reference(sql`token_id = 7`));
   });
 
@@ -91,7 +95,7 @@ describeDb("the walk of a transfer list", (ctx) => {
     await fill();
     const probe = explaining(ctx.db, "transfers");
     const page = await accountTransfers(probe.db, BUSY, undefined, {}, 20);
-    expect(page.rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual((await reference(sql`from_account = ${BUSY}`)).slice(0, 20));
+    expect(page.rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual((await reference(sql`from_id = ${id(BUSY)}`)).slice(0, 20));
     // The newest partition's one row, a sweep of SWEEP_ROWS + 1 given up, then the merge's page (and a row more a kind and side).
     expect(probe.work().rows).toBeLessThanOrEqual(1 + SWEEP_ROWS + 1 + 20 + 16);
   });
@@ -101,6 +105,6 @@ describeDb("the walk of a transfer list", (ctx) => {
     // The newest partition (16 ranges), partitions 4 and 3 swept (4), then 2 and 1, cut by fromBlock: merged (2 × 16).
     const f = { fromBlock: 1_000_600 };
     expect(await rangesOf(ctx.db, (db) => accountTransfers(db, DAVE, undefined, f, 50))).toBe(16 + 4 + 32);
-    expect((await accountTransfers(ctx.db, DAVE, undefined, f, 50)).rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual(await reference(sql`${DAVE} in (from_account, to_account) and block_number >= 1000600`));
+    expect((await accountTransfers(ctx.db, DAVE, undefined, f, 50)).rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual(await reference(sql`${id(DAVE)} in (from_id, to_id) and block_number >= 1000600`));
   });
 });

@@ -72,8 +72,11 @@ async function everyTable(db: Database): Promise<Record<string, unknown[]>> {
   for (const { t } of tables) {
     if (t === "backfill_runs") continue;
     const cols = await selectRows<{ c: string }>(db, sql`select column_name as c from information_schema.columns where table_schema = current_schema() and table_name = ${t} and data_type <> 'timestamp with time zone' order by ordinal_position`);
-    const list = cols.map(({ c }) => `"${c}"`).join(", ");
-    out[t] = await selectRows(db, sql.raw(`select ${list} from "${t}" order by ${cols.map((_, i) => i + 1).join(", ")}`));
+    // Account ids are given out in the order addresses first arrive, which the chunks' order
+    // decides: compared as the addresses they stand for (db/schema/transfers.ts).
+    const named = (c: string) => (c === "from_id" || c === "to_id" ? `(select address from account_ids where id = "${c}") as "${c}"` : `"${c}"`);
+    const list = t === "account_ids" ? `"address"` : cols.map(({ c }) => named(c)).join(", ");
+    out[t] = await selectRows(db, sql.raw(`select ${list} from "${t}" order by ${t === "account_ids" ? "1" : cols.map((_, i) => i + 1).join(", ")}`));
   }
   return out;
 }

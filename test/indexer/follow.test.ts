@@ -29,7 +29,7 @@ import { chainSnapshot, dbSnapshot, foreignId } from "../support/chain.js";
 import { startRelay, type Relay } from "../support/proxy.js";
 import { dbTargets } from "../support/db.js";
 import { until } from "../support/wait.js";
-import { chainSwaps } from "../support/chain-history.js";
+import { chainSwaps, namedTransfers } from "../support/chain-history.js";
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" });
@@ -229,11 +229,11 @@ describe(`indexer on the devnet`, () => {
       });
     }
     expect(fees.length).toBeGreaterThan(10);
-    const rows = await db.select().from(schema.transfers).where(eq(schema.transfers.kind, "fee"));
+    const rows = await namedTransfers(db).where(eq(schema.transfers.kind, "fee"));
     const stored = rows.filter((r) => r.blockNumber <= market.block).map((r) => ({ block: r.blockNumber, eventIndex: r.eventIndex, extrinsic: r.extrinsicIndex, who: r.fromAccount, amount: r.amount, tip: r.tip }));
     expect(stored.sort((a, b) => a.block - b.block || a.eventIndex - b.eventIndex)).toEqual(fees);
     // The Withdraw that paid each fee is the fee row, not a row of its own.
-    const withdrawals = await db.select().from(schema.transfers).where(eq(schema.transfers.event, "balances.Withdraw"));
+    const withdrawals = await namedTransfers(db).where(eq(schema.transfers.event, "balances.Withdraw"));
     const paid = new Set(fees.map((f) => `${f.block}/${f.extrinsic}/${f.who}`));
     expect(withdrawals.filter((w) => paid.has(`${w.blockNumber}/${w.extrinsicIndex}/${w.fromAccount}`))).toEqual([]);
   }, LONG);

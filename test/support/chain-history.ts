@@ -8,7 +8,8 @@ import { Writable } from "node:stream";
 import type { ApiPromise } from "@polkadot/api";
 import type { Codec } from "@polkadot/types/types";
 import { encodeAddress } from "@polkadot/util-crypto";
-import { and, asc, between } from "drizzle-orm";
+import { and, asc, between, eq, getTableColumns } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { pino, type Logger } from "pino";
 import { schema, type Database } from "../../db/index.js";
 import { foreignId, tokenIdOfLocation } from "./chain.js";
@@ -232,9 +233,21 @@ function feesFolded(rows: TransferRow[]): TransferRow[] {
   return rows.filter((r) => !gone.has(r));
 }
 
+/**
+ * Transfer rows with their accounts' addresses in place of the store's ids (account_ids: ids
+ * differ between stores, the addresses do not), as a select to narrow with where/orderBy.
+ */
+export function namedTransfers(db: Database) {
+  const t = schema.transfers;
+  const fa = alias(schema.accountIds, "fa");
+  const ta = alias(schema.accountIds, "ta");
+  const { fromId: _from, toId: _to, ...columns } = getTableColumns(t);
+  return db.select({ ...columns, fromAccount: fa.address, toAccount: ta.address }).from(t).leftJoin(fa, eq(fa.id, t.fromId)).leftJoin(ta, eq(ta.id, t.toId));
+}
+
 export async function storeTransfers(db: Database, range: BlockRange): Promise<TransferRow[]> {
   const t = schema.transfers;
-  const rows = await db.select().from(t).where(between(t.blockNumber, range.from, range.to)).orderBy(asc(t.blockNumber), asc(t.eventIndex));
+  const rows = await namedTransfers(db).where(between(t.blockNumber, range.from, range.to)).orderBy(asc(t.blockNumber), asc(t.eventIndex));
   return rows.map((r) => ({
     blockNumber: r.blockNumber,
     eventIndex: r.eventIndex,
@@ -278,7 +291,7 @@ export async function historyRows(db: Database, r: BlockRange) {
       .orderBy(asc(poolReserves.blockNumber), asc(poolReserves.token0Id), asc(poolReserves.token1Id)),
     prices: await db.select().from(tokenPrices).where(between(tokenPrices.blockNumber, r.from, r.to)).orderBy(asc(tokenPrices.blockNumber), asc(tokenPrices.tokenId)),
     blocks: await db.select().from(blocks).where(between(blocks.number, r.from, r.to)).orderBy(asc(blocks.number)),
-    transfers: await db.select().from(transfers).where(between(transfers.blockNumber, r.from, r.to)).orderBy(asc(transfers.blockNumber), asc(transfers.eventIndex)),
+    transfers: await namedTransfers(db).where(between(transfers.blockNumber, r.from, r.to)).orderBy(asc(transfers.blockNumber), asc(transfers.eventIndex)),
   };
 }
 
