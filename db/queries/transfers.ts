@@ -17,7 +17,10 @@ export const transferAddresses = (rows: NewTransfer[]): (string | null | undefin
 /**
  * Appends transfer rows in one statement (array parameters and unnest: the ingestion hot path).
  * Keyed by (block, event): a block written again writes nothing twice. `ids`: the accounts' ids
- * when resolved already (accountIds on the pool, before the transaction); looked up here if not.
+ * when resolved already (accountIds on the pool, before the transaction, as the writer does);
+ * looked up here if not — inside `db`'s transaction when it is one, where a writer making many
+ * such calls per transaction, beside another, could deadlock on their new addresses (each call's
+ * are sorted, not the transaction's): such a writer resolves them first.
  */
 export async function insertTransfers(db: Database, rows: NewTransfer[], ids?: Map<string, number>): Promise<void> {
   if (rows.length === 0) return;
@@ -25,7 +28,17 @@ export async function insertTransfers(db: Database, rows: NewTransfer[], ids?: M
   const known = ids !== undefined && rows.every((r) => (r.fromAccount == null || ids.has(r.fromAccount)) && (r.toAccount == null || ids.has(r.toAccount)));
   const idOf = known ? ids : await accountIds(db, transferAddresses(rows));
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
-  const idCol = (k: "fromAccount" | "toAccount") => pgArray(rows.map((r) => (r[k] == null ? null : idOf.get(r[k])!)));
+  const idCol = (k: "fromAccount" | "toAccount") =>
+    pgArray(
+      rows.map((r) => {
+        const a = r[k];
+        if (a == null) return null;
+        const id = idOf.get(a);
+        // Never a row that names no one: an address without an id is an error, not a null account.
+        if (id === undefined) throw new Error(`transfers: no account id for ${a}`);
+        return id;
+      }),
+    );
   await db.execute(sql`
     insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd, tip)
     select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
@@ -201,7 +214,15 @@ export async function tokenTransfers(db: Database, asset: TransferAsset, f: Tran
 /** `rows` with their accounts' addresses (one lookup for the page). */
 async function named(db: Database, rows: ReadTransfer[]): Promise<Transfer[]> {
   const address = await addressesOf(db, rows.flatMap((r) => [r.fromId, r.toId]));
-  return rows.map(({ fromId, toId, ...r }) => ({ ...r, fromAccount: fromId === null ? null : address.get(fromId)!, toAccount: toId === null ? null : address.get(toId)! }));
+  // An id with no address (account_ids edited or restored under a running writer: docs/operators.md)
+  // fails the read rather than answering a transfer from or to no one.
+  const name = (id: number | null) => {
+    if (id === null) return null;
+    const a = address.get(id);
+    if (a === undefined) throw new Error(`transfers: account id ${id} names no address (account_ids is missing rows)`);
+    return a;
+  };
+  return rows.map(({ fromId, toId, ...r }) => ({ ...r, fromAccount: name(fromId), toAccount: name(toId) }));
 }
 
 /**

@@ -64,6 +64,12 @@ describeDb("account ids", (ctx) => {
     expect((await accountTransfers(ctx.db, "frank", undefined, {}, 10)).rows.map((r) => [r.blockNumber, r.fromAccount, r.toAccount])).toEqual([[22, "frank", "dave"]]);
   });
 
+  it("a list whose ids name no address (account_ids edited under the store) fails, never answers a transfer from no one", async () => {
+    await insertTransfers(ctx.db, [transfer(0, "ivy", "jo", 40)]);
+    await ctx.db.execute(sql`delete from account_ids where address = 'jo'`);
+    await expect(accountTransfers(ctx.db, "ivy", undefined, {}, 10)).rejects.toThrow("names no address");
+  });
+
   it("a reset of the indexed data keeps the ids, so a running writer's cached ones stay right", async () => {
     const before = await accountIds(ctx.db, ["gina"]);
     await resetIndexedData(ctx.db);
