@@ -228,7 +228,8 @@ describe("tokenpool CLI", () => {
     const ok = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ finalized: 13, lag: 6, stale: false, heartbeat: { finalized: 13, block: 7 } });
-  });
+    // Five CLI processes, one after the other (PGlite admits one): 30 s was too little on a loaded CI machine.
+  }, 120_000);
 
   it("api serves on --port and exits 0 on SIGTERM", async () => {
     const port = await freePort();
