@@ -6,9 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, it } from "vitest";
-import { createDb } from "../db/index.js";
+
 import { authHeader, buildApp } from "./support/app.js";
 import { KSM, seedMarket } from "./support/fixtures.js";
+import { memoryStore } from "./support/db.js";
 
 const doc = await readFile(new URL("../docs/api.md", import.meta.url), "utf8");
 
@@ -26,8 +27,7 @@ function exampleText(start: string, end: string): string {
 }
 
 it("the native holder example, /health's indexer keys and the /ws oracle.value results are the fixture's", async () => {
-  const handle = await createDb({ dataDir: "memory://" });
-  await handle.migrate();
+  const handle = await memoryStore();
   await seedMarket(handle.db);
   const t = buildApp(handle.db);
   const auth = await authHeader(t);

@@ -8,7 +8,7 @@ import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { commitPriceBlock } from "../../test/support/blocks.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
@@ -16,6 +16,7 @@ import { HEAD_BLOCK, KSM, LONELY, seedMarket, TEN, USDT, ZERO } from "../../test
 import { startRelay, type Relay } from "../../test/support/proxy.js";
 import { until } from "../../test/support/wait.js";
 import { TokenPool, TokenPoolError, type Push, type TopicResult } from "../src/index.js";
+import { memoryStore } from "../../test/support/db.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 const PASSWORD = "correct horse battery";
@@ -40,8 +41,7 @@ describe("client/ against the real app", () => {
     startApiServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET, RATE_LIMIT_MAX: "100000", ...env }), createLogger("silent"), { shared: handle, shutdownGraceMs: 200 });
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     server = await start();
     base = `http://127.0.0.1:${server.port}`;

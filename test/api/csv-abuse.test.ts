@@ -30,13 +30,14 @@ import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api
 import { DownloadSlots } from "../../api/services/download-slots.js";
 import { CSV_LIMITS } from "../../api/app.js";
 import { HolderCsvFiles } from "../../api/services/holder-csv-files.js";
-import { createDb, csvBytesOf, rowsOf, type DbHandle } from "../../db/index.js";
+import { csvBytesOf, rowsOf, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { authHeader, buildApp, noRequestLimit } from "../support/app.js";
 import { HEAD_BLOCK, KSM, seedMarket, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
 import { until } from "../support/wait.js";
 import { dechunk } from "../support/chunked.js";
+import { memoryStore } from "../support/db.js";
 
 /** Holders of USDt added at the head: a CSV of ≈ 5 MB, more than loopback's socket buffers (≈ 4 MB) hold. */
 const N = 66_000;
@@ -140,8 +141,7 @@ describe("CSV downloads: places per user and client key, a stated minimum rate",
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     await handle.db.execute(sql`insert into holders (token_id, account, balance, block_number)
       select ${USDT}, 'csv' || lpad(i::text, 44, '0'), 10::numeric ^ 20 + i, ${HEAD_BLOCK} from generate_series(1, ${N}) i on conflict do nothing`);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { createDb, historyCoverage, replaceSkippedEvents, setTask, startBackfillRun, updateBackfillRun } from "../../db/index.js";
-import { describeDb } from "../support/db.js";
+import { historyCoverage, replaceSkippedEvents, setTask, startBackfillRun, updateBackfillRun } from "../../db/index.js";
+import { describeDb, memoryStore } from "../support/db.js";
 import { buildApp, expectError } from "../support/app.js";
 import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
 
@@ -63,8 +63,7 @@ describeDb("error paths", (ctx) => {
   });
 
   it("an unexpected exception is 500 INTERNAL_ERROR without a stack trace; a closed store is 503", async () => {
-    const broken = await createDb({ dataDir: "memory://" });
-    await broken.migrate();
+    const broken = await memoryStore();
     await broken.db.execute(sql`drop table "pools" cascade`);
     const t = buildApp(broken.db);
     const res = await t.get("/pool/stats");

@@ -11,10 +11,11 @@ import { createFastPath } from "../../api/fast-path.js";
 import { entryOf, ResponseCache } from "../../api/middleware/cache.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { announceBlocks, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { HEAD_BLOCK, HEAD_TIME, seedMarket, KSM, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
+import { memoryStore } from "../support/db.js";
 
 interface Raw {
   status: number;
@@ -56,8 +57,7 @@ describe("cache hits before the router", () => {
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     await start({ RATE_LIMIT_MAX: "1000" });
   });

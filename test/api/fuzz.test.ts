@@ -14,12 +14,13 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { ERROR_CODES, type ErrorCode } from "../../shared/errors.js";
 import { createLogger } from "../../shared/logger.js";
 import { ALICE, BOB, DAVE, KSM, PUSDC, seedMarket, TEN, USDT, WETH, ZERO } from "../support/fixtures.js";
 import { documentedCodes } from "../support/openapi.js";
+import { memoryStore } from "../support/db.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -154,8 +155,7 @@ describe("fuzzing every operation of /openapi.json", () => {
   let doc: any;
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     // The rate limit has its own suites; here it would answer most requests 429 before any route.
     const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: randomBytes(32).toString("base64url"), RATE_LIMIT_MAX: "0" });

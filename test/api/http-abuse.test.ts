@@ -20,7 +20,7 @@ import { buildApp } from "../support/app.js";
 import { accountMemo, canonicalPath } from "../../api/canonical.js";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
 import { sql } from "drizzle-orm";
-import { createDb, ensurePartitionsBetween, type DbHandle } from "../../db/index.js";
+import { ensurePartitionsBetween, type DbHandle } from "../../db/index.js";
 import { HEAD_BLOCK } from "../support/fixtures.js";
 import { loadConfig } from "../../shared/config.js";
 import { encodeAddress, decodeAddress } from "@polkadot/util-crypto";
@@ -28,6 +28,7 @@ import { u8aToHex } from "@polkadot/util";
 import { ALICE, KSM, seedMarket, USDT } from "../support/fixtures.js";
 import { captureLog } from "../support/log.js";
 import { until } from "../support/wait.js";
+import { memoryStore } from "../support/db.js";
 
 interface RawAnswer {
   status: number;
@@ -108,8 +109,7 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     await start();
   });

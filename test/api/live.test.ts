@@ -7,12 +7,13 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, insertTransfers, upsertHolders, type DbHandle } from "../../db/index.js";
+import { announceBlocks, insertBlocks, insertPrices, insertTransfers, upsertHolders, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { ALICE, BOB, HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, USDT } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
+import { memoryStore } from "../support/db.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -42,8 +43,7 @@ describe("GET /ws on a fixture market", () => {
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET });
     server = await startApiServer(config, createLogger("silent"), { shared: handle, live: { maxSubscriptions: 3, maxConnectionsPerIp: 4, pingIntervalMs: 300 } });

@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { buildApp } from "../support/app.js";
+import { memoryStore } from "../support/db.js";
 
 const run = promisify(execFile);
 const cli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
@@ -40,8 +41,7 @@ let handle: DbHandle;
 let dir: string;
 let doc: { paths: Record<string, Record<string, { operationId?: string }>> };
 beforeAll(async () => {
-  handle = await createDb({ dataDir: "memory://" });
-  await handle.migrate();
+  handle = await memoryStore();
   doc = (await (await buildApp(handle.db).request("/openapi.json")).json()) as typeof doc;
   dir = await mkdtemp(path.join(tmpdir(), "tokenpool-lint-"));
 });

@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
 import { clientKey } from "../../api/middleware/client-ip.js";
 import { buildApp, expectError, FakeClock } from "../support/app.js";
-import { services } from "../support/db.js";
+import { memoryStore, services } from "../support/db.js";
 
 let handle: DbHandle;
 async function db() {
-  handle ??= await createDb({ dataDir: "memory://" });
-  await handle.migrate();
+  handle ??= await memoryStore();
   return handle.db;
 }
 afterAll(() => handle?.close());

@@ -18,16 +18,15 @@ import { LOGGED_PATH_MAX, loggedPath } from "../../api/middleware/request-log.js
 import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "../../api/rate-limit/redis-store.js";
 import type { RateLimitStore } from "../../api/rate-limit/store.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { ApiMetrics } from "../../shared/metrics.js";
 import { authHeader, buildApp, expectError, TEST_SECRET } from "../support/app.js";
-import { services } from "../support/db.js";
+import { memoryStore, services } from "../support/db.js";
 
 let handle: DbHandle;
 async function db() {
   if (!handle) {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
   }
   return handle.db;
 }

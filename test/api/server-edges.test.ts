@@ -11,9 +11,10 @@ import net from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
+import { memoryStore } from "../support/db.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -163,8 +164,7 @@ describe("the API server's edges", () => {
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     server = await startApiServer(config, createLogger("silent"), { shared: handle });
     port = server.port;
   });

@@ -5,8 +5,9 @@
  * document, no answer can carry a null where a client typed on the spec expects a value.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { buildApp } from "../support/app.js";
+import { memoryStore } from "../support/db.js";
 
 /** Component → the spec's fields of it (dotted for nested objects). */
 const SPEC_FIELDS: Record<string, string[]> = {
@@ -23,8 +24,7 @@ type Schema = { $ref?: string; type?: string | string[]; nullable?: boolean; any
 let handle: DbHandle;
 let schemas: Record<string, Schema>;
 beforeAll(async () => {
-  handle = await createDb({ dataDir: "memory://" });
-  await handle.migrate();
+  handle = await memoryStore();
   const doc = (await (await buildApp(handle.db).request("/openapi.json")).json()) as { components: { schemas: Record<string, Schema> } };
   schemas = doc.components.schemas;
 });

@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STATIC_PATHS } from "../../api/app.js";
 import { STATIC_LIMITS } from "../../api/middleware/static-budget.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { buildApp, expectError, FakeClock } from "../support/app.js";
 import { seedMarket } from "../support/fixtures.js";
+import { memoryStore } from "../support/db.js";
 
 let handle: DbHandle;
 beforeAll(async () => {
-  handle = await createDb({ dataDir: "memory://" });
-  await handle.migrate();
+  handle = await memoryStore();
   await seedMarket(handle.db);
 }, 60_000);
 afterAll(() => handle?.close());

@@ -12,12 +12,13 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
+import { announceBlocks, insertBlocks, insertPrices, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { HEAD_BLOCK, HEAD_TIME, KSM, PUSDC, seedMarket, TEN, TREASURY, USDT, WETH, ZERO } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, refused, type Client } from "../support/ws.js";
+import { memoryStore } from "../support/db.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 const RATE_LIMIT = 60;
@@ -40,8 +41,7 @@ describe("/ws under abuse", () => {
   };
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET: SECRET, TRUST_PROXY: "1", RATE_LIMIT_MAX: String(RATE_LIMIT) });
     server = await startApiServer(config, createLogger("silent"), { shared: handle, live: { maxSubscriptions: 3, maxConnectionsPerIp: 4, maxInFlight: 64, pingIntervalMs: 400 }, http: { headersTimeout: 1_000, requestTimeout: 2_000, connectionsCheckingInterval: 200 } });

@@ -20,7 +20,7 @@ import { randomBytes } from "node:crypto";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
-import { createDb, type DbHandle } from "../../db/index.js";
+import { type DbHandle } from "../../db/index.js";
 import { commitPriceBlock } from "../support/blocks.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
@@ -28,6 +28,7 @@ import { HEAD_BLOCK, KSM, seedMarket } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { seedWhales } from "../support/whales.js";
 import { connect, notificationsFor, type Client } from "../support/ws.js";
+import { memoryStore } from "../support/db.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 const address = () => encodeAddress(randomBytes(32), 2);
@@ -73,8 +74,7 @@ describe("/ws per-block work budget", () => {
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     whales = await seedWhales(handle.db, 8);
   });

@@ -11,13 +11,14 @@ import { randomBytes } from "node:crypto";
 import { encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer, type ApiServerOptions } from "../../api/server.js";
-import { announceBlocks, createDb, insertBlocks, upsertHolders, type DbHandle } from "../../db/index.js";
+import { announceBlocks, insertBlocks, upsertHolders, type DbHandle } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { ALICE, HEAD_BLOCK, HEAD_TIME, LONELY, TEN, seedMarket } from "../support/fixtures.js";
 import { until } from "../support/wait.js";
 import { seedWhales } from "../support/whales.js";
 import { connect, type Client } from "../support/ws.js";
+import { memoryStore } from "../support/db.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 const random = () => `accounts:${encodeAddress(randomBytes(32), 2)}`;
@@ -69,8 +70,7 @@ describe("/ws budgets per user, address and /48", () => {
   }
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedMarket(handle.db);
     whales = await seedWhales(handle.db, 12);
   });

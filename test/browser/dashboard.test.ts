@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startApiServer, type ApiServer } from "../../api/server.js";
-import { createDb, insertPrices, recordEventRanges, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
+import { insertPrices, recordEventRanges, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
 import { HEAD_BLOCK, seedMarket as seedFixtures } from "../support/fixtures.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
@@ -26,6 +26,7 @@ import { startIndexer } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { until } from "../support/wait.js";
+import { memoryStore } from "../support/db.js";
 
 /** The API's JWT secret in this file (random: a hand-made one would not pass the rule, shared/secret-strength.ts). */
 const JWT_SECRET = randomBytes(32).toString("base64url");
@@ -69,8 +70,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     devnet = await startDevnet({ genesis, port: 0 });
     api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
     await fundMarketAccounts(api, { holders: 5 });
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     // The page's own requests, its /ws messages and the test's reads come from one IP: ~90 in a
     // walk, near the default 100 a minute; the limit is tested elsewhere (rate-limit.test.ts).
     const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", JWT_SECRET, RATE_LIMIT_MAX: "100000", ORACLE_MIN_LIQUIDITY_USD: "1" });
@@ -311,8 +311,7 @@ describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (
   const TINY = 900_000;
 
   beforeAll(async () => {
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     await seedFixtures(handle.db);
     // 600 tokens with a price ahead of one without: TINY is outside the 500 largest by market cap.
     const tokens: NewToken[] = Array.from({ length: extra }, (_, i) => ({ id: 800_000 + i, name: `Filler ${i}`, symbol: `F${i}`, decimals: 6, supply: "1000000000", owner: null, kind: "asset", assetId: 800_000 + i, blockNumber: HEAD_BLOCK }));

@@ -21,7 +21,7 @@ import { oracleSettings, startIndexer } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { historyRows } from "../support/chain-history.js";
-import { dbTargets, services } from "../support/db.js";
+import { dbTargets, memoryStore, services } from "../support/db.js";
 import { startRelay } from "../support/proxy.js";
 import { until } from "../support/wait.js";
 
@@ -91,8 +91,7 @@ describe(`backfill on the devnet (${target.name})`, () => {
     devnet = await startDevnet({ genesis, port: 0 });
     api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
     await fundMarketAccounts(api, { holders: 8 });
-    reference = await createDb({ dataDir: "memory://" });
-    await reference.migrate();
+    reference = await memoryStore();
     const follower = startIndexer(config, logger, reference, devnet.wsUrl);
     await until("the reference follower to bootstrap", () => follower.status.block !== null);
     const first = follower.status.block! + 1;

@@ -11,7 +11,7 @@ import "@polkadot/api-augment/assetHubKusama";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, getCheckpoint, schema, type Database, type DbHandle } from "../../db/index.js";
+import { getCheckpoint, schema, type Database, type DbHandle } from "../../db/index.js";
 import { devKeyring, fund } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { createSubmitter } from "../../indexer/devnet/submitter.js";
@@ -22,6 +22,7 @@ import { createLogger } from "../../shared/logger.js";
 import { authHeader, buildApp } from "../support/app.js";
 import { chainSnapshot, dbSnapshot } from "../support/chain.js";
 import { until } from "../support/wait.js";
+import { memoryStore } from "../support/db.js";
 
 const config = loadConfig({ INDEXER_HISTORY_HOURS: "0" });
 const LONG = 180_000;
@@ -88,8 +89,7 @@ async function start(genesis: string | undefined, before: (r: Omit<Run, "handle"
   const { dev } = await devKeyring(0, api.registry.chainSS58 ?? 42);
   await fund(api, Object.values(dev).map((p) => p.address), 1_000n * KSM);
   await before({ devnet, api, dev });
-  const handle = await createDb({ dataDir: "memory://" });
-  await handle.migrate();
+  const handle = await memoryStore();
   const follower = startIndexer(config, createLogger("silent"), handle, devnet.wsUrl);
   const head = (await api.rpc.chain.getHeader()).number.toNumber();
   await until("the bootstrap", () => (follower.status.block ?? 0) >= head);

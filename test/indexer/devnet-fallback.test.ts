@@ -10,7 +10,7 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import { u8aToString } from "@polkadot/util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, getCheckpoint, type DbHandle } from "../../db/index.js";
+import { getCheckpoint, type DbHandle } from "../../db/index.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { ASSETS } from "../../indexer/devnet/plan.js";
 import { seedMarket, startLiveSwaps, type MarketSummary } from "../../indexer/devnet/scenario.js";
@@ -21,6 +21,7 @@ import { createLogger } from "../../shared/logger.js";
 import { authHeader, buildApp } from "../support/app.js";
 import { chainSnapshot, dbSnapshot } from "../support/chain.js";
 import { until } from "../support/wait.js";
+import { memoryStore } from "../support/db.js";
 
 const LONG = 180_000;
 
@@ -43,8 +44,7 @@ describe("devnet on Rococo Asset Hub (DEVNET_GENESIS=rococo): an older runtime w
     });
     devnet = await startDevnet({ genesis: "rococo", port: 0, logger: pino({ level: "warn" }, sink) });
     api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
-    handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    handle = await memoryStore();
     market = await seedMarket(api, { holders: 12 });
     // Started after the seed: it bootstraps from storage, then follows the transfers below.
     follower = startIndexer(loadConfig({}), createLogger("silent"), handle, devnet.wsUrl);

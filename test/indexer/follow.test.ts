@@ -27,7 +27,7 @@ import { createLogger } from "../../shared/logger.js";
 import { authHeader, buildApp } from "../support/app.js";
 import { chainSnapshot, dbSnapshot, foreignId } from "../support/chain.js";
 import { startRelay, type Relay } from "../support/proxy.js";
-import { dbTargets } from "../support/db.js";
+import { dbTargets, memoryStore } from "../support/db.js";
 import { until } from "../support/wait.js";
 import { chainSwaps, namedTransfers } from "../support/chain-history.js";
 
@@ -99,8 +99,7 @@ describe(`indexer on the devnet`, () => {
       const handle = await target.open();
       stores.push({ name: target.name, handle, follower: startIndexer(config, logger, handle, devnet.wsUrl) });
     }
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     relay = await startRelay({ host: "127.0.0.1", port: devnet.port });
     restarted = { handle, follower: startIndexer({ ...config }, logger, handle, relay.url), restarts: 0 };
     killDir = await mkdtemp(path.join(tmpdir(), "tokenpool-kill-"));
@@ -375,8 +374,7 @@ describe(`indexer on the devnet`, () => {
   }, LONG);
 
   it("a new deployment against an already-seeded chain bootstraps to the same state", async () => {
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     const follower = startIndexer(config, logger, handle, devnet.wsUrl);
     try {
       await until("the bootstrap", () => (follower.status.block ?? 0) >= market.block);
@@ -392,8 +390,7 @@ describe(`indexer on the devnet`, () => {
   }, LONG);
 
   it("a store built from another chain is refused (fatal, nothing written), or on the devnet emptied and rebuilt", async () => {
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     let follower = startIndexer(config, logger, handle, devnet.wsUrl);
     try {
       await until("the bootstrap", () => (follower.status.block ?? 0) >= market.block);

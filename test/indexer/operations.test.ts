@@ -32,7 +32,7 @@ import { until } from "../support/wait.js";
 import { captureLog } from "../support/log.js";
 import { IndexerMetrics, startMetricsServer } from "../../shared/metrics.js";
 import { parseMetrics } from "../support/metrics.js";
-import { dbTargets, services } from "../support/db.js";
+import { dbTargets, memoryStore, services } from "../support/db.js";
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
@@ -77,8 +77,7 @@ describe("operations on the devnet", () => {
   const apis: ApiPromise[] = [];
 
   const store = async () => {
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     opened.push(handle);
     return handle;
   };

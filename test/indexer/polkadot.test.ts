@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { decodeAddress, encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, getCheckpoint, type DbHandle } from "../../db/index.js";
+import { getCheckpoint, type DbHandle } from "../../db/index.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import type { ForeignAssetSpec, ForeignHolding } from "../../indexer/devnet/plan.js";
@@ -24,6 +24,7 @@ import { createLogger } from "../../shared/logger.js";
 import { authHeader, buildApp, expectError } from "../support/app.js";
 import { chainSnapshot, dbSnapshot, foreignId } from "../support/chain.js";
 import { until } from "../support/wait.js";
+import { memoryStore } from "../support/db.js";
 
 const GENESIS = fileURLToPath(new URL("../../../shared/chain/asset-hub-polkadot-local.json", import.meta.url));
 const skip = existsSync(GENESIS) ? undefined : `no ${GENESIS} (../shared is beside the project on our machines and CI)`;
@@ -59,8 +60,7 @@ describe.skipIf(skip)(`Polkadot Asset Hub (statemint 1,001,002)${skip ? ` (skipp
       { asset: 1, address: Bob.address, amount: 2n * 10n ** 18n },
     ];
     await writeForeignAssets(api, FOREIGN, holdings, Alice.address);
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     followed = { handle, follower: startIndexer(config, logger, handle, devnet.wsUrl) };
     await until("the follower to bootstrap", () => followed.follower.status.block !== null);
     // Assets by signed calls (there is no sudo), then transfers of an asset and a foreign asset.
@@ -117,8 +117,7 @@ describe.skipIf(skip)(`Polkadot Asset Hub (statemint 1,001,002)${skip ? ` (skipp
   }, LONG);
 
   it("a new deployment bootstraps the same state", async () => {
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     const follower = startIndexer(config, logger, handle, devnet.wsUrl);
     try {
       await until("the bootstrap", () => (follower.status.block ?? 0) >= lastBlock);

@@ -8,7 +8,7 @@
  * the applying block and B's first block, and must hold exactly the follower's rows.
  */
 import { afterEach, beforeAll, expect, it } from "vitest";
-import { createDb, type Database, type DbHandle } from "../../db/index.js";
+import { type Database, type DbHandle } from "../../db/index.js";
 import { runLocal, type BackfillOptions, type BlockRange } from "../../indexer/backfill.js";
 import { Follower } from "../../indexer/follower.js";
 import { oracleSettings } from "../../indexer/service.js";
@@ -18,7 +18,7 @@ import { ACTORS, marketChain } from "../support/fake-market.js";
 import { startFakeNode, type FakeNode } from "../support/fake-node.js";
 import type { RuntimeCodec } from "../support/fake-storage.js";
 import { captureLog } from "../support/log.js";
-import { describeDb, oneStore } from "../support/db.js";
+import { describeDb, memoryStore, oneStore } from "../support/db.js";
 import { historyRows } from "../support/chain-history.js";
 import { expectStoreEqualsChain } from "../support/upgrade-store.js";
 import { until } from "../support/wait.js";
@@ -61,8 +61,7 @@ function follower(db: Database, url: string): Follower {
 
 /** A new store bootstrapped at the head, then backfilled over RANGE in `chunks`. */
 async function backfilled(url: string, chunks: BlockRange[], prefetchBlocks: number): Promise<Database> {
-  const store = await createDb({ dataDir: "memory://" });
-  await store.migrate();
+  const store = await memoryStore();
   open.push({ store });
   const late = follower(store.db, url);
   await until("a bootstrap at the head", () => late.status.block === HEAD, BOUND_MS);

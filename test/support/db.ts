@@ -4,8 +4,9 @@
  * created for this run and dropped after), and every test starts from empty tables.
  */
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import postgres from "postgres";
-import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, inject, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
 import { createDb, INDEXED_TABLES, type Database, type DbHandle } from "../../db/index.js";
 import { loadTestServices } from "../../shared/config.js";
@@ -20,12 +21,24 @@ export interface DbTarget {
   open(): Promise<DbHandle & { drop(): Promise<void>; url?: string }>;
 }
 
+let pgliteTemplate: Promise<Blob> | undefined;
+
+/**
+ * A throw-away PGlite store, migrated: started from the dump the global setup made
+ * (test/support/db-templates.ts). `migrate()` still runs, and finds nothing to do.
+ */
+export async function memoryStore(): Promise<DbHandle> {
+  pgliteTemplate ??= readFile(inject("pgliteTemplate")).then((bytes) => new Blob([bytes]));
+  const handle = await createDb({ dataDir: "memory://", pgliteFrom: await pgliteTemplate });
+  await handle.migrate();
+  return handle;
+}
+
 const pglite: DbTarget = {
   name: "pglite",
   skip: undefined,
   async open() {
-    const handle = await createDb({ dataDir: "memory://" });
-    await handle.migrate();
+    const handle = await memoryStore();
     return Object.assign(handle, { drop: () => handle.close() });
   },
 };
@@ -37,7 +50,8 @@ const pg: DbTarget = {
     const adminUrl = services.databaseUrl as string;
     const name = `tokenpool_test_${process.pid}_${randomBytes(4).toString("hex")}`;
     const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
+    // A copy of the run's migrated database (test/support/db-templates.ts); migrate() finds nothing to do.
+    await admin.unsafe(`create database "${name}" template "${inject("postgresTemplate")}"`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const handle = await createDb({ databaseUrl: url.toString(), maxConnections: 4 });
