@@ -139,7 +139,8 @@ describe.skipIf(pg.skip)(`database fairness under a pool flood (Postgres)${pg.sk
       }
     });
     const monitor = (async () => {
-      while (during()) {
+      // At least 6 answers: on a loaded machine the flood may be over in fewer of its turns.
+      while (during() || health.length < 6) {
         const res = await fetch(`${base}/health`, { headers: { "x-forwarded-for": "203.0.113.99" }, signal: AbortSignal.timeout(30_000) });
         health.push(res.status);
         await new Promise((r) => setTimeout(r, 200));
@@ -170,5 +171,8 @@ describe.skipIf(pg.skip)(`database fairness under a pool flood (Postgres)${pg.sk
     // one), and the rest were turned away with Retry-After above, never failed.
     const served = Array.from({ length: FLOODERS }, (_, f) => results.filter((r, n) => n % FLOODERS === f && r.status === 200).length);
     expect(served.reduce((a, b) => a + b, 0), `200s per flooder: ${served.join(" ")}`).toBeGreaterThan(0);
+    // Shared, not taken by one: a client runs at most 4 reads at once, and admission goes round
+    // the clients (test/api/read-budget.test.ts), so no flooder is served more than 4 beyond another.
+    expect(Math.max(...served) - Math.min(...served), `200s per flooder: ${served.join(" ")}`).toBeLessThanOrEqual(4);
   }, 60_000);
 });

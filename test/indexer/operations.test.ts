@@ -226,13 +226,15 @@ describe("operations on the devnet", () => {
     const server = await startMetricsServer([metrics.registry], 0, "127.0.0.1");
     const scrape = async () => parseMetrics(await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text());
     try {
+      // The RPC histogram is the process's (metrics.ts): other files of this worker add to it too.
+      const finalizedCalls = (await scrape()).get('tokenpool_rpc_request_duration_seconds_count{method="chain_getFinalizedHead"}') ?? 0;
       follower.start();
       await until("the follower to bootstrap", () => follower.status.block !== null);
       let m = await scrape();
       expect(m.get("tokenpool_indexer_block")).toBe(follower.status.block);
       expect(m.get("tokenpool_chain_finalized_block")).toBeGreaterThanOrEqual(follower.status.block!);
       expect(m.get('tokenpool_indexer_task_progress{task="bootstrap",measure="finished"}')).toBe(1);
-      expect(m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getFinalizedHead"}')).toBeGreaterThan(0);
+      expect(m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getFinalizedHead"}')).toBeGreaterThan(finalizedCalls);
       const calls = m.get('tokenpool_rpc_request_duration_seconds_count{method="chain_getBlockHash"}') ?? 0;
       const from = follower.status.block!;
       await newBlock();

@@ -38,6 +38,7 @@ export async function makeTemplates(dir: string, databaseUrl: string | undefined
 
   const name = `tokenpool_template_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await dropLeftovers(admin);
   await admin.unsafe(`create database "${name}"`);
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
@@ -53,4 +54,27 @@ export async function makeTemplates(dir: string, databaseUrl: string | undefined
       await admin.end();
     },
   };
+}
+
+/** A process that is still running (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The databases of runs that were stopped before their teardown (a killed run, a killed
+ * worker): named tokenpool_template_<pid>_… and tokenpool_test_<pid>_…, dropped here once their
+ * process is gone, so that stopped runs do not fill the server's disk.
+ */
+async function dropLeftovers(admin: postgres.Sql): Promise<void> {
+  const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname ~ '^tokenpool_(template|test)_[0-9]+_'`;
+  for (const { datname } of rows) {
+    const pid = Number(/^tokenpool_(?:template|test)_(\d+)_/.exec(datname)![1]);
+    if (!alive(pid)) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+  }
 }

@@ -28,7 +28,13 @@ let pgliteTemplate: Promise<Blob> | undefined;
  * (test/support/db-templates.ts). `migrate()` still runs, and finds nothing to do.
  */
 export async function memoryStore(): Promise<DbHandle> {
-  pgliteTemplate ??= readFile(inject("pgliteTemplate")).then((bytes) => new Blob([bytes]));
+  pgliteTemplate ??= readFile(inject("pgliteTemplate")).then(
+    (bytes) => new Blob([bytes]),
+    (err: unknown) => {
+      pgliteTemplate = undefined; // the next store tries again
+      throw err;
+    },
+  );
   const handle = await createDb({ dataDir: "memory://", pgliteFrom: await pgliteTemplate });
   await handle.migrate();
   return handle;
