@@ -88,7 +88,7 @@ describeDb("list filters: the attacks of issue 38", (ctx) => {
     expect(page).toMatchObject({ nextCursor: null });
     expect(page.transfers.at(-1)).toMatchObject({ blockNumber: LATE, tokenId: TEN });
     expect(probe.work().rows).toBeLessThanOrEqual(51 + TRANSFER_KINDS.length);
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
   it("a busy account's list filtered by a token it never moved: each page reads at most the scan bound and says it stopped; paging to the end is exact", async () => {
     const probe = explaining(ctx.db, "transfers");
@@ -124,7 +124,7 @@ describeDb("list filters: the attacks of issue 38", (ctx) => {
       expect(await accountTransferPage(probe.db, ALICE, { limit: 50, ...filter })).toMatchObject({ transfers: [], nextCursor: null, partial: false });
       expect(probe.work().rows, JSON.stringify(filter)).toBe(0);
     }
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
   it("a pool's trades from a cursor before its first, and a trader's before its first block: one index step, no walk through the swaps below", async () => {
     // WETH's pool trades in the later half only (and once in the fixture, at its head block).
@@ -139,5 +139,5 @@ describeDb("list filters: the attacks of issue 38", (ctx) => {
     const bob = noWork();
     await inListOrder(ctx.db, (tx) => explainInto(tx, accountSwapsQuery(tx, BOB, 51, { toBlock: LATE - 1 }), "swaps", bob));
     expect(bob.rows).toBe(0);
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 });

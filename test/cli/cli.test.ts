@@ -65,7 +65,7 @@ describe("tokenpool CLI", () => {
       expect(r.code, COMMANDS[i]).toBe(0);
       expect(r.stdout).toContain(`Usage: tokenpool ${COMMANDS[i]} [options]`);
     });
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
   it("answers a wrong flag, a wrong command or a bad variable with one line and a non-zero exit", async () => {
     const [flag, command, env, missing] = await Promise.all([
@@ -101,7 +101,7 @@ describe("tokenpool CLI", () => {
     const badFlag = await tokenpool(["migrate", "--database-url", "mysql://x"]);
     expect(badFlag.code).toBe(1);
     expect(badFlag.stderr).toContain("DATABASE_URL must use postgres:");
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
   it("migrate, then status on an empty store", async () => {
     // Before any migration: status says there is no store, and creates none (it only reads).
@@ -196,7 +196,7 @@ describe("tokenpool CLI", () => {
     );
     const json = JSON.parse((await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" })).stdout);
     expect(json).toMatchObject({ block: 7, lag: 2, skippedEvents: { count: 1, latest: [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted" }] } });
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
   it("status exits 1, saying why, when the indexer's heartbeat is stale (the compose healthcheck); 0 while it is fresh", async () => {
     // The store of the test before: checkpoint 7, chain finalized 9 at that commit. An indexer

@@ -43,7 +43,7 @@ describe("the embedded store's memory", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
   it("runs PGlite with a 16 MB buffer pool by default, and the configured one otherwise", async () => {
     const small = await createDb({ dataDir: "memory://" });
     try {

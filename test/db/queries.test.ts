@@ -348,4 +348,4 @@ it("one process per PGlite DATA_DIR: a second open is refused by name while the 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-});
+}, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
