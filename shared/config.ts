@@ -10,6 +10,8 @@ import { MAKE_SECRET, shortSecret } from "./secret-strength.js";
 
 /** The verification sweep's default node budget: storage entries read per second (indexer/sweep.ts). */
 export const SWEEP_READS_PER_SECOND = 4_000;
+/** Default age (seconds) past which the indexer's heartbeat means no indexer keeps the store current (INDEXER_STALE_SECONDS). */
+export const HEARTBEAT_STALE_SECONDS = 60;
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -243,7 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     snapshotsKeep: int(env, "SNAPSHOTS_KEEP", 100, 1, 100_000),
     snapshotsMaxAgeHours: int(env, "SNAPSHOTS_MAX_AGE_HOURS", 168, 1, 24 * 365 * 10),
     snapshotsMaxRows: int(env, "SNAPSHOTS_MAX_ROWS", 20_000_000, 1_000, 10_000_000_000),
-    indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", 60, 0, 86_400),
+    indexerStaleSeconds: int(env, "INDEXER_STALE_SECONDS", HEARTBEAT_STALE_SECONDS, 0, 86_400),
     metricsPort: str(env, "METRICS_PORT") === undefined ? undefined : int(env, "METRICS_PORT", 0, 0, 65535),
     metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),

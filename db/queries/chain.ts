@@ -240,8 +240,7 @@ export async function deleteTask(db: Database, name: string): Promise<void> {
  * is alive; the stored checkpoint alone cannot (it is the last value written).
  */
 export const HEARTBEAT_TASK = "heartbeat";
-/** Default age (seconds) past which a heartbeat means no indexer keeps the store current. */
-export const HEARTBEAT_STALE_SECONDS = 60;
+export { HEARTBEAT_STALE_SECONDS } from "../../shared/config.js";
 
 export interface HeartbeatState {
   /** The chain's finalized head as the indexer last saw it, and its committed block then. */

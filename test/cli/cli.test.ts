@@ -67,6 +67,21 @@ describe("tokenpool CLI", () => {
     });
   }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
+  it("--help and a mistyped flag load none of the store's, the API's or the chain's modules (a fraction of a second, not 1.5 s)", async () => {
+    const preload = path.resolve("test/support/loaded-modules.mjs");
+    const modulesOf = async (args: string[]) => {
+      const { stderr } = await run(process.execPath, ["--import", preload, BIN, ...args]).catch((e: { stderr: string }) => e);
+      const line = stderr.split("\n").find((l) => l.startsWith("loaded-modules "));
+      return JSON.parse(line!.slice("loaded-modules ".length)) as string[];
+    };
+    for (const args of [["--help"], ["status", "--help"], ["migrate", "--bogus"]]) {
+      const loaded = await modulesOf(args);
+      // The hook sees the CLI itself: an empty list would pass the check below for nothing.
+      expect(loaded.some((url) => url.endsWith("/cli/main.js") || url.endsWith("/cli/main.ts")), args.join(" ")).toBe(true);
+      expect(loaded.filter((url) => /\/(db|api|indexer)\/|drizzle-orm|@electric-sql|@polkadot|postgres|bullmq/.test(url)), args.join(" ")).toEqual([]);
+    }
+  });
+
   it("answers a wrong flag, a wrong command or a bad variable with one line and a non-zero exit", async () => {
     const [flag, command, env, missing] = await Promise.all([
       tokenpool(["status", "--bogus"]),
