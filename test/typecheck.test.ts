@@ -1,23 +1,32 @@
 /**
- * The type check `npm test` starts with (`npm run typecheck`): tsc --noEmit over the project,
- * its tests and benches, then the dashboard's browser code under its own tsconfig. It runs as a
- * file of the suite, beside the others, rather than before them: on 2 cores the suite's
- * chain-backed files leave a fifth of the CPU idle, and tsc's half-minute of CPU fits in it.
+ * The type check `npm test` includes (`npm run typecheck`): tsc --noEmit over the project, its
+ * tests and benches, then the dashboard's browser code under its own tsconfig. The global setup
+ * runs it beside the build (test/support/typecheck.ts): on 2 cores the build leaves one idle, and
+ * tsc's half-minute of CPU fits there instead of in a worker's time. Run alone, or in a run whose
+ * setup did not start it, this file runs tsc itself.
  */
-import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
-import { promisify } from "node:util";
-import { expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, expect, inject, it } from "vitest";
+import { PROJECTS, startTypecheck, typecheckResult } from "./support/typecheck.js";
 
-const run = promisify(execFile);
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+let dir = inject("typecheckDir");
+let own: { stop(): void; dir: string } | undefined;
+if (!dir) {
+  dir = await mkdtemp(path.join(tmpdir(), "tokenpool-typecheck-"));
+  own = { ...startTypecheck(dir), dir };
+}
+afterAll(async () => {
+  own?.stop();
+  if (own) await rm(own.dir, { recursive: true, force: true });
+});
 
-for (const project of ["tsconfig.json", "api/dashboard/src/tsconfig.json"]) {
+for (const project of PROJECTS) {
   it(`the project type-checks: tsc --noEmit -p ${project}`, async () => {
-    const result = await run(process.execPath, [tsc, "--noEmit", "-p", project], { maxBuffer: 16 * 1024 * 1024 }).then(
-      () => ({ failed: false, out: "" }),
-      (err: Error & { stdout?: string; stderr?: string }) => ({ failed: true, out: `${err.stdout ?? ""}${err.stderr ?? ""}` || err.message }),
-    );
+    const asked = performance.now();
+    const result = await typecheckResult(dir, project, 290_000);
+    process.stdout.write(`typecheck ${project}: tsc ran ${result.seconds} s; this test waited ${((performance.now() - asked) / 1000).toFixed(1)} s for it\n`);
     // tsc's own messages (file, line, code) are the failure's text.
     expect(result.out).toBe("");
     expect(result.failed).toBe(false);

@@ -3,25 +3,42 @@
  * image does; nothing to do when it is current), the migrated stores every suite starts from
  * (see test/support/db.ts), and which service-backed suites this run skips and why.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
 import { loadTestServices } from "../../shared/config.js";
 import { makeTemplates } from "./db-templates.js";
+import { startTypecheck } from "./typecheck.js";
+
+/** Whether this run includes test/typecheck.test.ts: a run of named files without it has no use for tsc's half-minute of CPU. */
+function runsTypecheck(): boolean {
+  const named = process.argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && !a.endsWith("vitest") && !a.endsWith("vitest.mjs"));
+  return named.length === 0 || named.some((a) => "test/typecheck.test.ts".includes(a) || a.includes("typecheck"));
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { stdio: "inherit" });
+  const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-templates-"));
+  // The type check (one core) while the build and the stores take the other.
+  const typecheck = runsTypecheck() ? startTypecheck(dir) : undefined;
+  project.provide("typecheckDir", typecheck ? dir : "");
   const services = loadTestServices();
   if (!services.databaseUrl) process.stderr.write("[tokenpool tests] TEST_DATABASE_URL is not set: the Postgres runs of the db suites are skipped (PGlite runs).\n");
   if (!services.redisUrl) process.stderr.write("[tokenpool tests] TEST_REDIS_URL is not set: the Redis rate-limit suites are skipped.\n");
-  const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-templates-"));
-  const templates = await makeTemplates(dir, services.databaseUrl);
+  const build = promisify(execFile)(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))]).catch((err: Error & { stdout?: string; stderr?: string }) => {
+    throw new Error(`npm run build failed:\n${err.stdout ?? ""}${err.stderr ?? ""}`);
+  });
+  const [templates] = await Promise.all([makeTemplates(dir, services.databaseUrl), build]).catch((err: unknown) => {
+    typecheck?.stop();
+    throw err;
+  });
   project.provide("pgliteTemplate", templates.pglite);
   project.provide("postgresTemplate", templates.postgres ?? "");
   return async () => {
+    typecheck?.stop();
     await templates.drop();
     await rm(dir, { recursive: true, force: true });
   };
