@@ -19,9 +19,9 @@ import { freshStore } from "./stores.js";
 
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 10);
 
-async function bullmq(redisUrl: string, handle: DbHandle, wsUrl: string, options: BackfillOptions, chunks: BlockRange[], workers: number): Promise<void> {
+async function bullmq(redisUrl: string, lockSeconds: number, handle: DbHandle, wsUrl: string, options: BackfillOptions, chunks: BlockRange[], workers: number): Promise<void> {
   const at = { redisUrl, prefix: `tokenpool-bench-${randomUUID()}` };
-  const running = Array.from({ length: workers }, () => startWorker({ ...at, db: handle.db, wsUrl, options, concurrency: 1 }));
+  const running = Array.from({ length: workers }, () => startWorker({ ...at, db: handle.db, wsUrl, options, concurrency: 1, lockSeconds }));
   const q = openQueue(at);
   try {
     const ids = await enqueueChunks(q.queue, chunks);
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
         const t0 = performance.now();
         const cpu0 = process.cpuUsage();
         if (mode === "in-process") await runLocal({ db: store.handle.db, wsUrl: chainProcess.wsUrl, chunks, workers, options, onBlocks: () => {} });
-        else await bullmq(redisUrl!, store.handle, chainProcess.wsUrl, options, chunks, workers);
+        else await bullmq(redisUrl!, config.backfillJobLockSeconds, store.handle, chainProcess.wsUrl, options, chunks, workers);
         const seconds = (performance.now() - t0) / 1000;
         const cpu = process.cpuUsage(cpu0);
         // CPU of this (indexing) process over wall time: near 100 % means it is the bottleneck.

@@ -10,7 +10,7 @@ import { checkRange, rangeKey, runLocal, type BackfillOptions, type BlockRange }
 import { checkDecodable, coveredChunks, planChunks, resolveRange, runtimeSegments, type RangeArgs, type RuntimeSegment } from "../indexer/backfill-plan.js";
 import { connect } from "../indexer/chain/connect.js";
 import { oracleSettings } from "../indexer/service.js";
-import { enqueueChunks, openQueue, startWorker, trackJobs, type QueueAt } from "../indexer/jobs.js";
+import { enqueueChunks, openQueue, startWorker, trackJobs, type QueueAt, type WorkerOptions } from "../indexer/jobs.js";
 import type { Config } from "../shared/config.js";
 import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
@@ -94,7 +94,8 @@ export async function runBackfill(config: Config, options: BackfillOptions, args
     const mode = config.redisUrl ? "bullmq" : "in-process";
     try {
       if (config.redisUrl) {
-        ({ blocks, swaps } = await runOnQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix }, handle.db, wsUrl, options, pending, args.workers, signal, (n, c) => {
+        const local = { concurrency: args.workers, lockSeconds: config.backfillJobLockSeconds };
+        ({ blocks, swaps } = await runOnQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix }, handle.db, wsUrl, options, pending, local, signal, (n, c) => {
           watch.chunks(initialChunks + c);
           watch.blocks(initial + n);
         }));
@@ -139,13 +140,14 @@ async function runOnQueue(
   wsUrl: string,
   options: BackfillOptions,
   chunks: BlockRange[],
-  workers: number,
+  /** This process's own workers (concurrency 0: none, `tokenpool worker`s take the jobs). */
+  local: Pick<WorkerOptions, "concurrency" | "lockSeconds">,
   signal: AbortSignal,
   onDone: (blocks: number, chunks: number) => void,
 ): Promise<{ blocks: number; swaps: number }> {
   const q = openQueue(at);
-  const local = workers > 0 ? startWorker({ ...at, db, wsUrl, options, concurrency: workers }) : undefined;
-  if (!local) options.logger.info({ jobs: chunks.length }, "backfill: jobs queued; waiting for `tokenpool worker` processes");
+  const worker = local.concurrency > 0 ? startWorker({ ...at, db, wsUrl, options, ...local }) : undefined;
+  if (!worker) options.logger.info({ jobs: chunks.length }, "backfill: jobs queued; waiting for `tokenpool worker` processes");
   try {
     const ids = await enqueueChunks(q.queue, chunks);
     const jobs = trackJobs(q.queue, ids);
@@ -160,7 +162,7 @@ async function runOnQueue(
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } finally {
-    await local?.close();
+    await worker?.close();
     await q.close();
   }
 }

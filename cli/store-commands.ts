@@ -72,8 +72,9 @@ export async function worker(config: Config, logger: Logger, concurrency: number
   const handle = await openStore(config);
   await handle.migrate();
   const { backfillOptions } = await lazy.backfill();
-  const running = (await lazy.jobs()).startWorker({ redisUrl, prefix: config.redisPrefix, db: handle.db, wsUrl, options: backfillOptions(config, logger), concurrency });
-  logger.info({ concurrency }, "worker: waiting for backfill jobs");
+  const lockSeconds = config.backfillJobLockSeconds;
+  const running = (await lazy.jobs()).startWorker({ redisUrl, prefix: config.redisPrefix, db: handle.db, wsUrl, options: backfillOptions(config, logger), concurrency, lockSeconds });
+  logger.info({ concurrency, lockSeconds }, "worker: waiting for backfill jobs");
   return async () => {
     await running.close();
     await handle.close();

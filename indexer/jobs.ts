@@ -145,6 +145,8 @@ export interface WorkerOptions extends QueueAt {
   options: BackfillOptions;
   /** Jobs this process runs at once. */
   concurrency: number;
+  /** BACKFILL_JOB_LOCK_SECONDS: the lock on a running job, and the interval of the stalled-job check. */
+  lockSeconds: number;
 }
 
 /**
@@ -168,7 +170,15 @@ export function startWorker(w: WorkerOptions): { worker: Worker<BlockRange, Chun
       throw err;
     }
   };
-  const worker = new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, processor, { connection, prefix: w.prefix, concurrency: w.concurrency });
+  // A dead worker's job goes back to the queue once its lock has expired and a stalled-job check
+  // has seen it twice: within about two locks. A shorter lock hands it on sooner, but the lock is
+  // renewed at most every half of it, so a worker whose event loop stalls longer than that can
+  // lose a job it is still running. Another worker then runs the chunk too: wasted, not wrong (its
+  // rows are keyed by block and event and written with ON CONFLICT: the same values again). A job
+  // taken over a second time fails (BullMQ's maxStalledCount is 1), and with it the run, until the
+  // same command is run again.
+  const lockMs = w.lockSeconds * 1_000;
+  const worker = new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, processor, { connection, prefix: w.prefix, concurrency: w.concurrency, lockDuration: lockMs, stalledInterval: lockMs });
   worker.on("completed", (job, result) => log.info({ job: job.id, ...result }, "backfill: chunk done"));
   worker.on("failed", (job, err) => log.warn({ job: job?.id, attempt: job?.attemptsMade, err: err.message }, "backfill: chunk failed"));
   worker.on("error", (err) => log.error({ err: err.message }, "backfill: worker error"));

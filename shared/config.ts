@@ -30,6 +30,11 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every Redis key TokenPool writes, so deployments (or test runs) can share a Redis. */
   redisPrefix: string;
+  /**
+   * Seconds a backfill worker's lock on a BullMQ job lasts, and between its checks for jobs whose
+   * worker died: a killed worker's chunk is taken over within about twice this.
+   */
+  backfillJobLockSeconds: number;
   /** HS256 secret for access tokens; unset = generated once and kept in dataDir. */
   jwtSecret: string | undefined;
   /** How many proxy hops to trust in X-Forwarded-For (0 = ignore the header). */
@@ -230,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseReadUrl,
     redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
     redisPrefix: redisPrefix(env),
+    backfillJobLockSeconds: int(env, "BACKFILL_JOB_LOCK_SECONDS", 30, 5, 3_600),
     jwtSecret,
     trustProxy: trustProxy(env),
     trustProxyFrom: trustProxyFrom(env),

@@ -176,7 +176,7 @@ describe(`backfill on the devnet (${target.name})`, () => {
     const store = await bootstrappedStore();
     const before = await currentState(store.db);
     const at = { redisUrl: services.redisUrl!, prefix: `tokenpool-test-${randomUUID()}` };
-    const workers = [1, 2].map(() => startWorker({ ...at, db: store.db, wsUrl: devnet.wsUrl, options, concurrency: 1 }));
+    const workers = [1, 2].map(() => startWorker({ ...at, db: store.db, wsUrl: devnet.wsUrl, options, concurrency: 1, lockSeconds: config.backfillJobLockSeconds }));
     const q = openQueue(at);
     try {
       for (let run = 0; run < 2; run++) {

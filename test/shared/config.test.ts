@@ -12,6 +12,7 @@ describe("config", () => {
       databaseReadUrl: undefined,
       redisUrl: undefined,
       redisPrefix: "tokenpool",
+      backfillJobLockSeconds: 30, // BullMQ's own lockDuration and stalledInterval
       jwtSecret: undefined,
       trustProxy: 0,
       wsUrl: undefined,
@@ -118,6 +119,7 @@ describe("config", () => {
       USD_STABLECOINS: "1984,us dt",
       ORACLE_MIN_LIQUIDITY_USD: "1e5",
       INDEXER_BATCH_BLOCKS: "0",
+      BACKFILL_JOB_LOCK_SECONDS: "4",
       DEVNET_GENESIS: "ftp://example.com/spec.json",
       DEVNET_SWAP_INTERVAL_MS: "soon",
       DEVNET_PORT: "99999",
@@ -130,6 +132,16 @@ describe("config", () => {
     for (const [name, value] of Object.entries(bad)) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
       expect(() => loadConfig({ [name]: value }), name).toThrow(name);
+    }
+  });
+
+  it("BACKFILL_JOB_LOCK_SECONDS: whole seconds from 5 to 3600, anything else refused saying what it takes", () => {
+    expect(loadConfig({ BACKFILL_JOB_LOCK_SECONDS: "5" }).backfillJobLockSeconds).toBe(5);
+    expect(loadConfig({ BACKFILL_JOB_LOCK_SECONDS: " 3600 " }).backfillJobLockSeconds).toBe(3600);
+    expect(loadConfig({ BACKFILL_JOB_LOCK_SECONDS: "" }).backfillJobLockSeconds).toBe(30);
+    for (const bad of ["4", "0", "3601", "-10", "7.5", "10s", "1e3", "thirty"]) {
+      expect(() => loadConfig({ BACKFILL_JOB_LOCK_SECONDS: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ BACKFILL_JOB_LOCK_SECONDS: bad }), bad).toThrow(`BACKFILL_JOB_LOCK_SECONDS must be an integer from 5 to 3600, got ${JSON.stringify(bad)}`);
     }
   });
 
