@@ -163,8 +163,14 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
     expect(status.stdout).toMatch(new RegExp(`\\nbackfill: done, blocks 1–${head} \\(1 runtime\\), ${head}/${head} blocks, ${chunks}/${chunks} chunks, [\\d.]+ blocks/s; history from block 1, no gaps\\n`));
   }, LONG);
 
+  /**
+   * BACKFILL_JOB_LOCK_SECONDS of the BullMQ runs that kill a worker: its job is taken over within
+   * about two of these (BullMQ's default, 30, made the resumed run wait 30–60 s for it).
+   */
+  const LOCK_SECONDS = 5;
+
   for (const queue of [false, true]) {
-    const how = queue ? "as BullMQ jobs (the killed job is taken over once its lock expires, 30 s)" : "in process";
+    const how = queue ? `as BullMQ jobs (the killed job is taken over once its lock expires: BACKFILL_JOB_LOCK_SECONDS=${LOCK_SECONDS})` : "in process";
     const skip = !postgresTarget ? "TEST_DATABASE_URL is not set" : queue && !services.redisUrl ? "TEST_REDIS_URL is not set" : undefined;
     it.skipIf(skip !== undefined)(`SIGKILLed mid-chunk ${how}, the same command resumes: done chunks skipped, the rest run, the store equal to the chain${skip ? ` (skipped: ${skip})` : ""}`, async () => {
       const store = await newStore();
@@ -173,7 +179,8 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
       const count = async (table: string) => Number((await selectRows<{ n: number }>(db, sql.raw(`select count(*)::int as n from "${table}"`)))[0]!.n);
       const inDoneChunks = async () => Number((await selectRows<{ n: number }>(db, sql`select coalesce(sum(to_block - from_block + 1), 0)::int as n from backfill_chunks`))[0]!.n);
       const args = ["backfill", "--all", "--chunk", "5", "--workers", "1"];
-      const same = env(store, queue);
+      // The killed run's too: its worker set the lock's length when it took the job.
+      const same = { ...env(store, queue), BACKFILL_JOB_LOCK_SECONDS: String(LOCK_SECONDS) };
       // Killed once a chunk is done and the next has committed a block of its own (a batch is one block).
       const killed = await cli(args, { ...same, INDEXER_BATCH_BLOCKS: "1" }, async () => (await count("backfill_chunks")) >= 1 && (await count("blocks")) > (await inDoneChunks()));
       expect(killed.signal).toBe("SIGKILL");
@@ -185,6 +192,11 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
       const resumed = await cli(args, same);
       expect(resumed.status, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(/chunks were already done; history from block 1, no gaps\n$/);
+      const seconds = Number(/ indexed in ([\d.]+) s /.exec(resumed.stdout)?.[1]);
+      process.stdout.write(`[backfill-all] resumed run ${how}: ${seconds} s from its plan to its end\n`);
+      // Under BullMQ's default lock the resumed run waited 30 s or more for the killed job (two
+      // stalled-job checks 30 s apart); under a 5 s lock it is taken over within about 10 s.
+      if (queue) expect(seconds, "the killed job was taken over within about two short locks, not BullMQ's 30 s and more").toBeLessThan(30);
       await expectEqualsChain(db);
       expect(await count("backfill_chunks")).toBe(Math.ceil(head / 5));
     }, LONG);
