@@ -20,9 +20,12 @@ COPY . .
 RUN node scripts/build.mjs --force && npm prune --omit=dev --no-audit --no-fund
 
 # The modules of the production image: the devnet (chopsticks, its SQLite and their ≈ 170
-# packages, 114 MB) left out — an API, indexer or worker replica never runs it.
+# packages, 114 MB) left out — an API, indexer or worker replica never runs it. So are the GPL-3.0
+# light client and its helpers, optional dependencies of @polkadot/rpc-provider that TokenPool
+# never loads (it connects over WebSocket): scripts/licences.mjs lists them as exceptions for this.
 FROM build AS runtime-modules
-RUN npm uninstall --omit=dev --no-audit --no-fund @acala-network/chopsticks @substrate/connect-known-chains
+RUN npm uninstall --omit=dev --no-audit --no-fund @acala-network/chopsticks @substrate/connect-known-chains \
+  && rm -rf node_modules/@substrate/connect node_modules/@substrate/connect-extension-protocol node_modules/smoldot
 
 FROM node:24-bookworm-slim AS base
 WORKDIR /app

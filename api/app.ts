@@ -229,6 +229,7 @@ export function createApp(deps: AppDeps) {
           title: "TokenPool API",
           version: "0.1.0",
           description: "Tokens, holders, liquidity pools and USD values of a Substrate Asset Hub chain, indexed from its finalized blocks.",
+          license: { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" },
         },
         // Relative: the document is served by the API it describes, wherever that is deployed.
         servers: [{ url: "/", description: "The TokenPool API serving this document" }],

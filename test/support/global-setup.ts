@@ -29,7 +29,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!services.databaseUrl) process.stderr.write("[tokenpool tests] TEST_DATABASE_URL is not set: the Postgres runs of the db suites are skipped (PGlite runs).\n");
   if (!services.redisUrl) process.stderr.write("[tokenpool tests] TEST_REDIS_URL is not set: the Redis rate-limit suites are skipped.\n");
   const build = promisify(execFile)(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))]).catch((err: Error & { stdout?: string; stderr?: string }) => {
-    throw new Error(`npm run build failed:\n${err.stdout ?? ""}${err.stderr ?? ""}`);
+    // tsc's messages as they are (vitest shows a setup error's first line and a code frame).
+    process.stderr.write(`${err.stdout ?? ""}${err.stderr ?? ""}`);
+    throw new Error("npm run build failed (tsc's messages above)");
   });
   const [templates] = await Promise.all([makeTemplates(dir, services.databaseUrl), build]).catch((err: unknown) => {
     typecheck?.stop();
