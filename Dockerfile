@@ -25,7 +25,9 @@ RUN node scripts/build.mjs --force && npm prune --omit=dev --no-audit --no-fund
 # never loads (it connects over WebSocket): scripts/licences.mjs lists them as exceptions for this.
 FROM build AS runtime-modules
 RUN npm uninstall --omit=dev --no-audit --no-fund @acala-network/chopsticks @substrate/connect-known-chains \
-  && rm -rf node_modules/@substrate/connect node_modules/@substrate/connect-extension-protocol node_modules/smoldot
+  && rm -rf node_modules/@substrate/connect node_modules/@substrate/connect-extension-protocol node_modules/@substrate/connect-known-chains \
+    node_modules/@substrate/light-client-extension-helpers node_modules/smoldot \
+  && if find node_modules -path '*/@substrate/connect*' -o -name smoldot | grep .; then echo "GPL-3.0 packages left in the image (above)" >&2; exit 1; fi
 
 FROM node:24-bookworm-slim AS base
 WORKDIR /app

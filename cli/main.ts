@@ -156,7 +156,10 @@ withFlags(
     .option("--json", "print the report as one JSON object", false),
   ["dataDir", "databaseUrl", "wsUrl", "logLevel"],
 ).action((opts: Partial<Record<Flag, string>> & { sample?: number; repair: boolean; json: boolean }) =>
-  runOnce("tokenpool verify", async () => (await lazy.store()).verify(configOf(opts), opts)),
+  runOnce("tokenpool verify", async () => {
+    const config = configOf(opts);
+    await (await lazy.store()).verify(config, opts);
+  }),
 );
 
 withFlags(
@@ -167,7 +170,10 @@ withFlags(
     .option("--transfers", "give up transfers before the block too (lists then say where they start: historyFrom)"),
   ["dataDir", "databaseUrl"],
 ).action((opts: Partial<Record<Flag, string>> & { before: number; transfers?: boolean }) =>
-  runOnce("tokenpool prune-history", async () => (await lazy.store()).pruneHistoryCommand(configOf(opts), opts)),
+  runOnce("tokenpool prune-history", async () => {
+    const config = configOf(opts);
+    await (await lazy.store()).pruneHistoryCommand(config, opts);
+  }),
 );
 
 withFlags(
@@ -180,7 +186,10 @@ withFlags(
     .requiredOption("--out <file>", 'where to write the CSV ("-" for stdout)'),
   ["dataDir", "databaseUrl"],
 ).action((opts: Partial<Record<Flag, string>> & { token: number; at?: number; atTime?: number; out: string }) =>
-  runOnce("tokenpool snapshot", async () => (await lazy.store()).snapshot(configOf(opts), opts)),
+  runOnce("tokenpool snapshot", async () => {
+    const config = configOf(opts);
+    await (await lazy.store()).snapshot(config, opts);
+  }),
 );
 
 program
@@ -197,7 +206,10 @@ withFlags(program.command("devnet").description("a local chopsticks Asset Hub wi
 );
 
 withFlags(program.command("migrate").description("apply the database migrations and exit"), ["dataDir", "databaseUrl"]).action((opts) =>
-  runOnce("tokenpool migrate", async () => (await lazy.store()).migrate(configOf(opts))),
+  runOnce("tokenpool migrate", async () => {
+    const config = configOf(opts);
+    await (await lazy.store()).migrate(config);
+  }),
 );
 
 withFlags(program.command("status").description("the indexer's checkpoint, the chain head it saw, the lag, its heartbeat, and the backfill queue depth; exit 1 when the heartbeat is stale"), [
@@ -208,7 +220,10 @@ withFlags(program.command("status").description("the indexer's checkpoint, the c
   .option("--json", "print one JSON object")
   .option("--stale-after <seconds>", `heartbeat age from which the indexer counts as stale: exit 1 (0 = never; default INDEXER_STALE_SECONDS, ${HEARTBEAT_STALE_SECONDS})`, integer(0))
   .action((opts: Partial<Record<Flag, string>> & { json?: boolean; staleAfter?: number }) =>
-    runOnce("tokenpool status", async () => (await lazy.store()).status(configOf(opts), opts)),
+    runOnce("tokenpool status", async () => {
+      const config = configOf(opts);
+      await (await lazy.store()).status(config, opts);
+    }),
   );
 
 await program.parseAsync();

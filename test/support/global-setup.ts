@@ -22,8 +22,9 @@ function runsTypecheck(): boolean {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), "tokenpool-templates-"));
-  // The type check (one core) while the build and the stores take the other.
-  const typecheck = runsTypecheck() ? startTypecheck(dir) : undefined;
+  // The type check (one core) while the build and the stores take the other. Not in watch mode:
+  // the setup runs once there, and a rerun would read the first run's result.
+  const typecheck = runsTypecheck() && !project.vitest.config.watch ? startTypecheck(dir) : undefined;
   project.provide("typecheckDir", typecheck ? dir : "");
   const services = loadTestServices();
   if (!services.databaseUrl) process.stderr.write("[tokenpool tests] TEST_DATABASE_URL is not set: the Postgres runs of the db suites are skipped (PGlite runs).\n");
@@ -33,10 +34,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     process.stderr.write(`${err.stdout ?? ""}${err.stderr ?? ""}`);
     throw new Error("npm run build failed (tsc's messages above)");
   });
-  const [templates] = await Promise.all([makeTemplates(dir, services.databaseUrl), build]).catch((err: unknown) => {
+  // Both settled before a failure is thrown: what the other made is removed, not left running or kept.
+  const [made, built] = await Promise.allSettled([makeTemplates(dir, services.databaseUrl), build]);
+  if (made.status === "rejected" || built.status === "rejected") {
     typecheck?.stop();
-    throw err;
-  });
+    if (made.status === "fulfilled") await made.value.drop();
+    await rm(dir, { recursive: true, force: true });
+    throw made.status === "rejected" ? made.reason : (built as PromiseRejectedResult).reason;
+  }
+  const templates = made.value;
   project.provide("pgliteTemplate", templates.pglite);
   project.provide("postgresTemplate", templates.postgres ?? "");
   return async () => {
