@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
 import { deleteRecorded } from "./balance-history.js";
 import { unnestRows } from "./bulk.js";
