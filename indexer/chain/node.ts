@@ -150,3 +150,16 @@ export function isStateDiscarded(err: unknown): boolean {
   const message = err instanceof Error ? err.message : String(err);
   return /state already discarded|unknown block/i.test(message);
 }
+
+/**
+ * A block whose state the node no longer has, met by a batch (catch-up.ts) or a re-read
+ * (reread.ts); the follower's session catches it: fatal, or a re-bootstrap.
+ */
+export class StateDiscardedAt extends Error {
+  constructor(
+    readonly block: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}

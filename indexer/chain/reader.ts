@@ -18,7 +18,7 @@ import { address } from "./scale-reader.js";
 import type { At } from "./storage.js";
 
 export type { At };
-export { isStateDiscarded, type BlockState, type ChainIdentity } from "./node.js";
+export { isStateDiscarded, StateDiscardedAt, type BlockState, type ChainIdentity } from "./node.js";
 
 const CHUNK = 500;
 const PAGE = 1_000;
