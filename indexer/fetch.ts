@@ -10,7 +10,8 @@ import type { StorageEntry } from "@polkadot/types/primitive/types";
 import { xxhashAsHex } from "@polkadot/util-crypto";
 import type { ChainReader, PoolBalances, TokenState, UnusablePool } from "./chain/reader.js";
 import { decodeLastUpgrade, LAST_UPGRADE_KEY, type Runtime } from "./chain/runtimes.js";
-import { rawValues, storageKey, type At } from "./chain/storage.js";
+import { rawValues } from "./chain/rpc.js";
+import { storageKey, type At } from "./chain/storage.js";
 import type { BlockPlan, BlockReads } from "./derive.js";
 
 /** A block as the node gave it: raw bytes, and the runtime its state confirms. */

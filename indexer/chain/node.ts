@@ -7,7 +7,8 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { lpFeePpm } from "./runtime.js";
-import { LAST_UPGRADE_KEY, Runtimes, type ChainRpc } from "./runtimes.js";
+import type { ChainRpc } from "./rpc.js";
+import { LAST_UPGRADE_KEY, Runtimes } from "./runtimes.js";
 import { storageAt, type At } from "./storage.js";
 
 /** The state after one block, read with the runtime that wrote it. */

@@ -133,7 +133,7 @@ export class ChainReader extends ChainNode {
     const out: TokenState[] = [];
     const missing: number[] = [];
     const others = ids.filter((id) => id !== this.nativeTokenId);
-    // Asked with the other tokens' reads, so they go out together (storage.ts rawValues).
+    // Asked with the other tokens' reads, so they go out together (rpc.ts rawValues).
     const issuance = ids.includes(this.nativeTokenId) ? at.query.balances.totalIssuance() : undefined;
     issuance?.catch(() => {}); // awaited below, after the others are asked for
     if (issuance) {
