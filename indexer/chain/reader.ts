@@ -12,7 +12,6 @@ import type { Codec } from "@polkadot/types/types";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
 import { assetParts, nativeParts, type AssetAccountStatus, type BalanceParts } from "./balances.js";
-import type { PoolRef } from "../touched.js";
 import { ChainNode } from "./node.js";
 import { address } from "./scale-reader.js";
 import type { At } from "./storage.js";
@@ -58,6 +57,15 @@ export interface LpBalance {
   lpTokenId: number;
   account: string;
   balance: string;
+}
+
+/** A pool as the chain names it: its two tokens (in the chain's order), its LP token and account. */
+export interface PoolRef {
+  token0Id: number;
+  token1Id: number;
+  lpTokenId: number;
+  /** SS58 address of the pool account. */
+  account: string;
 }
 
 export interface PoolBalances {
