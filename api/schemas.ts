@@ -100,7 +100,7 @@ export function errors(...codes: ErrorCode[]) {
  */
 export const COMMON_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];
 
-/** `?at=` / `?atTime=`: an answer as of a past block (api/services/balances.ts resolveAsOf). */
+/** `?at=` / `?atTime=`: an answer as of a past block (api/services/as-of.ts resolveAsOf). */
 export const asOfQuery = {
   at: intQuery("at", 0, Number.MAX_SAFE_INTEGER, "Answer as of this block (from the store's history floor to its newest block)"),
   atTime: intQuery("atTime", 0, 99_999_999_999, "Answer as of the last block at or before this time (Unix seconds); not with at"),

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
-import type { Row } from "./settings.js";
+import type { Row } from "./results.js";
 
 export const CONNECTIONS = 64;
 

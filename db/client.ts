@@ -9,7 +9,6 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -19,12 +18,9 @@ import postgres from "postgres";
 import { lockDataDir } from "./dir-lock.js";
 import { takeWriterLock, type WriterLock } from "./writer-lock.js";
 import * as schema from "./schema/index.js";
+import type { Database } from "./database.js";
 
-export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-
-/** The rows of `db.execute`: postgres.js answers an array, PGlite `{ rows }`. */
-export const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+export { rowsOf, type Database, type Schema } from "./database.js";
 
 export interface DbHandle {
   readonly kind: "pglite" | "postgres";

@@ -10,6 +10,7 @@ export * from "./queries/pools.js";
 export * from "./queries/activity.js";
 export * from "./queries/swap-lists.js";
 export * from "./queries/chain.js";
+export * from "./queries/checkpoints.js";
 export * from "./queries/coverage.js";
 export * from "./queries/candles.js";
 export * from "./queries/stats.js";

@@ -10,7 +10,7 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { PgDialect } from "drizzle-orm/pg-core";
-import type { Database } from "./client.js";
+import type { Database } from "./database.js";
 
 /** `db.execute(query)`, prepared under `name` (PGlite runs it as it would db.execute). */
 export function executePrepared(db: Database, name: string, query: SQL): Promise<unknown> {

@@ -1,7 +1,7 @@
 import type { PgDialect } from "drizzle-orm/pg-core";
 import { PostgresJsSession, PostgresJsTransaction } from "drizzle-orm/postgres-js";
 import type { Sql } from "postgres";
-import type { Database } from "./client.js";
+import type { Database } from "./database.js";
 
 const BEGIN_OPTIONS = "isolation level repeatable read read only";
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "./client.js";
+import { rowsOf, type Database } from "./database.js";
 import { MIGRATIONS_FOLDER } from "./client.js";
 
 /** Migrations this code ships (drizzle-kit's journal). */

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import type { Database } from "./client.js";
+import type { Database } from "./database.js";
 
 export interface WriterLock {
   /**

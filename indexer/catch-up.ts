@@ -8,23 +8,13 @@
 import { getTask, setTask, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import type { IndexerMetrics } from "../shared/metrics.js";
-import { isStateDiscarded, type ChainReader } from "./chain/reader.js";
+import { isStateDiscarded, StateDiscardedAt, type ChainReader } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
 import type { Pipeline } from "./pipeline.js";
 import { readTokenHolders, REREAD_TASK, scheduleReread, writeTokenHolders, type RereadRequest, type RereadTask } from "./reread.js";
 import { resnapshotMarket } from "./resnapshot.js";
 import { UNVERIFIED_UPGRADE, UPGRADE_SWEEP_TASK } from "./sweep.js";
 import { Batch } from "./writer.js";
-
-/** A block whose state the node no longer has (caught by the session: fatal, or a re-bootstrap). */
-export class StateDiscardedAt extends Error {
-  constructor(
-    readonly block: number,
-    cause: unknown,
-  ) {
-    super(cause instanceof Error ? cause.message : String(cause));
-  }
-}
 
 export interface CatchUpContext {
   db: Database;

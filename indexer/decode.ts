@@ -6,7 +6,8 @@
 import type { StorageEntry } from "@polkadot/types/primitive/types";
 import { eventCodec } from "./chain/event-codec.js";
 import type { ChainEvent } from "./chain/events.js";
-import type { ChainRpc, Runtime } from "./chain/runtimes.js";
+import type { ChainRpc } from "./chain/rpc.js";
+import type { Runtime } from "./chain/runtimes.js";
 import { decodeValue, storageAt, type At } from "./chain/storage.js";
 import type { RawBlock } from "./fetch.js";
 

@@ -10,37 +10,28 @@ import type { Logger } from "../shared/logger.js";
 import { chainAnchors } from "./anchors.js";
 import type { ChainEvent } from "./chain/events.js";
 import type { TokenDirectory } from "./chain/directory.js";
-import type { At, BalanceState, ChainIdentity, LpBalance, PoolBalances, TokenState } from "./chain/reader.js";
+import type { At, ChainIdentity, PoolBalances, PoolRef, TokenState } from "./chain/reader.js";
 import { lpFeePpm } from "./chain/runtime.js";
 import type { SpecId } from "./chain/runtimes.js";
 import type { DecodedBlock } from "./decode.js";
+import type { BlockReads, WantedState } from "./fetch.js";
 import { Market, type AnchorConfig, type AnchorNotice, type OracleSettings } from "./market.js";
 import { liquidityRows, swapRows } from "./swaps.js";
 import { transferRows } from "./transfers.js";
-import { collectChanges, type BlockChanges, type PoolRef, type SkippedEvent } from "./touched.js";
+import { collectChanges, type BlockChanges, type SkippedEvent } from "./touched.js";
 import type { Batch } from "./writer.js";
 
 /** "history": a backfill, which reads no holder balances and writes no current state. */
 export type Scope = "all" | "history";
 
-export interface BlockPlan {
+/** The state a block's events call for (fetch.ts reads it), and what the plan was made from. */
+export interface BlockPlan extends WantedState {
   changes: BlockChanges;
   /** Token ids the events name, and those of them the directory can read. */
   wanted: Set<number>;
   readable: Set<number>;
-  tokenIds: number[];
-  pairs: { tokenId: number; account: string }[];
-  lpPairs: { lpTokenId: number; account: string }[];
-  refs: PoolRef[];
   /** The reads in a canonical form: equal keys, equal reads. */
   key: string;
-}
-
-export interface BlockReads {
-  tokens: { tokens: TokenState[]; missing: number[] };
-  balances: BalanceState[];
-  lpBalances: LpBalance[];
-  pools: PoolBalances[];
 }
 
 export interface BlockResult {

@@ -8,10 +8,10 @@
  */
 import type { StorageEntry } from "@polkadot/types/primitive/types";
 import { xxhashAsHex } from "@polkadot/util-crypto";
-import type { ChainReader, PoolBalances, TokenState, UnusablePool } from "./chain/reader.js";
+import type { BalanceState, ChainReader, LpBalance, PoolBalances, PoolRef, TokenState, UnusablePool } from "./chain/reader.js";
 import { decodeLastUpgrade, LAST_UPGRADE_KEY, type Runtime } from "./chain/runtimes.js";
-import { rawValues, storageKey, type At } from "./chain/storage.js";
-import type { BlockPlan, BlockReads } from "./derive.js";
+import { rawValues } from "./chain/rpc.js";
+import { storageKey, type At } from "./chain/storage.js";
 
 /** A block as the node gave it: raw bytes, and the runtime its state confirms. */
 export interface RawBlock {
@@ -46,8 +46,23 @@ export async function fetchBlock(reader: ChainReader, number: number, known?: st
   return { number, hash, runtime, events: ownEvents ?? null, now: ownNow ?? null };
 }
 
+/** The state a block's events call for (derive.ts plans it from them): what fetchState reads. */
+export interface WantedState {
+  tokenIds: number[];
+  pairs: { tokenId: number; account: string }[];
+  lpPairs: { lpTokenId: number; account: string }[];
+  refs: PoolRef[];
+}
+
+export interface BlockReads {
+  tokens: { tokens: TokenState[]; missing: number[] };
+  balances: BalanceState[];
+  lpBalances: LpBalance[];
+  pools: PoolBalances[];
+}
+
 /** The state a block's plan calls for, read at the block with its runtime. */
-export async function fetchState(reader: ChainReader, at: At, plan: BlockPlan): Promise<BlockReads> {
+export async function fetchState(reader: ChainReader, at: At, plan: WantedState): Promise<BlockReads> {
   const [tokens, balances, pools, lpBalances] = await Promise.all([
     plan.tokenIds.length > 0 ? reader.tokens(at, plan.tokenIds) : { tokens: [], missing: [] },
     plan.pairs.length > 0 ? reader.balances(at, plan.pairs) : [],

@@ -8,8 +8,8 @@ import { allForeignLocations, latestPrices, listPools, tokenSymbols, type Databa
 import { parseFixed, USD_SCALE } from "../shared/decimal.js";
 import type { TokenDirectory } from "./chain/directory.js";
 import { poolKey } from "./chain/locations.js";
+import type { PoolRef } from "./chain/reader.js";
 import { computePrices, type PoolState } from "./prices.js";
-import type { PoolRef } from "./touched.js";
 
 /** USD_STABLECOINS as configured: token ids and symbols (case-insensitive). */
 export interface AnchorConfig {

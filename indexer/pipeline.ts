@@ -12,8 +12,8 @@
  */
 import type { ChainReader } from "./chain/reader.js";
 import { decodeBlock, type DecodedBlock } from "./decode.js";
-import type { BlockPlan, BlockReads, BlockResult, Deriver, Scope } from "./derive.js";
-import { fetchBlock, fetchState } from "./fetch.js";
+import type { BlockPlan, BlockResult, Deriver, Scope } from "./derive.js";
+import { fetchBlock, fetchState, type BlockReads } from "./fetch.js";
 import type { Batch } from "./writer.js";
 
 /** A block fetched and decoded, with the state it seemed to call for when it was fetched ahead. */

@@ -7,9 +7,8 @@
  */
 import type { Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
-import type { ChainReader } from "./chain/reader.js";
+import type { ChainReader, PoolRef } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
-import type { PoolRef } from "./touched.js";
 import { Batch } from "./writer.js";
 
 /** What the follower reads again at its checkpoint and writes as a batch would. */

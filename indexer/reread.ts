@@ -16,9 +16,8 @@
  */
 import { announceBlocks, deleteTask, getCheckpoint, getTask, recordTokenStats, setTask, sweepToken, upsertHolders, upsertTokens, deleteTokens, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
-import type { At, BalanceState, ChainReader } from "./chain/reader.js";
+import { StateDiscardedAt, type At, type BalanceState, type ChainReader } from "./chain/reader.js";
 import type { Bootstrapper } from "./bootstrap.js";
-import { StateDiscardedAt } from "./catch-up.js";
 import type { Deriver } from "./derive.js";
 import { BootstrapStopped } from "./tasks.js";
 

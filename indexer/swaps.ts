@@ -6,7 +6,8 @@
  */
 import type { NewLiquidityEvent, NewSwap } from "../db/index.js";
 import { formatFixed, USD_SCALE, usdValue } from "../shared/decimal.js";
-import { findPool, type PoolRef, type RawLiquidity, type RawSwap, type SkippedEvent } from "./touched.js";
+import type { PoolRef } from "./chain/reader.js";
+import { findPool, type RawLiquidity, type RawSwap, type SkippedEvent } from "./touched.js";
 
 export interface Valuation {
   prices: Map<number, bigint>;

@@ -7,18 +7,11 @@
  * `skipped` entry (logged, counted, shown in /health), and the rest of the block goes on.
  */
 import type { TokenDirectory } from "./chain/directory.js";
+import type { PoolRef } from "./chain/reader.js";
 import type { ChainEvent } from "./chain/events.js";
 import { assetTokenId, foreignToken, locationToken, poolKey, type TokenKey, type TokenOfLocation } from "./chain/locations.js";
 import type { TransferKind } from "../db/schema/transfers.js";
 import { foldFees } from "./fees.js";
-
-export interface PoolRef {
-  token0Id: number;
-  token1Id: number;
-  lpTokenId: number;
-  /** SS58 address of the pool account. */
-  account: string;
-}
 
 export interface PathStep {
   tokenId: number;

@@ -25,7 +25,7 @@ import { formatFixed, parseFixed, ratio, USD_SCALE, usdValue } from "../../share
 import type { tokenHistory } from "../../db/schema/index.js";
 import { AppError } from "../../shared/errors.js";
 import { balanceParts } from "./balance-parts.js";
-import { asOfBody, resolveAsOf, type AsOf } from "./balances.js";
+import { asOfBody, resolveAsOf, type AsOf } from "./as-of.js";
 import { tokenIdentity } from "./identity.js";
 
 /** The prefix of a chain whose indexer has not said (no store yet): the generic Substrate one. */

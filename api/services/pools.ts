@@ -21,7 +21,7 @@ import { AppError } from "../../shared/errors.js";
 import { parseTokenId, TOKEN_ID_RULE } from "../../shared/ids.js";
 import { aprPercent, percentChange, poolTvlUsd, spotPrice } from "../../shared/market.js";
 import { supplyRefusal } from "./accounts.js";
-import { asOfBody, resolveAsOf, type AsOf } from "./balances.js";
+import { asOfBody, resolveAsOf, type AsOf } from "./as-of.js";
 import { tokenIdentity } from "./identity.js";
 
 const DAY = 86_400;

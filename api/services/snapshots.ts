@@ -9,7 +9,7 @@ import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { widerPrefix } from "../middleware/client-ip.js";
 import type { SnapshotRunner } from "../../shared/snapshots.js";
-import { resolveAsOf } from "./balances.js";
+import { resolveAsOf } from "./as-of.js";
 
 export async function snapshotView(db: Database, id: number, known?: Snapshot) {
   const s = known ?? (await getSnapshot(db, id));

@@ -3,7 +3,7 @@ import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue }
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { balanceParts } from "./balance-parts.js";
-import { asOfBody, resolveAsOf, type AsOf } from "./balances.js";
+import { asOfBody, resolveAsOf, type AsOf } from "./as-of.js";
 import { tokenIdentity } from "./identity.js";
 
 export async function requireToken(db: Database, id: number): Promise<Token> {

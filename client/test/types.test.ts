@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { appDocument, generateSchema, SCHEMA_FILE } from "../scripts/schema.js";
+import { appDocument, generateSchema, SCHEMA_FILE } from "../../scripts/client-schema.js";
 
 it("client/src/schema.ts matches the app's /openapi.json (else: npm run client:types)", async () => {
   const doc = (await appDocument()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };

@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { LRUCache } from "lru-cache";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { pgArray } from "./bulk.js";
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { unnestRows } from "./bulk.js";
 import { addCandleVolumes } from "./candles.js";
 import { ensurePartitions } from "./partitions.js";

@@ -3,7 +3,7 @@
  * covers while they run: what `tokenpool status`, /health and the indexer's metrics show.
  */
 import { desc, eq, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import type { Database } from "../database.js";
 import { backfillRuns } from "../schema/index.js";
 import { eventCoverage } from "./coverage.js";
 

@@ -4,10 +4,10 @@
  * removes — and read back as of a block.
  */
 import { and, desc, eq, lte, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { tokenHistory, type tokens } from "../schema/index.js";
-import { FOLLOWER_CHECKPOINT } from "./chain.js";
 import { pgArray } from "./bulk.js";
+import { FOLLOWER_CHECKPOINT } from "./checkpoints.js";
 import { ensurePartitions, PARTITION_BLOCKS } from "./partitions.js";
 import { idArray } from "./prices.js";
 import { excludedSet } from "./upsert.js";

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { unnestRows } from "./bulk.js";
 import { blocks, poolCandles, poolReserves, tokenCandles } from "../schema/index.js";
 

@@ -1,14 +1,11 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
-import { backfillChunks, blocks, checkpoints, indexerTasks, skippedEvents } from "../schema/index.js";
+import { rowsOf, type Database } from "../database.js";
+import { backfillChunks, blocks, indexerTasks, skippedEvents } from "../schema/index.js";
 import { deleteRecorded } from "./balance-history.js";
 import { unnestRows } from "./bulk.js";
 import { recordEventRanges, runsOf } from "./coverage.js";
 
 export type Block = typeof blocks.$inferSelect;
-export type Checkpoint = typeof checkpoints.$inferSelect;
-
-export const FOLLOWER_CHECKPOINT = "follower";
 
 /**
  * Indexed blocks, and their events as held (event_ranges: recordEventRanges) unless `snapshot`
@@ -47,25 +44,6 @@ export async function blockRangeOfTimes(db: Database, from: number | undefined, 
 export async function latestBlock(db: Database): Promise<Block | undefined> {
   const [row] = await db.select().from(blocks).orderBy(desc(blocks.number)).limit(1);
   return row;
-}
-
-export async function getCheckpoint(db: Database, name = FOLLOWER_CHECKPOINT): Promise<Checkpoint | undefined> {
-  const [row] = await db.select().from(checkpoints).where(eq(checkpoints.name, name)).limit(1);
-  return row;
-}
-
-export async function setCheckpoint(
-  db: Database,
-  cp: { name?: string; blockNumber: number; blockHash: string; chainFinalized: number },
-): Promise<void> {
-  const row = { name: cp.name ?? FOLLOWER_CHECKPOINT, blockNumber: cp.blockNumber, blockHash: cp.blockHash, chainFinalized: cp.chainFinalized };
-  await db
-    .insert(checkpoints)
-    .values(row)
-    .onConflictDoUpdate({
-      target: checkpoints.name,
-      set: { blockNumber: row.blockNumber, blockHash: row.blockHash, chainFinalized: row.chainFinalized, updatedAt: sql`now()` },
-    });
 }
 
 export type BackfillChunk = typeof backfillChunks.$inferSelect;

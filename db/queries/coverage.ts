@@ -5,7 +5,7 @@
  * Reads are a few index seeks on a table of one row per run of blocks, never a scan of blocks.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 
 /** Blocks fromBlock..toBlock, both included. */
 export interface BlockRange {

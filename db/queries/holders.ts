@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, or, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import type { Database } from "../database.js";
 import { deleteRecorded, recordBalances } from "./balance-history.js";
 import { ensurePartitions } from "./partitions.js";
 import { holderCounts, holders, lpHolders } from "../schema/index.js";

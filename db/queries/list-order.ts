@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 
 /**
  * Bitmap and sequential scans off, answering the values they had (read first: a materialized CTE

@@ -4,7 +4,7 @@
  * and retention drops whole partitions.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 
 /** The partitioned tables: every key of each holds block_number (a partition's key must). */
 export const PARTITIONED_TABLES = ["transfers", "swaps", "balance_history", "token_history", "token_prices"] as const;

@@ -14,7 +14,7 @@
  */
 import { sql } from "drizzle-orm";
 import { formatFixed, USD_SCALE } from "../../shared/decimal.js";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { executePrepared } from "../prepared.js";
 import { ALL_POOLS, SCALE } from "./activity.js";
 import { POOL_VALUES } from "./pools.js";

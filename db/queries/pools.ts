@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { poolReserves, pools } from "../schema/index.js";
 import { unnestRows } from "./bulk.js";
 import { addPoolCandles } from "./candles.js";

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { tokenLatestPrices, tokenPrices } from "../schema/index.js";
 import { unnestRows } from "./bulk.js";
 import { ensurePartitions } from "./partitions.js";

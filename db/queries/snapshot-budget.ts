@@ -4,7 +4,7 @@
  * key, and the disk cap in rows over the kept snapshots (SNAPSHOTS_MAX_ROWS).
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 
 /** The window the rows-per-day budgets are counted over. */
 const DAY = sql`interval '24 hours'`;

@@ -11,7 +11,7 @@
  * one batch per failed copy attempt.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { settleCharges } from "./snapshot-budget.js";
 import { csvBytesOf, dropWork, JOB_TIMEOUT, keepUnderCap, ranksTable } from "./snapshots.js";
 

@@ -6,7 +6,7 @@
  * anywhere resumes where it was — then ranks them (db/queries/snapshot-rank.ts).
  */
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import { makeRoom, settleCharges } from "./snapshot-budget.js";
 import { holderSnapshots, snapshotHolders } from "../schema/index.js";
 

@@ -3,7 +3,7 @@
  * with the batch, read back per interval by the asset history route.
  */
 import { asc, eq, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import type { Database } from "../database.js";
 import { tokenStats } from "../schema/index.js";
 
 /** Records the supply and holder count of `tokenIds` as they stand after `block` (in the writing transaction). */

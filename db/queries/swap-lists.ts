@@ -3,7 +3,7 @@
  * index from the cursor (db/schema/pools.ts), a block slice of partitions at a time (listSlices).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import type { Database } from "../database.js";
 import { swaps } from "../schema/index.js";
 import { inListOrder } from "./list-order.js";
 import { listSlices, type BlockBounds, type BlockSlice } from "./partitions.js";

@@ -3,7 +3,7 @@
  * rows as text (amounts as decimal strings), with the block each was read at.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 
 /** A stored holder row as compared (parts as decimal strings, null when absent). */
 export interface StoredHolder {

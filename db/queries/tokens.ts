@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "../client.js";
+import type { Database } from "../database.js";
 import { foreignLocations, holderCounts, tokenLatestPrices, tokens } from "../schema/index.js";
 import { idArray } from "./prices.js";
 import { deleteRecorded, recordDestroyed, recordTokens, storable } from "./balance-history.js";

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Database } from "../client.js";
+import { rowsOf, type Database } from "../database.js";
 import type { transfers } from "../schema/index.js";
 import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
 import { accountIdOf, accountIds, addressesOf } from "./account-ids.js";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "../client.js";
+import type { Database } from "../database.js";
 import { users } from "../schema/index.js";
 
 export type User = typeof users.$inferSelect;

@@ -7,7 +7,8 @@
 import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { lpFeePpm } from "./runtime.js";
-import { LAST_UPGRADE_KEY, Runtimes, type ChainRpc } from "./runtimes.js";
+import type { ChainRpc } from "./rpc.js";
+import { LAST_UPGRADE_KEY, Runtimes } from "./runtimes.js";
 import { storageAt, type At } from "./storage.js";
 
 /** The state after one block, read with the runtime that wrote it. */
@@ -149,4 +150,17 @@ export class ChainNode {
 export function isStateDiscarded(err: unknown): boolean {
   const message = err instanceof Error ? err.message : String(err);
   return /state already discarded|unknown block/i.test(message);
+}
+
+/**
+ * A block whose state the node no longer has, met by a batch (catch-up.ts) or a re-read
+ * (reread.ts); the follower's session catches it: fatal, or a re-bootstrap.
+ */
+export class StateDiscardedAt extends Error {
+  constructor(
+    readonly block: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
 }

@@ -12,13 +12,12 @@ import type { Codec } from "@polkadot/types/types";
 import { assetTokenId, foreignToken, locationToken, type TokenKey, type TokenKind, type TokenOfLocation } from "./locations.js";
 import { TokenDirectory } from "./directory.js";
 import { assetParts, nativeParts, type AssetAccountStatus, type BalanceParts } from "./balances.js";
-import type { PoolRef } from "../touched.js";
 import { ChainNode } from "./node.js";
 import { address } from "./scale-reader.js";
 import type { At } from "./storage.js";
 
 export type { At };
-export { isStateDiscarded, type BlockState, type ChainIdentity } from "./node.js";
+export { isStateDiscarded, StateDiscardedAt, type BlockState, type ChainIdentity } from "./node.js";
 
 const CHUNK = 500;
 const PAGE = 1_000;
@@ -58,6 +57,15 @@ export interface LpBalance {
   lpTokenId: number;
   account: string;
   balance: string;
+}
+
+/** A pool as the chain names it: its two tokens (in the chain's order), its LP token and account. */
+export interface PoolRef {
+  token0Id: number;
+  token1Id: number;
+  lpTokenId: number;
+  /** SS58 address of the pool account. */
+  account: string;
 }
 
 export interface PoolBalances {
@@ -133,7 +141,7 @@ export class ChainReader extends ChainNode {
     const out: TokenState[] = [];
     const missing: number[] = [];
     const others = ids.filter((id) => id !== this.nativeTokenId);
-    // Asked with the other tokens' reads, so they go out together (storage.ts rawValues).
+    // Asked with the other tokens' reads, so they go out together (rpc.ts rawValues).
     const issuance = ids.includes(this.nativeTokenId) ? at.query.balances.totalIssuance() : undefined;
     issuance?.catch(() => {}); // awaited below, after the others are asked for
     if (issuance) {

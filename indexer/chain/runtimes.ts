@@ -19,12 +19,7 @@ import { expandMetadata, Metadata, TypeRegistry } from "@polkadot/types";
 import type { ChainProperties } from "@polkadot/types/interfaces";
 import { compactFromU8a, hexToU8a, u8aToString } from "@polkadot/util";
 import { xxhashAsHex } from "@polkadot/util-crypto";
-import { rawValues } from "./storage.js";
-
-/** Raw JSON-RPC: what every fetch goes through (no decoding, no cache keyed by block hash). */
-export interface ChainRpc {
-  send<T = unknown>(method: string, params: unknown[]): Promise<T>;
-}
+import { rawValues, type ChainRpc } from "./rpc.js";
 
 export interface SpecId {
   specName: string;

@@ -10,7 +10,7 @@ import { encodeAddress } from "@polkadot/util-crypto";
 import { Follower } from "../../indexer/follower.js";
 import { oracleSettings } from "../../indexer/service.js";
 import { UPGRADE_SWEEP_TASK } from "../../indexer/sweep.js";
-import { resolveAsOf } from "../../api/services/balances.js";
+import { resolveAsOf } from "../../api/services/as-of.js";
 import { loadConfig } from "../../shared/config.js";
 import { balanceAt, getTask } from "../../db/index.js";
 import { account, assetHubRuntimes, type RuntimeId } from "../support/fake-chain.js";

@@ -8,7 +8,8 @@
 import { Metadata, TypeRegistry } from "@polkadot/types";
 import { compactToU8a, stringToU8a, u8aConcat, u8aToHex } from "@polkadot/util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { decodeLastUpgrade, LAST_UPGRADE_KEY, RuntimeMismatchError, Runtimes, type ChainRpc } from "../../indexer/chain/runtimes.js";
+import type { ChainRpc } from "../../indexer/chain/rpc.js";
+import { decodeLastUpgrade, LAST_UPGRADE_KEY, RuntimeMismatchError, Runtimes } from "../../indexer/chain/runtimes.js";
 import { decodeValue } from "../../indexer/chain/storage.js";
 import { currentRuntime, eventRecord, type Runtime as TestRuntime } from "../support/runtimes.js";
 

@@ -13,7 +13,8 @@ import { FOREIGN_MIN, poolKey } from "../../indexer/chain/locations.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { normaliseLpFee } from "../../indexer/chain/runtime.js";
 import { swapRows, type Valuation } from "../../indexer/swaps.js";
-import { collectChanges, type PoolRef } from "../../indexer/touched.js";
+import type { PoolRef } from "../../indexer/chain/reader.js";
+import { collectChanges } from "../../indexer/touched.js";
 import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { currentRuntime, eventRecord, LOCATIONS, type Runtime } from "../support/runtimes.js";
 

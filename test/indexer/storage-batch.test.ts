@@ -1,11 +1,10 @@
 /**
  * Reads of one block made in the same turn go to the node as one state_queryStorageAt
- * (indexer/chain/storage.ts rawValues): fewer round trips and messages per block, each caller
+ * (indexer/chain/rpc.ts rawValues): fewer round trips and messages per block, each caller
  * still getting its own keys' values, in its order.
  */
 import { describe, expect, it } from "vitest";
-import type { ChainRpc } from "../../indexer/chain/runtimes.js";
-import { rawValues } from "../../indexer/chain/storage.js";
+import { rawValues, type ChainRpc } from "../../indexer/chain/rpc.js";
 
 function node(fail = false) {
   const calls: { keys: string[]; hash: string }[] = [];

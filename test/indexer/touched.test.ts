@@ -5,7 +5,8 @@ import type { ChainEvent } from "../../indexer/chain/events.js";
 import { TokenDirectory } from "../../indexer/chain/directory.js";
 import { locationToken, poolKey } from "../../indexer/chain/locations.js";
 import { swapRows } from "../../indexer/swaps.js";
-import { collectChanges, type PoolRef } from "../../indexer/touched.js";
+import type { PoolRef } from "../../indexer/chain/reader.js";
+import { collectChanges } from "../../indexer/touched.js";
 import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
 
 const recorded = JSON.parse(readFileSync(new URL("./fixtures/events.json", import.meta.url), "utf8")) as {

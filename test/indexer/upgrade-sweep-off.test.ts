@@ -8,7 +8,7 @@ import { afterEach, beforeAll, expect, it } from "vitest";
 import { Follower } from "../../indexer/follower.js";
 import { oracleSettings } from "../../indexer/service.js";
 import { UPGRADE_SWEEP_TASK } from "../../indexer/sweep.js";
-import { resolveAsOf } from "../../api/services/balances.js";
+import { resolveAsOf } from "../../api/services/as-of.js";
 import { loadConfig } from "../../shared/config.js";
 import { getTask, setTask } from "../../db/index.js";
 import { assetHubRuntimes, type RuntimeId } from "../support/fake-chain.js";

@@ -1,11 +1,15 @@
-/** The client's generated types: the app's /openapi.json through openapi-typescript. */
+/**
+ * The client's generated types (client/src/schema.ts): the app's /openapi.json through
+ * openapi-typescript. Beside the build, not in client/: it needs the app, and the app (its
+ * dashboard) imports the client.
+ */
 import openapiTS, { astToString } from "openapi-typescript";
-import { createApp } from "../../api/app.js";
-import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
-import { createDb } from "../../db/index.js";
-import { createLogger } from "../../shared/logger.js";
+import { createApp } from "../api/app.js";
+import { MemoryRateLimitStore } from "../api/rate-limit/memory-store.js";
+import { createDb } from "../db/index.js";
+import { createLogger } from "../shared/logger.js";
 
-export const SCHEMA_FILE = new URL("../src/schema.ts", import.meta.url);
+export const SCHEMA_FILE = new URL("../client/src/schema.ts", import.meta.url);
 
 const HEADER = `/**
  * Generated from the TokenPool API document (/openapi.json) by openapi-typescript: do not edit.
