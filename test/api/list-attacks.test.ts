@@ -8,7 +8,7 @@
  * below).
  */
 import { sql } from "drizzle-orm";
-import { beforeEach, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { accountSwapsQuery, ensurePartitionsBetween, inListOrder, poolSwapsQuery, rowsOf, TRANSFER_SCAN_ROWS } from "../../db/index.js";
 import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { accountTransferPage, tokenTransferPage } from "../../api/services/transfers.js";
@@ -52,11 +52,14 @@ async function fill(db: Parameters<typeof seedMarket>[0]): Promise<void> {
 
 const cursor = (position: number[]) => Buffer.from(JSON.stringify(position)).toString("base64url");
 
-describeDb("list filters: the attacks of issue 38", (ctx) => {
+// One fill per store (300,000 rows): the tests only read it, so it is kept between them.
+describeDb(
+  "list filters: the attacks of issue 38",
+  (ctx) => {
   let t: TestApp;
   let auth: Record<string, string>;
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     await fill(ctx.db);
     t = buildApp(ctx.db, { rateLimit: noRequestLimit() });
     auth = await authHeader(t);
@@ -140,4 +143,7 @@ describeDb("list filters: the attacks of issue 38", (ctx) => {
     await inListOrder(ctx.db, (tx) => explainInto(tx, accountSwapsQuery(tx, BOB, 51, { toBlock: LATE - 1 }), "swaps", bob));
     expect(bob.rows).toBe(0);
   }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
-});
+  },
+  undefined,
+  { truncateEach: false },
+);

@@ -80,7 +80,8 @@ export const dbTargets: DbTarget[] = [pglite, pg];
 const TABLES = ["users", "snapshot_charges", ...INDEXED_TABLES];
 
 /** Opens the target's database for the enclosing describe and empties it before each test. */
-export function useDb(target: DbTarget): { readonly db: Database; readonly handle: DbHandle } {
+/** `truncateEach: false` keeps the rows between a suite's tests (for suites whose tests only read what their `beforeAll` wrote). */
+export function useDb(target: DbTarget, { truncateEach = true }: { truncateEach?: boolean } = {}): { readonly db: Database; readonly handle: DbHandle } {
   let handle: (DbHandle & { drop(): Promise<void> }) | undefined;
   beforeAll(async () => {
     handle = await target.open();
@@ -89,7 +90,7 @@ export function useDb(target: DbTarget): { readonly db: Database; readonly handl
     await handle?.drop();
   });
   beforeEach(async () => {
-    await handle!.db.execute(sql.raw(`truncate ${TABLES.map((t) => `"${t}"`).join(", ")}`));
+    if (truncateEach) await handle!.db.execute(sql.raw(`truncate ${TABLES.map((t) => `"${t}"`).join(", ")}`));
   });
   return {
     get db() {
@@ -122,7 +123,7 @@ export function oneStore(preferred: DbTarget["name"]): DbTarget {
  * Runs `fn`'s suite once per database target (or on `only`, see oneStore). A skipped target still
  * shows up in the report, with the reason in the suite's title.
  */
-export function describeDb(title: string, fn: (ctx: DbContext) => void, only?: DbTarget): void {
+export function describeDb(title: string, fn: (ctx: DbContext) => void, only?: DbTarget, options?: { truncateEach?: boolean }): void {
   for (const target of only ? [only] : dbTargets) {
     if (target.skip) {
       describe.skip(`${title} [${target.name}] (skipped: ${target.skip})`, () => {
@@ -131,7 +132,7 @@ export function describeDb(title: string, fn: (ctx: DbContext) => void, only?: D
       continue;
     }
     describe(`${title} [${target.name}]`, () => {
-      const ctx = useDb(target);
+      const ctx = useDb(target, options);
       fn({ get db() { return ctx.db; }, get handle() { return ctx.handle; }, target });
     });
   }
