@@ -1,9 +1,13 @@
-import { sql } from "drizzle-orm";
-import type { Database } from "../database.js";
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Database } from "../database.js";
 import { readsOf } from "./partitions.js";
 
-/** Bitmap and sequential scans off, for the rest of the transaction (or savepoint) it runs in. */
-const SCANS_OFF = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
+/**
+ * Bitmap and sequential scans off, for the rest of the transaction (or savepoint) it runs in, and
+ * the value of `first` (a scalar subquery the list needs before its walk: an account's id) in
+ * the same round trip. `first` is planned before the settings change: it must not need them.
+ */
+const scansOff = (first: SQL | undefined) => sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), ${first ?? sql`null`} as first`;
 
 /** How `inListOrder` hands its answer out of the transaction it rolls back. */
 class Answer<T> {
@@ -21,13 +25,13 @@ class Answer<T> {
  * may read 2,000 rows read all 5,000 of the account's; test/api/list-attacks.test.ts). With
  * bitmap and sequential scans off it walks the list's index in its order and stops at the LIMIT.
  */
-export async function inListOrder<T>(db: Database, run: (tx: Database) => Promise<T>): Promise<T> {
+export async function inListOrder<T, F = unknown>(db: Database, run: (tx: Database, first: F | null) => Promise<T>, first?: SQL): Promise<T> {
   try {
     await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       readsOf(t, db);
-      await t.execute(SCANS_OFF);
-      throw new Answer(await run(t));
+      const [row] = rowsOf<{ first: F | null }>(await t.execute(scansOff(first)));
+      throw new Answer(await run(t, row!.first));
     });
   } catch (err) {
     if (err instanceof Answer) return err.value as T;

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 import type { transfers } from "../schema/index.js";
 import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
-import { accountIdOf, accountIds, addressesOf } from "./account-ids.js";
+import { accountIdQuery, accountIds, addressesOf } from "./account-ids.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
 import { pgArray } from "./bulk.js";
@@ -260,9 +260,9 @@ export async function accountTransfers(db: Database, account: string, direction:
   const asset = f.asset;
   const found: ReadTransfer[] = [];
   if (asset === undefined) {
-    return inListOrder(db, async (tx) => {
-      const id = await accountIdOf(tx, account);
-      if (id === undefined) return { rows: [] };
+    return inListOrder<AccountTransfers, number | string>(db, async (tx, known) => {
+      if (known === null) return { rows: [] };
+      const id = Number(known);
       await bySlice(tx, f, () => found.length, async (s, sparse) => {
         const left = limit - found.length;
         const swept = sparse && s.kind === undefined ? await sweepSlice(tx, accountSides(id, direction), s, left) : undefined;
@@ -270,14 +270,14 @@ export async function accountTransfers(db: Database, account: string, direction:
         return found.length >= limit;
       });
       return { rows: await named(tx, found) };
-    });
+    }, accountIdQuery(account));
   }
   const match = asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`;
   let scanned = 0;
   let stoppedAt: TransferPosition | undefined;
-  const rows = await inListOrder(db, async (tx) => {
-    const id = await accountIdOf(tx, account);
-    if (id === undefined) return [];
+  const rows = await inListOrder<Transfer[], number | string>(db, async (tx, known) => {
+    if (known === null) return [];
+    const id = Number(known);
     await bySlice(tx, f, () => scanned, async (s) => {
       // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
       const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
@@ -296,7 +296,7 @@ export async function accountTransfers(db: Database, account: string, direction:
       return true;
     });
     return named(tx, found);
-  });
+  }, accountIdQuery(account));
   return stoppedAt ? { rows, stoppedAt } : { rows };
 }
 
