@@ -27,9 +27,12 @@ import { createLogger } from "../../shared/logger.js";
 import { authHeader, buildApp } from "../support/app.js";
 import { chainSnapshot, dbSnapshot, foreignId } from "../support/chain.js";
 import { startRelay, type Relay } from "../support/proxy.js";
-import { dbTargets, memoryStore } from "../support/db.js";
+import { runnableTargets, memoryStore } from "../support/db.js";
 import { until } from "../support/wait.js";
 import { chainSwaps, namedTransfers } from "../support/chain-history.js";
+
+/** The stores it runs on here: each one it cannot is a listed skip. */
+const targets = runnableTargets("following the devnet");
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" });
@@ -95,7 +98,7 @@ describe(`indexer on the devnet`, () => {
     api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
     // dev_setStorage funding emits no event: it must be in place before any indexer starts.
     await fundMarketAccounts(api, { holders: 30 });
-    for (const target of dbTargets.filter((t) => !t.skip)) {
+    for (const target of targets) {
       const handle = await target.open();
       stores.push({ name: target.name, handle, follower: startIndexer(config, logger, handle, devnet.wsUrl) });
     }
