@@ -23,7 +23,7 @@ import type { PaceLimits } from "./services/csv-pace.js";
 import { DownloadSlots, type DownloadSlotLimits } from "./services/download-slots.js";
 import { HolderCsvFiles, type HolderCsvFileLimits } from "./services/holder-csv-files.js";
 import type { SnapshotLimits } from "./services/snapshots.js";
-import type { SnapshotRunner } from "../shared/snapshots.js";
+import type { SnapshotRunner } from "./snapshot-runner.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
@@ -73,7 +73,7 @@ export interface AppDeps {
   readBudget?: ReadBudgetOptions;
   /** Milliseconds after which a request is answered 503 (REQUEST_TIMEOUT_MS); unset = none. */
   requestTimeoutMs?: number;
-  /** Holder snapshots' job runner (shared/snapshots.ts); unset = POST /snapshots answers 503. */
+  /** Holder snapshots' job runner (api/snapshot-runner.ts); unset = POST /snapshots answers 503. */
   snapshots?: SnapshotRunner;
   /** New holder snapshot work: unfinished ones, rows per day, the disk cap (default SNAPSHOT_LIMITS). */
   snapshotLimits?: Partial<SnapshotLimits>;

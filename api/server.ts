@@ -1,4 +1,4 @@
-import { startSnapshotRunner } from "../shared/snapshots.js";
+import { startSnapshotRunner } from "./snapshot-runner.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";

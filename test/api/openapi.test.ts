@@ -11,7 +11,7 @@ import { documentedCodes } from "../support/openapi.js";
 import { HEAD_BLOCK } from "../support/fixtures.js";
 import { insertTransfers, requestSnapshot } from "../../db/index.js";
 import { createLogger } from "../../shared/logger.js";
-import { runSnapshot, startSnapshotRunner } from "../../shared/snapshots.js";
+import { runSnapshot, startSnapshotRunner } from "../../api/snapshot-runner.js";
 
 interface Case {
   method: "get" | "post";
