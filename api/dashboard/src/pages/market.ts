@@ -3,7 +3,7 @@
  * market cap, and every pool with its 24 h change; values coloured by their last move.
  */
 import { api, follow, fresh, listedHead, onChange, poolsList, tokensList, type Body } from "../api.js";
-import { volumeChart } from "../charts.js";
+import { volumeChart, type VolumeChart } from "../charts.js";
 import { $, onLeave, page } from "../dom.js";
 import { badge, change, facts, num, poolLink, sumDec, time, tokenLink } from "../format.js";
 import { chartTools, INTERVAL_SECONDS, type Interval } from "./candles.js";
@@ -71,18 +71,25 @@ export async function marketPage(): Promise<void> {
   $("#market-chart-title").append(chartTools(interval, undefined, (i) => ((interval = i), void drawVolume(true))));
   await drawVolume(true);
   onLeave(onChange(() => void drawVolume(false), 60_000));
+  // The live figures arrive after the page is drawn: its tables need not wait for 20 topics.
+  void followLive(chart, changes);
+}
+
+/** The pools' totals (pool.stats) into the facts and the TVL line; each deep pool's 24 h change into its row. */
+async function followLive(chart: VolumeChart, changes: Map<string, string>): Promise<void> {
   await follow(
     "pool.stats",
     (s) => {
-      if (s.totalValueLocked === undefined) return;
-      $("#market-facts").innerHTML = facts([["TVL (USD)", `$${num(s.totalValueLocked, 0)}`, "market-tvl"], ["Volume 24 h", `$${num(s.volume24h)}`, "market-volume"], ["Fees 24 h", `$${num(s.fees24h)}`], ["Swaps 24 h", s.swaps24h], ["Pools", s.totalPools]]);
+      const box = $("#market-facts");
+      if (s.totalValueLocked === undefined || !box) return; // (a push in the moment the page is left)
+      box.innerHTML = facts([["TVL (USD)", `$${num(s.totalValueLocked, 0)}`, "market-tvl"], ["Volume 24 h", `$${num(s.volume24h)}`, "market-volume"], ["Fees 24 h", `$${num(s.fees24h)}`], ["Swaps 24 h", s.swaps24h], ["Pools", s.totalPools]]);
       if (s.timestamp === null) return;
       chart.tvl({ time: s.timestamp, value: Number(s.totalValueLocked), tip: `TVL $${num(s.totalValueLocked, 0)} at block ${s.blockNumber}` });
     },
     { answer: true },
   );
   // One topic at a time: the server answers a few calls of a connection at once, not twenty.
-  for (const p of pools.slice(0, CHANGE_POOLS)) {
+  for (const p of (await poolsList()).slice(0, CHANGE_POOLS)) {
     const key = pairKey(p);
     await follow(
       `pool.pair:${key}`,
