@@ -8,6 +8,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { insertBlocks, insertLiquidityEvents, insertPoolReserves, insertSwaps, recordEventRanges, upsertPools, type NewSwap } from "../../db/index.js";
+import { MemoryRateLimitStore } from "../../api/rate-limit/memory-store.js";
 import { buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { checkEventsResponse, checkAssetResponse, checkLatestBlockResponse, checkPairResponse } from "../support/dexscreener-spec.js";
@@ -136,6 +137,31 @@ describeDb(
         expect((await gap.get("/dexscreener/events?fromBlock=1600&toBlock=1700")).status).toBe(200);
       } finally {
         await recordEventRanges(ctx.db, [{ fromBlock: 0, toBlock: HEAD_BLOCK }]);
+      }
+    });
+
+    it("the adapter goes through the rate limit, the one error body and the input rules of every route", async () => {
+      const limited = buildApp(ctx.db, { rateLimit: { store: new MemoryRateLimitStore(), max: 3, windowMs: 60_000 } });
+      expect((await limited.get("/dexscreener/latest-block")).headers.get("ratelimit-remaining")).toBe("2");
+      expect((await limited.get("/dexscreener/pair?id=0-10")).status).toBe(200);
+      expect((await limited.get("/oracle/values?ids=0")).status).toBe(200);
+      await expectError(await limited.get("/dexscreener/events?fromBlock=1990&toBlock=1998"), 429, "RATE_LIMITED");
+      // Unknown, repeated or zero-padded parameters: no second cache key for the same read.
+      await expectError(await t.get("/dexscreener/events?fromBlock=1990&toBlock=1998&x=1"), 400, "VALIDATION_ERROR");
+      await expectError(await t.get("/dexscreener/events?fromBlock=1990&fromBlock=1991&toBlock=1998"), 400, "VALIDATION_ERROR");
+      await expectError(await t.get("/dexscreener/events?fromBlock=01990&toBlock=1998"), 400, "VALIDATION_ERROR");
+      await expectError(await t.get(`/dexscreener/asset?id=${"9".repeat(600)}`), 400, "VALIDATION_ERROR");
+    });
+
+    it("GET /dexscreener/events refuses a range of more than 10,000 events, naming where to cut it", async () => {
+      await ctx.db.execute(sql`
+        insert into swaps (block_number, event_index, hop, token0_id, token1_id, token_in, token_out, amount_in, amount_out, fee, volume_usd, fee_usd, account, timestamp)
+        select 1100 + i / 1000, i % 1000, 0, ${KSM}, ${USDT}, ${KSM}, ${USDT}, 1000, 990, 3, 0, 0, ${ALICE}, ${HEAD_TIME} from generate_series(0, 10000) i`);
+      try {
+        expect(await expectError(await t.get("/dexscreener/events?fromBlock=1100&toBlock=1110"), 400, "VALIDATION_ERROR")).toContain("up to block 1109");
+        expect((await (await t.get("/dexscreener/events?fromBlock=1100&toBlock=1109")).json() as any).events).toHaveLength(10_000);
+      } finally {
+        await ctx.db.execute(sql`delete from swaps where block_number between 1100 and 1110`);
       }
     });
 
