@@ -153,7 +153,8 @@ describeDb(
       await expectError(await t.get(`/dexscreener/asset?id=${"9".repeat(600)}`), 400, "VALIDATION_ERROR");
     });
 
-    it("GET /dexscreener/events refuses a range of more than 10,000 events, naming where to cut it", async () => {
+    // On one store: the bound is the service's, and PGlite takes 3 s to write the 10,001 rows.
+    it.runIf(ctx.target.name === "postgres")("GET /dexscreener/events refuses a range of more than 10,000 events, naming where to cut it (on Postgres only, by design)", async () => {
       await ctx.db.execute(sql`
         insert into swaps (block_number, event_index, hop, token0_id, token1_id, token_in, token_out, amount_in, amount_out, fee, volume_usd, fee_usd, account, timestamp)
         select 1100 + i / 1000, i % 1000, 0, ${KSM}, ${USDT}, ${KSM}, ${USDT}, 1000, 990, 3, 0, 0, ${ALICE}, ${HEAD_TIME} from generate_series(0, 10000) i`);
