@@ -31,6 +31,7 @@ import { authRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
+import { dexScreenerRoutes } from "./routes/dexscreener.js";
 import { CACHEABLE, etagOf, ifNoneMatches, prewarmOf, responseCache, type ResponseCache } from "./middleware/cache.js";
 import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
@@ -213,6 +214,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", marketRoutes(reads));
   app.route("/", transferRoutes(reads));
   app.route("/", balanceRoutes(reads));
+  app.route("/", dexScreenerRoutes(reads));
   const snapshotCsv = { slots: new DownloadSlots({ ...CSV_LIMITS.downloads, ...deps.csv?.snapshot }), pace: csvPace, reads: budget };
   app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: { ...SNAPSHOT_LIMITS, ...deps.snapshotLimits }, csv: snapshotCsv, trustProxy: deps.trustProxy, logger: deps.logger }));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
@@ -241,6 +243,7 @@ export function createApp(deps: AppDeps) {
           { name: "accounts", description: "An account's balances, LP positions, transfers and trades" },
           { name: "snapshots", description: "Holder snapshots at a block, as pages or CSV" },
           { name: "health", description: "Whether the store, the indexer and the chain are current" },
+          { name: "dexscreener", description: "The DEX Screener adapter (DEX Screener Adapter Specs v1.1): latest block, asset, pair, and events by block range" },
         ],
       });
       attachExamples(doc);
