@@ -151,4 +151,44 @@ describeDb("the walk of a transfer list", (ctx) => {
     expect((await page(handle.db)).rows.slice(0, 3).map((r) => r.blockNumber)).toEqual([ahead, (PARTITIONS - 1) * 1_000_000 + 5, 2_002_100]);
     expect(others(handle.take())).not.toContain("select c.relname as name, pg_get_expr(c.");
   });
+  it("rows on the first and last block of every partition are each in exactly one slice: every page exact", async () => {
+    await fill();
+    const EDGE = acct("edge");
+    await ctx.db.execute(sql`insert into account_ids (address) values (${EDGE}) on conflict (address) do nothing`);
+    // The last block of each partition below the newest, and the first of each: where one slice ends and the next begins.
+    await ctx.db.execute(sql`
+      insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
+      select b, 0, 1700000000, 7, ${id(EDGE)}, ${id(acct("eve"))}, 1, 'transfer', 'e'
+      from generate_series(1, ${PARTITIONS - 1}) p, unnest(array[p * 1000000 - 1, p * 1000000]) b`);
+    const all = await reference(sql`${id(EDGE)} in (from_id, to_id)`);
+    expect(all).toHaveLength(2 * (PARTITIONS - 1));
+    const walked: number[][] = [];
+    let before: { blockNumber: number; eventIndex: number } | undefined;
+    for (let page = 0; page < 20; page++) {
+      const { rows } = await accountTransfers(ctx.db, EDGE, undefined, { before }, 3);
+      walked.push(...rows.map((r) => [r.blockNumber, r.eventIndex]));
+      if (rows.length < 3) break;
+      before = { blockNumber: rows.at(-1)!.blockNumber, eventIndex: rows.at(-1)!.eventIndex };
+    }
+    expect(walked).toEqual(all);
+  });
+
+  it("a slice the walk expected sparse that holds more of the key than a sweep reads, its newest rows of a kind the sweep reads last: the page is still the newest rows", async () => {
+    await fill();
+    const MIXED = acct("mixed");
+    await ctx.db.execute(sql`insert into account_ids (address) values (${MIXED}) on conflict (address) do nothing`);
+    // One row in the newest partition (so the next slice is judged sparse and swept); below it,
+    // SWEEP_ROWS + 50 deposits, and 50 withdrawals newer than all of them: a sweep reads a side's
+    // rows kind by kind (deposit before withdraw), so its first SWEEP_ROWS + 1 are deposits only.
+    await ctx.db.execute(sql`
+      insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
+      select ${(PARTITIONS - 1) * 1_000_000 + 9}, 0, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, 'transfer', 'e'
+      union all select ${(PARTITIONS - 2) * 1_000_000 + 10} + i, 1, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, 'deposit', 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
+      union all select ${(PARTITIONS - 2) * 1_000_000 + 5_000} + i, 1, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, 'withdraw', 'e' from generate_series(1, 50) i`);
+    await ctx.db.execute(sql`analyze transfers`);
+    const all = await reference(sql`${id(MIXED)} in (from_id, to_id)`);
+    const { rows } = await accountTransfers(ctx.db, MIXED, undefined, {}, 40);
+    expect(rows.map((r) => [r.blockNumber, r.eventIndex])).toEqual(all.slice(0, 40));
+    expect(rows.slice(1).every((r) => r.kind === "withdraw")).toBe(true);
+  });
 });
