@@ -12,7 +12,7 @@ import { callable, legacyMethods, type LegacyAssetsCall, type LegacyHealthCall, 
 import { LiveClient, type LiveOptions } from "./live.js";
 import { createOperations, type AssetsOperations, type AuthOperations, type HealthOperations, type Operations, type SnapshotsOperations } from "./operations.js";
 import type { components, operations, paths } from "./schema.js";
-import { createTransport } from "./transport.js";
+import { createTransport, plainHeaders } from "./transport.js";
 import { waitForSnapshot, type WaitOptions } from "./wait.js";
 
 export type Schemas = components["schemas"];
@@ -69,8 +69,7 @@ export class TokenPool {
     this.#bearer = options.token;
     const base = options.fetch ?? globalThis.fetch;
     const session = { token: () => this.#bearer, relogin: () => this.relogin() };
-    const headers = options.headers === undefined ? undefined : Object.fromEntries(new Headers(options.headers));
-    this.raw = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), headers, fetch: sessionFetch(base, session, options.retry, options.sleep) });
+    this.raw = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), headers: plainHeaders(options.headers), fetch: sessionFetch(base, session, options.retry, options.sleep) });
     const ops = createOperations(createTransport(this.raw, { timeout: options.timeout, signal: options.signal }));
     const { assets, auth, health, snapshots, ...plain } = ops;
     Object.assign(this, plain satisfies PlainGroups, legacyMethods(ops));

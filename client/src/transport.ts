@@ -4,7 +4,7 @@
  * or thrown as TokenPoolError.
  */
 import type { Client } from "openapi-fetch";
-import type { CallOptions, OperationRequest, Transport } from "./call.js";
+import type { CallOptions, HeadersLike, OperationRequest, Transport } from "./call.js";
 import { errorOf, TokenPoolError } from "./errors.js";
 import { paginate } from "./paginate.js";
 import type { components, paths } from "./schema.js";
@@ -30,8 +30,7 @@ export function createTransport(raw: Client<paths>, defaults: CallDefaults = {})
           body: req.body,
           parseAs: req.parseAs ?? "json",
           signal: scope.signal,
-          // A plain object: openapi-fetch merges those (and Headers) over the client's, not arrays of pairs.
-          headers: options.headers === undefined ? undefined : Object.fromEntries(new Headers(options.headers)),
+          headers: plainHeaders(options.headers),
         });
       } catch (err) {
         throw scope.failure(err);
@@ -74,6 +73,15 @@ export function callScope(defaults: CallDefaults, options: Pick<CallOptions, "si
       return new TokenPoolError(0, "SERVICE_UNAVAILABLE", `no answer from the API: ${err instanceof Error ? err.message : String(err)}`, undefined, err);
     },
   };
+}
+
+/** Headers as a plain object (openapi-fetch merges those and Headers over the client's, not arrays of pairs). */
+export function plainHeaders(headers: HeadersLike | undefined): Record<string, string> | undefined {
+  if (headers === undefined) return undefined;
+  const out: Record<string, string> = {};
+  // forEach, not iteration: the DOM library without DOM.Iterable (the package's build) has no Headers iterator.
+  new Headers(headers).forEach((value, name) => (out[name] = value));
+  return out;
 }
 
 /** Parameter values as the API reads them (numbers as digits), undefined ones left out. */
