@@ -40,11 +40,23 @@ const HTTP = ["get", "post", "put", "patch", "delete"];
 const camel = (s: string) => s.replace(/[-_\s]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^[A-Z]/, (c) => c.toLowerCase());
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** `getAssetMetadata` in group `assets` → `getMetadata`: the group's noun (singular or plural) is dropped once. */
+/**
+ * `getAssetMetadata` in group `assets` → `getMetadata`: the group's noun (singular or plural) is
+ * dropped once, where it stands as whole camel-case words whatever their capitals
+ * (`getDexScreenerPair` in group `dexscreener` → `getPair`).
+ */
 export function methodName(operationId: string, group: string): string {
-  const singular = capital(group.endsWith("s") ? group.slice(0, -1) : group);
-  const noun = new RegExp(`(?<=[a-z0-9])(${singular}s|${singular})(?=[A-Z0-9]|$)`);
-  return operationId.replace(noun, "");
+  const singular = (group.endsWith("s") ? group.slice(0, -1) : group).toLowerCase();
+  const lower = operationId.toLowerCase();
+  for (const noun of [`${singular}s`, singular]) {
+    for (let at = lower.indexOf(noun, 1); at > 0; at = lower.indexOf(noun, at + 1)) {
+      const end = at + noun.length;
+      const starts = /[a-z0-9]/.test(operationId[at - 1]!) && /[A-Z]/.test(operationId[at]!);
+      const ends = end === operationId.length || /[A-Z0-9]/.test(operationId[end]!);
+      if (starts && ends) return operationId.slice(0, at) + operationId.slice(end);
+    }
+  }
+  return operationId;
 }
 
 function resolve(doc: Doc, s: Schema | undefined): Schema | undefined {

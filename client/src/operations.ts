@@ -147,6 +147,45 @@ export function authOperations(t: Transport): AuthOperations {
 }
 
 /**
+ * The DEX Screener adapter (DEX Screener Adapter Specs v1.1): latest block, asset, pair, and events by block range
+ */
+export interface DexscreenerOperations {
+  /**
+   * A token, as a DEX Screener Asset
+   *
+   * `GET /dexscreener/asset` (operationId `getDexScreenerAsset`)
+   */
+  getAsset(query: Query<operations["getDexScreenerAsset"]>, options?: CallOptions): Promise<Json<operations["getDexScreenerAsset"]>>;
+  /**
+   * Swaps, joins and exits of a block range, with the reserves after them
+   *
+   * `GET /dexscreener/events` (operationId `getDexScreenerEvents`)
+   */
+  getEvents(query: Query<operations["getDexScreenerEvents"]>, options?: CallOptions): Promise<Json<operations["getDexScreenerEvents"]>>;
+  /**
+   * The newest block /dexscreener/events answers
+   *
+   * `GET /dexscreener/latest-block` (operationId `getDexScreenerLatestBlock`)
+   */
+  getLatestBlock(options?: CallOptions): Promise<Json<operations["getDexScreenerLatestBlock"]>>;
+  /**
+   * A pool, as a DEX Screener Pair
+   *
+   * `GET /dexscreener/pair` (operationId `getDexScreenerPair`)
+   */
+  getPair(query: Query<operations["getDexScreenerPair"]>, options?: CallOptions): Promise<Json<operations["getDexScreenerPair"]>>;
+}
+
+export function dexscreenerOperations(t: Transport): DexscreenerOperations {
+  return {
+    getAsset: (query, options) => t.request({ method: "GET", path: "/dexscreener/asset", params: { query } }, options),
+    getEvents: (query, options) => t.request({ method: "GET", path: "/dexscreener/events", params: { query } }, options),
+    getLatestBlock: (options) => t.request({ method: "GET", path: "/dexscreener/latest-block" }, options),
+    getPair: (query, options) => t.request({ method: "GET", path: "/dexscreener/pair", params: { query } }, options),
+  };
+}
+
+/**
  * Whether the store, the indexer and the chain are current
  */
 export interface HealthOperations {
@@ -180,12 +219,19 @@ export interface OracleOperations {
    * `GET /oracle/value/{id}` (operationId `getOracleValue`)
    */
   getValue(id: PathValue, options?: CallOptions): Promise<Json<operations["getOracleValue"]>>;
+  /**
+   * Current USD values of up to 30 tokens, each as /oracle/value/{id} answers it
+   *
+   * `GET /oracle/values` (operationId `getOracleValues`)
+   */
+  getValues(query: Query<operations["getOracleValues"]>, options?: CallOptions): Promise<Json<operations["getOracleValues"]>>;
 }
 
 export function oracleOperations(t: Transport): OracleOperations {
   return {
     getHistory: (id, query, options) => t.request({ method: "GET", path: "/oracle/history/{id}", params: { path: { id }, query } }, options),
     getValue: (id, options) => t.request({ method: "GET", path: "/oracle/value/{id}", params: { path: { id } } }, options),
+    getValues: (query, options) => t.request({ method: "GET", path: "/oracle/values", params: { query } }, options),
   };
 }
 
@@ -291,6 +337,7 @@ export interface Operations {
   accounts: AccountsOperations;
   assets: AssetsOperations;
   auth: AuthOperations;
+  dexscreener: DexscreenerOperations;
   health: HealthOperations;
   oracle: OracleOperations;
   pool: PoolOperations;
@@ -302,6 +349,7 @@ export function createOperations(t: Transport): Operations {
     accounts: accountsOperations(t),
     assets: assetsOperations(t),
     auth: authOperations(t),
+    dexscreener: dexscreenerOperations(t),
     health: healthOperations(t),
     oracle: oracleOperations(t),
     pool: poolOperations(t),

@@ -31,6 +31,7 @@ it("names a method after its operationId, without its group's noun", () => {
   expect(methodName("listAssets", "assets")).toBe("list");
   expect(methodName("listPoolSwaps", "pool")).toBe("listSwaps");
   expect(methodName("getPairStats", "pool")).toBe("getPairStats");
+  expect(methodName("getDexScreenerPair", "dexscreener")).toBe("getPair");
   expect(methodName("getSnapshotHoldersCsv", "snapshots")).toBe("getHoldersCsv");
   expect(methodName("getOracleValues", "oracle")).toBe("getValues");
   expect(methodName("login", "auth")).toBe("login");
