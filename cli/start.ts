@@ -87,7 +87,7 @@ export async function startAll(config: Config, logger: Logger, say: Say = () => 
     // The devnet starts from genesis on every run: a store left by an earlier run holds a chain
     // that no longer exists, and is emptied. Any other chain must be the store's own.
     const indexerMetrics = new IndexerMetrics(undefined, undefined, () => backfillMetricSource(handle.db));
-    say(`indexing ${config.wsUrl ? "the chain at WS_URL" : "the devnet"}: its current state first, then block by block`);
+    say(`indexing ${config.wsUrl ? "the chain at WS_URL" : "the devnet"}: following its finalized blocks (a new store reads their state first)`);
     const follower = startSingleWriter(config, logger, handle, wsUrl, { onOtherChain: config.wsUrl ? "refuse" : "reset", onFatal: exitOnFatal }, indexerMetrics);
     stops.unshift(() => follower.stop());
     const server = await startApiServer(config, logger, { shared: handle, noMetricsServer: true });
