@@ -1,5 +1,6 @@
 /** `npm start`: the same as `tokenpool start` (see cli/start.ts). */
 import { startAll } from "./cli/start.js";
+import { terminalLines } from "./cli/start-lines.js";
 import { loadConfig } from "./shared/config.js";
 import { createLogger } from "./shared/logger.js";
 import { runMain } from "./shared/process.js";
@@ -13,6 +14,6 @@ if (extra.length > 0) {
 
 await runMain("tokenpool", async () => {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  return { logger, stop: await startAll(config, logger) };
+  const logger = createLogger(config.logLevel, "tokenpool", undefined, config.logFormat);
+  return { logger, stop: await startAll(config, logger, terminalLines()) };
 });

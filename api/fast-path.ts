@@ -36,7 +36,7 @@ import type { TokenIssuer } from "./auth/tokens.js";
 import { BEARER, requiresToken } from "./middleware/auth.js";
 import { answerHead, ifNoneMatches, type Entry, type ResponseCache } from "./middleware/cache.js";
 import { clientAddress, peerKey } from "./middleware/client-ip.js";
-import { loggedPath } from "./middleware/request-log.js";
+import { loggedPath, logRequest } from "./middleware/request-log.js";
 import { requestMethod } from "./env.js";
 import { canonicalQuery } from "./middleware/strict-input.js";
 import type { RateLimitHit, RateLimitStore } from "./rate-limit/store.js";
@@ -125,7 +125,7 @@ export function createFastPath(deps: FastPathDeps, fallback: (req: IncomingMessa
     const seconds = (performance.now() - started) / 1000;
     const method = requestMethod(req);
     metrics?.observe(method, entry.route, status, seconds);
-    if (logger.isLevelEnabled("info")) logger.info({ method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 }, "request");
+    logRequest(logger, method, path, status, seconds * 1000);
   }
 
   const limitHeaders = (hit: RateLimitHit): string[] => ["RateLimit-Limit", String(limit.max), "RateLimit-Remaining", String(limit.max - hit.count), "RateLimit-Reset", String(Math.max(0, Math.ceil(hit.resetMs / 1000)))];

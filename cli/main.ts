@@ -54,7 +54,7 @@ function configOf(opts: Partial<Record<Flag, string>>): Config {
 function daemon(name: string, opts: Partial<Record<Flag, string>>, start: (config: Config, logger: Logger) => Promise<() => Promise<void>>): Promise<void> {
   return runMain(`tokenpool ${name}`, async () => {
     const config = configOf(opts);
-    const logger = createLogger(config.logLevel, name);
+    const logger = createLogger(config.logLevel, name, undefined, config.logFormat);
     return { logger, stop: await start(config, logger) };
   });
 }
@@ -80,7 +80,10 @@ withFlags(program.command("start").description("devnet (without WS_URL) + indexe
   "redisUrl",
   "wsUrl",
   "logLevel",
-]).action((opts) => daemon("start", opts, async (config, logger) => (await lazy.start()).startAll(config, logger)));
+]).action((opts) => daemon("start", opts, async (config, logger) => {
+  const [{ startAll }, { terminalLines }] = await Promise.all([lazy.start(), import("./start-lines.js")]);
+  return startAll(config, logger, terminalLines());
+}));
 
 withFlags(program.command("api").description("the REST API only; run as many as you like (share REDIS_URL and DATABASE_URL)"), [
   "port",
@@ -120,7 +123,7 @@ withFlags(
   runOnce("tokenpool backfill", async () => {
     if (!opts.all && opts.from === undefined) throw new ConfigError("give --from <block> (with or without --to), or --all");
     const config = configOf(opts);
-    const logger = createLogger(config.logLevel, "backfill");
+    const logger = createLogger(config.logLevel, "backfill", undefined, config.logFormat);
     const stop = new AbortController();
     const interrupt = () => {
       if (!stop.signal.aborted) process.stderr.write("tokenpool backfill: stopping after the chunks in flight…\n");

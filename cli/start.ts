@@ -13,6 +13,7 @@ import { IndexerMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import type { Config } from "../shared/config.js";
 import type { Logger } from "../shared/logger.js";
+import { localUrl, type Say } from "./start-lines.js";
 
 export type Stop = () => Promise<void>;
 
@@ -22,9 +23,11 @@ export type Stop = () => Promise<void>;
  * too). Seeding takes ≈ 20 s; it runs in the background so that the service is up, and a
  * SIGTERM stops it, meanwhile. Stops are added first-to-run.
  */
-async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): Promise<{ wsUrl: string; startMarket: () => void }> {
+async function startLocalChain(config: Config, logger: Logger, stops: Stop[], say: Say): Promise<{ wsUrl: string; startMarket: () => void }> {
+  say("starting the local devnet (chopsticks, the Asset Hub Kusama runtime)…");
   const devnet = await startDevnet({ genesis: config.devnetGenesis, port: config.devnetPort, logger });
   stops.unshift(() => devnet.close());
+  say(`devnet at ${devnet.wsUrl}`);
   const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
   stops.unshift(() => api.disconnect());
   let stopping = false;
@@ -38,9 +41,11 @@ async function startLocalChain(config: Config, logger: Logger, stops: Stop[]): P
   const seed = async () => {
     // Without asset conversion (the Rococo fallback) the scenario seeds assets and holders, and the trickle transfers.
     logger.info({ wsUrl: devnet.wsUrl, pools: devnet.assetConversionAvailable }, "devnet: seeding the market scenario");
+    say(`seeding the devnet's market (assets, holders${devnet.assetConversionAvailable ? ", pools, swaps" : ""}) while it is indexed…`);
     const market = await seedMarket(api);
     if (stopping) return;
     logger.info({ wsUrl: devnet.wsUrl, block: market.block, assets: market.assetIds.length, pools: market.pools.length, holders: market.holders.length }, "devnet: seeded; trading live");
+    say(`market seeded at block ${market.block}: ${market.assetIds.length} assets, ${market.pools.length} pools, ${market.holders.length} holders; trading goes on`);
     trading = startLiveSwaps(api, { intervalMs: config.devnetSwapIntervalMs, onError: warnOnTradeFailure(logger) });
   };
   const startMarket = () => {
@@ -63,15 +68,16 @@ async function openStore(config: Config): Promise<DbHandle> {
   return handle;
 }
 
-/** Starts everything; resolves to the function that stops it all, in order. */
-export async function startAll(config: Config, logger: Logger): Promise<Stop> {
+/** Starts everything; resolves to the function that stops it all, in order. `say` tells a person each phase. */
+export async function startAll(config: Config, logger: Logger, say: Say = () => {}): Promise<Stop> {
   const stops: Stop[] = [];
   const stopAll = async () => {
     for (const stop of stops) await stop();
   };
   try {
     // The store (on PGlite ≈ 6 s of WASM start and migrations) opens while chopsticks starts.
-    const [store, chain] = await Promise.allSettled([openStore(config), config.wsUrl ? undefined : startLocalChain(config, logger, stops)]);
+    say(`opening the store (${config.databaseUrl ? "PostgreSQL at DATABASE_URL" : `PGlite in ${config.dataDir}`})…`);
+    const [store, chain] = await Promise.allSettled([openStore(config), config.wsUrl ? undefined : startLocalChain(config, logger, stops, say)]);
     if (store.status === "fulfilled") stops.push(() => store.value.close());
     if (store.status === "rejected") throw store.reason;
     if (chain.status === "rejected") throw chain.reason;
@@ -81,9 +87,12 @@ export async function startAll(config: Config, logger: Logger): Promise<Stop> {
     // The devnet starts from genesis on every run: a store left by an earlier run holds a chain
     // that no longer exists, and is emptied. Any other chain must be the store's own.
     const indexerMetrics = new IndexerMetrics(undefined, undefined, () => backfillMetricSource(handle.db));
+    say(`indexing ${config.wsUrl ? "the chain at WS_URL" : "the devnet"}: following its finalized blocks (a new store reads their state first)`);
     const follower = startSingleWriter(config, logger, handle, wsUrl, { onOtherChain: config.wsUrl ? "refuse" : "reset", onFatal: exitOnFatal }, indexerMetrics);
     stops.unshift(() => follower.stop());
     const server = await startApiServer(config, logger, { shared: handle, noMetricsServer: true });
+    const url = localUrl(config.host, server.port);
+    say(`serving at ${url} (the dashboard; the API reference at ${url}docs; /health says how far the indexer is)`);
     // One process, one /metrics: the API's and the indexer's together.
     if (config.metricsPort !== undefined) {
       const metricsServer = await startMetricsServer([server.metrics.registry, indexerMetrics.registry], config.metricsPort, config.metricsHost);

@@ -260,7 +260,14 @@ export class Sweeper {
       updated = { ...freshPass(updated, B, null), upgrade: null };
     }
     await this.commit(updated, passEnded ? state.upgrade : null);
-    if (passEnded) this.ctx.logger.info(updated.lastPass!, "indexer: verification pass done: the store was compared with chain storage in full");
+    if (passEnded) {
+      // On a small chain (the devnet) a pass takes a second and finds nothing: one info line a
+      // second buried the log. A pass that found drift, ended an upgrade's check or took a minute
+      // or more (every pass of a real chain) is at info; /health shows the last pass either way.
+      const pass = updated.lastPass!;
+      const level = pass.found > 0 || pass.upgrade !== null || pass.seconds >= 60 ? "info" : "debug";
+      this.ctx.logger[level](pass, "indexer: verification pass done: the store was compared with chain storage in full");
+    }
     this.state = updated;
     this.ctx.onProgress?.(updated, undecodable > 0 ? [...drift, ...Array.from({ length: undecodable }, () => ({ table: "holders" as const, kind: "undecodable" as const, key: "", store: null, chain: null }))] : drift);
   }

@@ -15,6 +15,8 @@
  *   dist/ since would stay missing, so a missing output makes a clean compile, and an output
  *   whose source is gone is deleted.
  * - One build at a time (a lock file beside dist/, taken over from a build that died).
+ * - It says on stderr what it is doing and how long it took: a first build takes from ≈ 20 s on a
+ *   quiet 2-core machine to 100 s on a loaded one, and a silent one cannot be told from a hang.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,7 +27,14 @@ import { BUNDLED, buildIsFresh, COPIED, inputFiles, inputRecord, outputsOf, ROOT
 
 const force = process.argv.includes("--force");
 process.chdir(fileURLToPath(ROOT));
-if (!force && buildIsFresh()) process.exit(0);
+if (!force && buildIsFresh()) {
+  if (process.stderr.isTTY) process.stderr.write("build: dist/ is current, nothing to build\n");
+  process.exit(0);
+}
+
+const started = performance.now();
+const say = (line) => process.stderr.write(`build: ${line}\n`);
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
 const LOCK = ".build.lock";
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -68,6 +77,9 @@ function lock() {
 
 function compile() {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  // tsc's record (dist/.tsbuildinfo) is what makes a later build recompile only what changed.
+  const first = !existsSync("dist/.tsbuildinfo");
+  say(`compiling the TypeScript sources to dist/ with tsc${first ? " (a first build: every module; later ones only what changed)" : ""}…`);
   try {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
   } catch (e) {
@@ -79,6 +91,7 @@ function compile() {
 
 /** The dashboard's script, bundled by the module tsc just compiled (one definition of the bundle). */
 async function bundle() {
+  say("bundling the dashboard's script with esbuild…");
   const { bundleDashboard } = await import(new URL("../dist/api/dashboard-bundle.js", import.meta.url).href);
   try {
     writeFileSync("dist/api/dashboard/app.js", await bundleDashboard(ROOT));
@@ -131,6 +144,7 @@ if (lock()) {
       writeFileSync("dist/package.json", `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: "module" }, null, 2)}\n`);
       if (inputRecord() === before) {
         writeFileSync(STAMP, `${JSON.stringify({ inputs: before, built: new Date().toISOString() })}\n`);
+        say(`built in ${elapsed()}`);
         break;
       }
       if (attempt === 3) {

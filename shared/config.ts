@@ -14,6 +14,7 @@ export const SWEEP_READS_PER_SECOND = 4_000;
 export const HEARTBEAT_STALE_SECONDS = 60;
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+export type LogFormat = "auto" | "json" | "pretty";
 
 export interface Config {
   /** HTTP port of the API. */
@@ -73,6 +74,8 @@ export interface Config {
   /** tokenId under which the chain's native token (KSM/DOT) is exposed. */
   nativeTokenId: number;
   logLevel: LogLevel;
+  /** How log lines are written: JSON, pretty (for a person), or "auto" = pretty on a terminal, JSON otherwise. */
+  logFormat: LogFormat;
   /**
    * Tokens valued at exactly 1 USD (the oracle's anchors), by token id or symbol; undefined =
    * the chain's own, chosen from its identity by the indexer.
@@ -256,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: str(env, "METRICS_HOST") ?? "127.0.0.1",
     nativeTokenId: int(env, "NATIVE_TOKEN_ID", 0, 0, U32_MAX),
     logLevel,
+    logFormat: oneOf(env, "LOG_FORMAT", ["auto", "json", "pretty"] as const, "auto"),
     usdStablecoins: tokenList(env, "USD_STABLECOINS"),
     oracleMinLiquidityUsd: decimal(env, "ORACLE_MIN_LIQUIDITY_USD", "100"),
     indexerBatchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 50, 1, 10_000),

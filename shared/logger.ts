@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { pino, type DestinationStream, type Logger } from "pino";
-import type { LogLevel } from "./config.js";
+import type { LogFormat, LogLevel } from "./config.js";
 
 export type { Logger };
 
@@ -42,11 +43,19 @@ export function safeError(err: unknown, depth = 0): Record<string, unknown> | un
   return out;
 }
 
+/** Whether log lines are written for a person: LOG_FORMAT=pretty, or "auto" on a terminal. */
+export function prettyLogs(format: LogFormat, isTTY = process.stdout.isTTY === true): boolean {
+  return format === "pretty" || (format === "auto" && isTTY);
+}
+
 /**
- * JSON logs on stdout (or `destination`). Credentials and personal data never reach them: the
- * redact paths drop such fields by name, and errors go through safeError.
+ * Logs on stdout (or `destination`): JSON lines, or with `format` "pretty" (or "auto" on a
+ * terminal) one readable line each — time, level, message, then the fields — through
+ * pino-pretty, written synchronously so that the last lines before an exit are not lost.
+ * Credentials and personal data never reach either: the redact paths drop such fields by name,
+ * and errors go through safeError, before a line is formatted.
  */
-export function createLogger(level: LogLevel, name = "tokenpool", destination?: DestinationStream): Logger {
+export function createLogger(level: LogLevel, name = "tokenpool", destination?: DestinationStream, format: LogFormat = "json"): Logger {
   const options = {
     name,
     level,
@@ -56,5 +65,12 @@ export function createLogger(level: LogLevel, name = "tokenpool", destination?: 
       censor: "[redacted]",
     },
   };
+  if (prettyLogs(format)) {
+    // Loaded only here: ≈ 20 ms that `tokenpool --help` and every JSON-logging process do without.
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
+    // Colours only on a terminal of our own, never into a stream someone handed us.
+    const stream = pretty({ destination: destination ?? 1, sync: true, singleLine: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l", colorize: destination ? false : pretty.isColorSupported });
+    return pino(options, stream);
+  }
   return destination ? pino(options, destination) : pino(options);
 }

@@ -73,3 +73,20 @@ it("docs/api.md shows every route of the OpenAPI document, and the README one ex
     await handle.close();
   }
 });
+
+it("the README and docs/ refer to nothing outside the repository", () => {
+  for (const [file, text] of [["README.md", readme], ...Object.entries(docs)]) expect(text, file).not.toMatch(/\.\.\/shared\b/);
+});
+
+it("the README's test command is the one .ci/run runs, and its start-up lines are the ones the code prints", async () => {
+  const commands = /## Two commands\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!.split("\n").filter(Boolean).map((l) => l.replace(/#.*$/, "").trim());
+  expect(commands).toEqual(["npm ci && npm start", "npm test"]);
+  const ciCommands = (await read(".ci/run")).split("\n").filter((l) => l.trim() && !l.trim().startsWith("#"));
+  expect(ciCommands.at(-1)!.trim()).toBe("npm test");
+  const printed = /```text\n([\s\S]*?)```/.exec(readme)![1]!;
+  const sources = (await read("scripts/build.mjs")) + (await read("cli/start.ts"));
+  for (const phrase of ["built in ", "opening the store ", "devnet at ", "indexing ", "serving at ", "market seeded at block "]) {
+    expect(printed, phrase).toContain(phrase);
+    expect(sources, phrase).toContain(phrase);
+  }
+});

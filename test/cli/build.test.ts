@@ -51,7 +51,10 @@ describe("the build and what tokenpool runs", () => {
     // incremental (tsc's record is by content); a clone built from nothing is start.test's.
     await cp(path.resolve("dist"), path.join(clone.dir, "dist"), { recursive: true });
     await rm(path.join(clone.dir, "dist/.built"));
-    await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
+    // It says what it does, and how long it took: a slow build is told from a hang (issue 41).
+    const { stderr } = await run(process.execPath, ["scripts/build.mjs"], { cwd: clone.dir });
+    expect(stderr).toContain("build: compiling the TypeScript sources to dist/ with tsc");
+    expect(stderr).toMatch(/^build: built in \d+\.\d s$/m);
     expect(await ran(clone.dir)).toBe("");
     // The files the code reads at run time are beside it.
     for (const file of ["dist/cli/main.js", "dist/main.js", "dist/db/migrations/meta/_journal.json", "dist/api/dashboard/app.js", "dist/indexer/devnet/genesis/asset-hub-kusama-local.json.gz", "dist/package.json"]) {

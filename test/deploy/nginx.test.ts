@@ -106,7 +106,8 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     const env = {
       PORT: "0",
       HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
+      // debug: every answer's "request" line, which the replicas' share of the load is counted by (at info only 5xx and slow ones are written).
+      LOG_LEVEL: "debug",
       DATABASE_URL: store.url!,
       REDIS_URL: services.redisUrl!,
       REDIS_PREFIX: `nginx-${randomBytes(4).toString("hex")}`,

@@ -32,6 +32,7 @@ describe("config", () => {
       metricsHost: "127.0.0.1",
       nativeTokenId: 0,
       logLevel: "info",
+      logFormat: "auto",
       usdStablecoins: undefined, // the chain's own anchors, chosen by the indexer
       oracleMinLiquidityUsd: "100",
       indexerBatchBlocks: 50,
@@ -62,6 +63,7 @@ describe("config", () => {
       RATE_LIMIT_WINDOW_MS: "1000",
       NATIVE_TOKEN_ID: "4294967295",
       LOG_LEVEL: "silent",
+      LOG_FORMAT: "json",
       USD_STABLECOINS: "1984, 1337,1984",
       ORACLE_MIN_LIQUIDITY_USD: "2500.5",
       INDEXER_BATCH_BLOCKS: "10",
@@ -75,7 +77,7 @@ describe("config", () => {
     // Anchors by symbol, and foreign assets by their id above 2^32.
     expect(loadConfig({ USD_STABLECOINS: "USDt, pUSDC,6044162399878595,USDt" }).usdStablecoins).toEqual({ ids: [6044162399878595], symbols: ["USDt", "pUSDC"] });
     expect(c).toMatchObject({ databaseReadUrl: "postgres://u@replica:5432/tp", redisPrefix: "tp-prod" });
-    expect(c).toMatchObject({ port: 8080, trustProxy: 2, rateLimitMax: 0, nativeTokenId: 4294967295, logLevel: "silent" });
+    expect(c).toMatchObject({ port: 8080, trustProxy: 2, rateLimitMax: 0, nativeTokenId: 4294967295, logLevel: "silent", logFormat: "json" });
     expect(loadConfig({ API_DB_CONNECTIONS: "20", API_READS_PER_CLIENT: "2", REQUEST_TIMEOUT_MS: "3000" })).toMatchObject({ apiDbConnections: 20, apiReadsPerClient: 2, requestTimeoutMs: 3000 });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
@@ -116,6 +118,7 @@ describe("config", () => {
       RATE_LIMIT_WINDOW_MS: "10",
       NATIVE_TOKEN_ID: "4294967296",
       LOG_LEVEL: "loud",
+      LOG_FORMAT: "colourful",
       USD_STABLECOINS: "1984,us dt",
       ORACLE_MIN_LIQUIDITY_USD: "1e5",
       INDEXER_BATCH_BLOCKS: "0",
