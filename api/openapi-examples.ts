@@ -490,6 +490,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "event": "poolAssets.Issued",
           "valueUsd": null,
           "tip": null,
+          "symbol": null,
+          "decimals": null,
           "direction": "in"
         }
       ],

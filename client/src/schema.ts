@@ -518,6 +518,11 @@ export interface components {
             amount: components["schemas"]["IntegerAmount"];
             blockNumber: number;
             /**
+             * @description The decimals of tokenId: amount / 10^decimals is whole tokens; null when symbol is
+             * @example 6
+             */
+            decimals: number | null;
+            /**
              * @description in: the account received; out: it sent; self: both
              * @enum {string}
              */
@@ -540,6 +545,11 @@ export interface components {
             kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
             /** @description The LP token (PoolAssets) moved; null for any other token */
             lpTokenId: number | null;
+            /**
+             * @description The symbol of tokenId as the token has it now; null for an LP token (PoolAssets keep no metadata) and for a token destroyed since
+             * @example USDt
+             */
+            symbol: string | null;
             timestamp: number;
             /** @description A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee */
             tip: components["schemas"]["IntegerAmount"] | null;
@@ -563,7 +573,7 @@ export interface components {
             historyGaps: components["schemas"]["HistoryGap"][];
             /** @description Pass as ?cursor= for older transfers; null on the last page */
             nextCursor: string | null;
-            /** @description true when the page stopped after examining 2,000 of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId. */
+            /** @description true when the page stopped after examining 2,000 of the account's transfers without finding "limit" of them that match tokenId, lpTokenId or counterparty: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without those filters. */
             partial: boolean;
             transfers: components["schemas"]["AccountTransfer"][];
         };
@@ -1815,26 +1825,38 @@ export interface operations {
     listAccountTransfers: {
         parameters: {
             query?: {
+                /** @description Only transfers between the account and this one, either way (with direction: one way). must be an SS58 address (any network prefix) or a 0x-prefixed 32-byte account id. Looked for among at most 2,000 of the account's transfers a page (see partial) */
+                counterparty?: string;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
                 /** @description in: received only; out: sent only (default both) */
                 direction?: "in" | "out";
-                /** @description Only transfers at or after this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use fromTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with fromTime
+                 */
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
+                /** @description Only transfers at or after this time (Unix seconds) */
+                fromTime?: string;
                 /** @description Only transfers of this kind (fee: transaction fees) */
                 kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
                 /** @description Only this LP token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
                 lpTokenId?: string;
-                /** @description Only transfers at or before this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use toTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with toTime
+                 */
                 to?: string;
                 /** @description Only transfers at or before this block */
                 toBlock?: string;
                 /** @description Only this token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
                 tokenId?: string;
+                /** @description Only transfers at or before this time (Unix seconds) */
+                toTime?: string;
             };
             header?: never;
             path: {
@@ -1848,6 +1870,10 @@ export interface operations {
             /** @description One page of the account's transfers */
             200: {
                 headers: {
+                    /** @description Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds) */
+                    Deprecation?: string;
+                    /** @description Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745) */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1874,6 +1900,8 @@ export interface operations {
                      *           "event": "poolAssets.Issued",
                      *           "valueUsd": null,
                      *           "tip": null,
+                     *           "symbol": null,
+                     *           "decimals": null,
                      *           "direction": "in"
                      *         }
                      *       ],
@@ -2194,18 +2222,28 @@ export interface operations {
             query?: {
                 /** @description nextCursor of the previous page */
                 cursor?: string;
-                /** @description Only transfers at or after this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use fromTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with fromTime
+                 */
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
+                /** @description Only transfers at or after this time (Unix seconds) */
+                fromTime?: string;
                 /** @description Only transfers of this kind (fee: transaction fees) */
                 kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
-                /** @description Only transfers at or before this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use toTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with toTime
+                 */
                 to?: string;
                 /** @description Only transfers at or before this block */
                 toBlock?: string;
+                /** @description Only transfers at or before this time (Unix seconds) */
+                toTime?: string;
             };
             header?: never;
             path: {
@@ -2219,6 +2257,10 @@ export interface operations {
             /** @description One page of the token's transfers */
             200: {
                 headers: {
+                    /** @description Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds) */
+                    Deprecation?: string;
+                    /** @description Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745) */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

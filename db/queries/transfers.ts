@@ -244,22 +244,31 @@ export interface AccountTransfers {
   /** The page's rows, newest first, `limit` at most. */
   rows: Transfer[];
   /**
-   * With an asset filter, when the scan examined TRANSFER_SCAN_ROWS rows before finding `limit`
-   * matches: the last row it examined (the next page starts below it).
+   * With an asset or counterparty filter, when the scan examined TRANSFER_SCAN_ROWS rows before
+   * finding `limit` matches: the last row it examined (the next page starts below it).
    */
   stoppedAt?: TransferPosition;
 }
 
+/** The filters an account's list looks for among its rows (not in its index): a token or LP token, and the other side. */
+export interface AccountScanFilter {
+  asset?: TransferAsset | undefined;
+  /** Only rows between the account and this address (either direction; itself: its self-transfers). */
+  counterparty?: string | undefined;
+}
+
 /**
  * An account's transfers, newest first, `limit` rows at most. Direction, kind, blocks and cursor
- * are index ranges; a token or LP token filter (`asset`) is looked for among at most `scanRows`
- * of the account's rows from the cursor (TRANSFER_SCAN_ROWS), and `stoppedAt` says when that
- * bound ended the page.
+ * are index ranges; a token or LP token filter (`asset`) and a counterparty are looked for among
+ * at most `scanRows` of the account's rows from the cursor (TRANSFER_SCAN_ROWS): the account's
+ * side indexes are read in order and each row's other id compared, so a counterparty the account
+ * never dealt with costs what a token it never moved does, never a walk of the counterparty's
+ * rows. `stoppedAt` says when that bound ended the page.
  */
-export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & { asset?: TransferAsset | undefined }, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
-  const asset = f.asset;
+export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & AccountScanFilter, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
+  const { asset, counterparty } = f;
   const found: ReadTransfer[] = [];
-  if (asset === undefined) {
+  if (asset === undefined && counterparty === undefined) {
     return inListOrder(db, async (tx) => {
       const id = await accountIdOf(tx, account);
       if (id === undefined) return { rows: [] };
@@ -272,12 +281,15 @@ export async function accountTransfers(db: Database, account: string, direction:
       return { rows: await named(tx, found) };
     });
   }
-  const match = asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`;
   let scanned = 0;
   let stoppedAt: TransferPosition | undefined;
   const rows = await inListOrder(db, async (tx) => {
     const id = await accountIdOf(tx, account);
     if (id === undefined) return [];
+    // A counterparty with no id is in no row: nothing to read.
+    const other = counterparty === undefined ? undefined : await accountIdOf(tx, counterparty);
+    if (counterparty !== undefined && other === undefined) return [];
+    const match = scanMatch(id, asset, other);
     await bySlice(tx, f, () => scanned, async (s) => {
       // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
       const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
@@ -298,6 +310,14 @@ export async function accountTransfers(db: Database, account: string, direction:
     return named(tx, found);
   });
   return stoppedAt ? { rows, stoppedAt } : { rows };
+}
+
+/** The condition a scanned row of account `id` (a row of accountRows) must meet. */
+function scanMatch(id: number, asset: TransferAsset | undefined, other: number | undefined): SQL {
+  const c = [sql`true`];
+  if (asset !== undefined) c.push(asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`);
+  if (other !== undefined) c.push(sql`(("fromId" = ${id}::integer and "toId" = ${other}::integer) or ("toId" = ${id}::integer and "fromId" = ${other}::integer))`);
+  return sql.join(c, sql` and `);
 }
 
 /**

@@ -7,6 +7,7 @@ import { decodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
+import { ResponseCache } from "../../api/middleware/cache.js";
 import { historyFloor, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
@@ -43,6 +44,9 @@ function rows(): NewTransfer[] {
   }
   return out;
 }
+
+/** The fixture's symbol and decimals of the tokens rows() moves. */
+const UNITS: Record<number, [string, number]> = { [KSM]: ["KSM", 12], [USDT]: ["USDt", 6], 10: ["TEN", 10] };
 
 const newestFirst = (a: NewTransfer, b: NewTransfer) => b.blockNumber - a.blockNumber || b.eventIndex - a.eventIndex;
 const key = (t: { blockNumber: number; eventIndex: number }) => `${t.blockNumber}/${t.eventIndex}`;
@@ -104,6 +108,9 @@ describeDb("transfer lists", (ctx) => {
         event: e.event,
         valueUsd: e.valueUsd,
         tip: e.tip,
+        // The token's units on each row (an account's list mixes tokens); an LP token has none.
+        symbol: e.tokenId == null ? null : UNITS[e.tokenId]![0],
+        decimals: e.tokenId == null ? null : UNITS[e.tokenId]![1],
         direction: e.fromAccount === ALICE ? (e.toAccount === ALICE ? "self" : "out") : "in",
       });
     }
@@ -117,7 +124,11 @@ describeDb("transfer lists", (ctx) => {
       ["lpTokenId=1", (r) => r.lpTokenId === 1],
       ["kind=mint", (r) => r.kind === "mint"],
       ["fromBlock=1010&toBlock=1020", (r) => r.blockNumber >= 1010 && r.blockNumber <= 1020],
-      [`from=${1_700_000_000 + 1030 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1030 * 6],
+      [`fromTime=${1_700_000_000 + 1030 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1030 * 6],
+      [`fromTime=${1_700_000_000 + 1010 * 6}&toTime=${1_700_000_000 + 1025 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1010 * 6 && r.timestamp <= 1_700_000_000 + 1025 * 6],
+      [`counterparty=${BOB}`, (r) => r.fromAccount === BOB || r.toAccount === BOB],
+      [`counterparty=${ALICE}`, (r) => r.fromAccount === ALICE && r.toAccount === ALICE],
+      [`counterparty=${BOB}&direction=out&tokenId=${USDT}`, (r) => r.fromAccount === ALICE && r.toAccount === BOB && r.tokenId === USDT],
       [`direction=in&tokenId=${KSM}&toBlock=1030`, (r) => r.toAccount === ALICE && r.tokenId === KSM && r.blockNumber <= 1030],
     ];
     for (const [query, pred] of cases) {
@@ -125,6 +136,28 @@ describeDb("transfer lists", (ctx) => {
       expect(expected.length, query).toBeGreaterThan(0);
       const { rows: got } = await walk(`/accounts/${ALICE}/transfers?${query}`, 5);
       expect(got.map(key), query).toEqual(expected.map(key));
+    }
+  });
+
+  it("the time filters' old names (from, to) still filter, for one release, announcing their deprecation (RFC 9745), on a cached answer too", async () => {
+    const cached = buildApp(ctx.db, { cache: new ResponseCache() });
+    const cachedAuth = await authHeader(cached, "deprecated@example.com");
+    const [lo, hi] = [1_700_000_000 + 1010 * 6, 1_700_000_000 + 1025 * 6];
+    for (const path of [`/accounts/${ALICE}/transfers`, `/assets/${USDT}/transfers`]) {
+      const now: any = await (await cached.get(`${path}?fromTime=${lo}&toTime=${hi}`, cachedAuth)).json();
+      expect(now.transfers.length, path).toBeGreaterThan(0);
+      for (let i = 0; i < 2; i++) {
+        const res = await cached.get(`${path}?from=${lo}&to=${hi}`, cachedAuth); // a miss, then a hit
+        expect(res.status).toBe(200);
+        expect(res.headers.get("deprecation"), path).toMatch(/^@\d+$/);
+        expect(res.headers.get("link")).toMatch(/rel="deprecation"/);
+        expect(await res.json()).toEqual(now);
+      }
+      const fresh = await cached.get(`${path}?fromTime=${lo}`, cachedAuth);
+      expect(fresh.headers.get("deprecation")).toBeNull();
+      // A bound under both names is refused; an address where a time goes is still a 400.
+      await expectError(await cached.get(`${path}?from=${lo}&fromTime=${lo}`, cachedAuth), 400, "VALIDATION_ERROR");
+      await expectError(await cached.get(`${path}?from=${ALICE}`, cachedAuth), 400, "VALIDATION_ERROR");
     }
   });
 
@@ -226,7 +259,7 @@ describeDb("transfer lists", (ctx) => {
     await expectError(await t.get(`/accounts/${ALICE}/transfers`), 401, "UNAUTHORIZED");
     await expectError(await t.get(`/assets/${USDT}/transfers`), 401, "UNAUTHORIZED");
     await expectError(await t.get(`/assets/999999/transfers`, auth), 404, "TOKEN_NOT_FOUND");
-    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "tokenId=-1", "fromBlock=1e3", "tokenId=0&lpTokenId=1"]) {
+    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "fromTime=20&toTime=10", "tokenId=-1", "fromBlock=1e3", "tokenId=0&lpTokenId=1", "counterparty=not-an-address", `counterparty=${ALICE}x`]) {
       await expectError(await t.get(`/accounts/${ALICE}/transfers?${q}`, auth), 400, "VALIDATION_ERROR");
     }
     await expectError(await t.get(`/accounts/not-an-address/transfers`, auth), 400, "VALIDATION_ERROR");
