@@ -121,6 +121,7 @@ export const CSV_RESPONSE_HEADERS = {
   "X-Row-Count": { description: "CSV only: the data rows the file holds (holders; the header line not counted). A file with fewer lines after its header is incomplete.", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
   "Content-Length": { description: "CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly).", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
   "X-Block-Number": { description: "CSV only: the block the list is exact at.", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
+  "Content-Disposition": { description: "CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv)", schema: { type: "string" as const, example: 'attachment; filename="holders-1984-at-9000000.csv"' } },
 };
 
 const holders = createRoute({

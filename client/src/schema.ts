@@ -2374,6 +2374,8 @@ export interface operations {
             /** @description One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block; X-Row-Count and Content-Length say how much: a download that ends short of them was cut) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv) */
+                    "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
                     /** @description CSV only: the block the list is exact at. */
@@ -4029,6 +4031,8 @@ export interface operations {
             /** @description One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed; X-Row-Count and Content-Length say how much) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv) */
+                    "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
                     /** @description CSV only: the block the list is exact at. */
@@ -4142,6 +4146,8 @@ export interface operations {
             /** @description rank,address,balance; exact integers in smallest units; X-Row-Count and Content-Length say how much (a download that ends short of them was cut: use curl --fail and check its exit code) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv) */
+                    "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
                     /** @description CSV only: the block the list is exact at. */

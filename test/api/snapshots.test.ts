@@ -188,6 +188,7 @@ describeDb("holder snapshots", (ctx) => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("x-block-number")).toBe("111");
+    expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="holders-${TOKEN}-at-111.csv"`); // named by its block
     const text = await csv.text();
     expect(text.split("\n")).toEqual(["rank,address,balance", ...ranked(111), ""]);
     expect([csv.headers.get("x-row-count"), csv.headers.get("content-length")]).toEqual([String(ranked(111).length), String(Buffer.byteLength(text))]);
@@ -203,6 +204,7 @@ describeDb("holder snapshots", (ctx) => {
     const head = await t.request(`/assets/holders/${TOKEN}`, { method: "HEAD", headers: { ...auth, Accept: "text/csv" } });
     expect(head.status).toBe(200);
     expect(head.headers.get("x-block-number")).toBe("111"); // the block a GET now reads
+    expect(head.headers.get("content-disposition")).toBe(`attachment; filename="holders-${TOKEN}-at-111.csv"`);
     expect(head.headers.get("content-type")).toMatch(/^text\/csv/);
     // Refusals: the page parameters, an unknown token, no token, a third download at once of one user.
     await expectError(await t.get(`/assets/holders/${TOKEN}?limit=5`, { ...auth, Accept: "text/csv" }), 400, "VALIDATION_ERROR");
