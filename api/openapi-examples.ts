@@ -617,6 +617,37 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "nextCursor": null
     }
   },
+  "listLpTokenTransfers": {
+    "200": {
+      "lpTokenId": 1,
+      "pool": {
+        "token0Id": 0,
+        "token1Id": 1984
+      },
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
+      "transfers": [
+        {
+          "blockNumber": 6,
+          "timestamp": 1700000000,
+          "extrinsicIndex": null,
+          "eventIndex": 2,
+          "tokenId": null,
+          "lpTokenId": 1,
+          "from": null,
+          "to": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+          "amount": "1000000",
+          "kind": "mint",
+          "event": "poolAssets.Issued",
+          "valueUsd": null,
+          "tip": null
+        }
+      ],
+      "nextCursor": null
+    }
+  },
   "listPools": {
     "200": {
       "page": 1,

@@ -7,7 +7,7 @@ import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
 import { COMMON_ERRORS, COVERAGE_RULE, Decimal, errors, HistoryCoverage, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
 import { accountTrades } from "../services/history.js";
-import { accountTransferPage, tokenTransferPage } from "../services/transfers.js";
+import { accountTransferPage, lpTransferPage, tokenTransferPage } from "../services/transfers.js";
 
 const security = [{ bearerAuth: [] }];
 
@@ -141,6 +141,35 @@ const tokenRoute = createRoute({
   },
 });
 
+const lpRoute = createRoute({
+  method: "get",
+  path: "/assets/lp/{lpTokenId}/transfers",
+  operationId: "listLpTokenTransfers",
+  tags: ["assets"],
+  summary: "An LP token's transfers (PoolAssets: liquidity added and removed, positions moved), newest first (keyset cursor)",
+  description: `${COVERAGE_RULE} An LP token's mints and burns are its pool's liquidity added and removed; its holders at a block are a snapshot (POST /snapshots with lpTokenId).`,
+  security,
+  request: { params: z.object({ lpTokenId: tokenIdParam("lpTokenId").openapi({ param: { name: "lpTokenId", in: "path" }, example: "1", description: "LP token id (PoolAssets; /pools lists each pool's)" }) }), query: z.object(commonQuery) },
+  responses: {
+    200: {
+      ...json(
+        z
+          .object({
+            lpTokenId: z.number().int(),
+            pool: z.object({ token0Id: z.number().int(), token1Id: z.number().int() }).nullable().openapi({ description: "The pool this LP token is a share of; null when it is gone" }),
+            ...TransferCoverage,
+            transfers: z.array(Transfer),
+            nextCursor,
+          })
+          .openapi("LpTokenTransferPage"),
+        "One page of the LP token's transfers",
+      ),
+      headers: DEPRECATION_HEADERS,
+    },
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
+  },
+});
+
 const AccountTrade = z
   .object({
     blockNumber: z.number().int(),
@@ -199,5 +228,9 @@ export function transferRoutes(deps: { db: Database }) {
     .openapi(tokenRoute, async (c) => {
       const q = timesOf(c, c.req.valid("query"));
       return c.json(await tokenTransferPage(deps.db, c.req.valid("param").id, { ...q, limit: q.limit ?? 50 }), 200);
+    })
+    .openapi(lpRoute, async (c) => {
+      const q = timesOf(c, c.req.valid("query"));
+      return c.json(await lpTransferPage(deps.db, c.req.valid("param").lpTokenId, { ...q, limit: q.limit ?? 50 }), 200);
     });
 }

@@ -2,7 +2,7 @@
  * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
  * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
  */
-import { accountTransfers, getToken, getTokens, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, type AccountScanFilter, type Database, type Transfer, type TransferFilter, type TransferPosition } from "../../db/index.js";
+import { accountTransfers, getToken, getTokens, lpTokenKnown, poolsByLpToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, type AccountScanFilter, type Database, type Transfer, type TransferFilter, type TransferPosition } from "../../db/index.js";
 import type { TransferKind } from "../../db/schema/transfers.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -121,4 +121,14 @@ export async function tokenTransferPage(db: Database, id: number, q: Omit<Transf
   const coverage = await covered(db, q);
   const rows = await timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { tokenId: id }, f, q.limit + 1) : []));
   return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, ...coverageBody(coverage), ...page(rows, q.limit, row) };
+}
+
+/** An LP token's transfers (PoolAssets: mints and burns as liquidity is added and removed, and moves between accounts). */
+export async function lpTransferPage(db: Database, id: number, q: Omit<TransferQuery, "tokenId" | "lpTokenId" | "direction" | "counterparty">) {
+  const asked = filterOf(q);
+  const [[pool], known] = await Promise.all([poolsByLpToken(db, [id]), lpTokenKnown(db, id)]);
+  if (!known) throw new AppError("TOKEN_NOT_FOUND", `No LP token with id ${id} is indexed.`);
+  const coverage = await covered(db, q);
+  const rows = await timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { lpTokenId: id }, f, q.limit + 1) : []));
+  return { lpTokenId: id, pool: pool ? { token0Id: pool.token0Id, token1Id: pool.token1Id } : null, ...coverageBody(coverage), ...page(rows, q.limit, row) };
 }

@@ -170,6 +170,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/lp/{lpTokenId}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An LP token's transfers (PoolAssets: liquidity added and removed, positions moved), newest first (keyset cursor)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom. An LP token's mints and burns are its pool's liquidity added and removed; its holders at a block are a snapshot (POST /snapshots with lpTokenId).
+         */
+        get: operations["listLpTokenTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/metadata/{id}": {
         parameters: {
             query?: never;
@@ -999,6 +1019,25 @@ export interface components {
             tokenA: components["schemas"]["LpUnderlying"];
             tokenB: components["schemas"]["LpUnderlying"];
             valueUsd: components["schemas"]["Decimal"] & unknown;
+        };
+        LpTokenTransferPage: {
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose transfers the store holds (the later of its first indexed block's events and where tokenpool prune-history --transfers gave earlier ones up): the list may go on before it unless historyComplete. null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
+            lpTokenId: number;
+            /** @description Pass as ?cursor= for older transfers; null on the last page */
+            nextCursor: string | null;
+            /** @description The pool this LP token is a share of; null when it is gone */
+            pool: {
+                token0Id: number;
+                token1Id: number;
+            } | null;
+            transfers: components["schemas"]["Transfer"][];
         };
         LpUnderlying: {
             amount: components["schemas"]["IntegerAmount"];
@@ -2442,6 +2481,143 @@ export interface operations {
                 };
             };
             /** @description TOKEN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLpTokenTransfers: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: use fromTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with fromTime
+                 */
+                from?: string;
+                /** @description Only transfers at or after this block */
+                fromBlock?: string;
+                /** @description Only transfers at or after this time (Unix seconds) */
+                fromTime?: string;
+                /** @description Only transfers of this kind (fee: transaction fees) */
+                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
+                /** @description Transfers per page, 1-500 (default 50) */
+                limit?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: use toTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with toTime
+                 */
+                to?: string;
+                /** @description Only transfers at or before this block */
+                toBlock?: string;
+                /** @description Only transfers at or before this time (Unix seconds) */
+                toTime?: string;
+            };
+            header?: never;
+            path: {
+                /** @description LP token id (PoolAssets; /pools lists each pool's) */
+                lpTokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the LP token's transfers */
+            200: {
+                headers: {
+                    /** @description Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds) */
+                    Deprecation?: string;
+                    /** @description Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lpTokenId": 1,
+                     *       "pool": {
+                     *         "token0Id": 0,
+                     *         "token1Id": 1984
+                     *       },
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
+                     *       "transfers": [
+                     *         {
+                     *           "blockNumber": 6,
+                     *           "timestamp": 1700000000,
+                     *           "extrinsicIndex": null,
+                     *           "eventIndex": 2,
+                     *           "tokenId": null,
+                     *           "lpTokenId": 1,
+                     *           "from": null,
+                     *           "to": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+                     *           "amount": "1000000",
+                     *           "kind": "mint",
+                     *           "event": "poolAssets.Issued",
+                     *           "valueUsd": null,
+                     *           "tip": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LpTokenTransferPage"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOKEN_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;

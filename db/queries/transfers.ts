@@ -211,6 +211,18 @@ export async function tokenTransfers(db: Database, asset: TransferAsset, f: Tran
   });
 }
 
+/**
+ * Whether the store knows LP token `id` at all: a pool's, or one its balances or transfers name
+ * (an LP token outlives its pool in history). Index seeks only: pools' unique LP key, then
+ * balance_history's key (lp, token_id, …).
+ */
+export async function lpTokenKnown(db: Database, id: number): Promise<boolean> {
+  const [r] = rowsOf<{ known: boolean }>(
+    await db.execute(sql`select exists (select 1 from pools where lp_token_id = ${id}::bigint) or exists (select 1 from balance_history where lp and token_id = ${id}::bigint) as known`),
+  );
+  return r?.known === true;
+}
+
 /** `rows` with their accounts' addresses (one lookup for the page). */
 async function named(db: Database, rows: ReadTransfer[]): Promise<Transfer[]> {
   const address = await addressesOf(db, rows.flatMap((r) => [r.fromId, r.toId]));

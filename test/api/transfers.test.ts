@@ -206,6 +206,17 @@ describeDb("transfer lists", (ctx) => {
     }
     const body: any = await (await t.get(`/assets/${USDT}/transfers?limit=1`, auth)).json();
     expect(body).toMatchObject({ tokenId: USDT, symbol: "USDt", decimals: 6 });
+    // An LP token's list: its own id space (PoolAssets), the same paging and filters.
+    const lp = all.filter((r) => r.lpTokenId === 1).sort(newestFirst);
+    expect(lp.length).toBeGreaterThan(5);
+    expect((await walk(`/assets/lp/1/transfers`, 4)).rows.map(key)).toEqual(lp.map(key));
+    const late = 1_700_000_000 + 1020 * 6;
+    expect((await walk(`/assets/lp/1/transfers?fromTime=${late}`, 4)).rows.map(key)).toEqual(lp.filter((r) => r.timestamp >= late).map(key));
+    const lpBody: any = await (await t.get(`/assets/lp/1/transfers?limit=1`, auth)).json();
+    expect(lpBody).toMatchObject({ lpTokenId: 1, pool: { token0Id: expect.any(Number), token1Id: expect.any(Number) }, historyComplete: true });
+    expect(lpBody.transfers[0]).toMatchObject({ tokenId: null, lpTokenId: 1, event: "poolAssets.Transferred" });
+    await expectError(await t.get(`/assets/lp/424242/transfers`, auth), 404, "TOKEN_NOT_FOUND");
+    await expectError(await t.get(`/assets/lp/1/transfers`), 401, "UNAUTHORIZED");
   });
 
   it("an account's trades: every hop it made in any pool, newest first, paged to the end, with a block range", async () => {
