@@ -6,6 +6,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "id": 1,
       "tokenId": 1984,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "timestamp": 1795000000,
       "state": "done",
@@ -27,6 +28,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "202": {
       "id": 4,
       "tokenId": 0,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "timestamp": 1795000000,
       "state": "queued",
@@ -415,6 +417,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "id": 1,
       "tokenId": 1984,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "timestamp": 1795000000,
       "state": "done",
@@ -803,6 +806,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "snapshotId": 1,
       "tokenId": 1984,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "page": 1,
       "limit": 2,

@@ -401,7 +401,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a holder snapshot of a token as of a block (or a time, or now); the same token and block give the same snapshot */
+        /** Start a holder snapshot of a token, or of an LP token (a pool's providers), as of a block (or a time, or now); the same token and block give the same snapshot */
         post: operations["createSnapshot"];
         delete?: never;
         options?: never;
@@ -932,6 +932,8 @@ export interface components {
                 csv: string;
                 holders: string;
             };
+            /** @description The LP token (PoolAssets id: its holders are the pool's providers); null for a token's snapshot */
+            lpTokenId: number | null;
             progress: {
                 /** @description Accounts of the token's balance history read so far */
                 accountsRead: number;
@@ -943,7 +945,8 @@ export interface components {
             state: "queued" | "running" | "done" | "failed";
             /** @description The block's on-chain time (Unix seconds) */
             timestamp: number | null;
-            tokenId: number;
+            /** @description The token; null for an LP token's snapshot */
+            tokenId: number | null;
             /** @description The sum of their balances (when done) */
             totalBalance: components["schemas"]["IntegerAmount"] | null;
         };
@@ -1235,11 +1238,14 @@ export interface components {
             blockNumber: number;
             holders: components["schemas"]["SnapshotHolder"][];
             limit: number;
+            /** @description The LP token (PoolAssets id: its holders are the pool's providers); null for a token's snapshot */
+            lpTokenId: number | null;
             /** @description Pass as ?cursor= for the next page; null on the last page */
             nextCursor: string | null;
             page: number;
             snapshotId: number;
-            tokenId: number;
+            /** @description The token; null for an LP token's snapshot */
+            tokenId: number | null;
             totalHolders: number;
             totalPages: number;
         };
@@ -2413,7 +2419,7 @@ export interface operations {
             /** @description One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block; X-Row-Count and Content-Length say how much: a download that ends short of them was cut) */
             200: {
                 headers: {
-                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv) */
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv) */
                     "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
@@ -3932,8 +3938,10 @@ export interface operations {
                     atTime?: number;
                     /** @description The block (default: the newest indexed) */
                     block?: number;
-                    /** @description The token: must be an integer from 0 to 9007199254740991 (asset ids, and foreign assets' derived ids) */
-                    tokenId: number;
+                    /** @description Or: an LP token (PoolAssets id, as /pools lists it): its holders at the block are the pool's providers */
+                    lpTokenId?: number;
+                    /** @description The token: must be an integer from 0 to 9007199254740991 (asset ids, and foreign assets' derived ids). Give this or lpTokenId */
+                    tokenId?: number;
                 };
             };
         };
@@ -3948,6 +3956,7 @@ export interface operations {
                      * @example {
                      *       "id": 1,
                      *       "tokenId": 1984,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "timestamp": 1795000000,
                      *       "state": "done",
@@ -3980,6 +3989,7 @@ export interface operations {
                      * @example {
                      *       "id": 4,
                      *       "tokenId": 0,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "timestamp": 1795000000,
                      *       "state": "queued",
@@ -4107,6 +4117,7 @@ export interface operations {
                      * @example {
                      *       "id": 1,
                      *       "tokenId": 1984,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "timestamp": 1795000000,
                      *       "state": "done",
@@ -4207,7 +4218,7 @@ export interface operations {
             /** @description One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed; X-Row-Count and Content-Length say how much) */
             200: {
                 headers: {
-                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv) */
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv) */
                     "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
@@ -4222,6 +4233,7 @@ export interface operations {
                      * @example {
                      *       "snapshotId": 1,
                      *       "tokenId": 1984,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "page": 1,
                      *       "limit": 2,
@@ -4322,7 +4334,7 @@ export interface operations {
             /** @description rank,address,balance; exact integers in smallest units; X-Row-Count and Content-Length say how much (a download that ends short of them was cut: use curl --fail and check its exit code) */
             200: {
                 headers: {
-                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv) */
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv) */
                     "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
