@@ -46,6 +46,10 @@ const TransferFields = {
   blockNumber: z.number().int(),
   timestamp: z.number().int(),
   extrinsicIndex: z.number().int().nullable().openapi({ description: "Position of the extrinsic in its block; null outside one" }),
+  extrinsicHash: z
+    .string()
+    .nullable()
+    .openapi({ example: "0x8d1e5a4b0c6f7e2d9a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091", description: "The extrinsic's hash (blake2_256 of its bytes, as explorers show it); null outside an extrinsic, and unknown (null) for blocks indexed before this version recorded them" }),
   eventIndex: z.number().int().openapi({ description: "Position of the event in the block's events: with blockNumber, the transfer's key" }),
   tokenId: z.number().int().nullable().openapi({ description: "The token moved; null for an LP token (see lpTokenId)" }),
   lpTokenId: z.number().int().nullable().openapi({ description: "The LP token (PoolAssets) moved; null for any other token" }),

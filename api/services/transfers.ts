@@ -2,7 +2,7 @@
  * Transfer lists (GET /accounts/{address}/transfers, GET /assets/{id}/transfers): the rows the
  * indexer keeps of every balance movement (db/schema/transfers.ts), newest first, keyset-paged.
  */
-import { accountTransfers, getToken, getTokens, lpTokenKnown, poolsByLpToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, type AccountScanFilter, type Database, type Transfer, type TransferFilter, type TransferPosition } from "../../db/index.js";
+import { accountTransfers, extrinsicHashes, extrinsicKey, getToken, getTokens, lpTokenKnown, poolsByLpToken, timesAsBlocks, TRANSFER_SCAN_ROWS, tokenTransfers, type AccountScanFilter, type Database, type Transfer, type TransferFilter, type TransferPosition } from "../../db/index.js";
 import type { TransferKind } from "../../db/schema/transfers.js";
 import { normalizeDecimal } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
@@ -59,6 +59,7 @@ const row = (t: Transfer) => ({
   blockNumber: t.blockNumber,
   timestamp: t.timestamp,
   extrinsicIndex: t.extrinsicIndex,
+  extrinsicHash: null as string | null,
   eventIndex: t.eventIndex,
   tokenId: t.tokenId,
   lpTokenId: t.lpTokenId,
@@ -71,12 +72,15 @@ const row = (t: Transfer) => ({
   tip: t.tip === null ? null : normalizeDecimal(t.tip),
 });
 
-function page<T>(rows: Transfer[], limit: number, map: (t: Transfer) => T, stoppedAt?: TransferPosition) {
+async function page<T extends ReturnType<typeof row>>(db: Database, rows: Transfer[], limit: number, map: (t: Transfer) => T, stoppedAt?: TransferPosition) {
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   // A page that stopped at the scan bound continues below the last row it examined.
   const next = stoppedAt ?? (rows.length > limit ? last : undefined);
-  return { transfers: shown.map(map), nextCursor: next ? encodeCursor(next) : null };
+  // The page's extrinsic hashes, in one read of block_extrinsics (db/queries/extrinsics.ts).
+  const hashes = await extrinsicHashes(db, shown);
+  const transfers = shown.map((t) => ({ ...map(t), extrinsicHash: t.extrinsicIndex === null ? null : (hashes.get(extrinsicKey(t.blockNumber, t.extrinsicIndex)) ?? null) }));
+  return { transfers, nextCursor: next ? encodeCursor(next) : null };
 }
 
 /** What the store holds of transfers; a named bound it does not reach is refused (coverage.ts). */
@@ -94,7 +98,7 @@ export async function accountTransferPage(db: Database, text: string, q: Transfe
   if (q.counterparty !== undefined) asked.counterparty = (await resolveAddress(db, q.counterparty, "counterparty", "query")).address;
   const coverage = await covered(db, q);
   const found = await timesAsBlocks(db, asked).then((f) => (f ? accountTransfers(db, address, q.direction, f, q.limit + 1, scanRows) : { rows: [] }));
-  const listed = page(found.rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) }), found.stoppedAt);
+  const listed = await page(db, found.rows, q.limit, (t) => ({ ...row(t), direction: t.fromAccount === address ? (t.toAccount === address ? ("self" as const) : ("out" as const)) : ("in" as const) }), found.stoppedAt);
   const units = await unitsOf(db, listed.transfers);
   return {
     address,
@@ -120,7 +124,7 @@ export async function tokenTransferPage(db: Database, id: number, q: Omit<Transf
   if (!token) throw new AppError("TOKEN_NOT_FOUND", `No token with id ${id} is indexed.`);
   const coverage = await covered(db, q);
   const rows = await timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { tokenId: id }, f, q.limit + 1) : []));
-  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, ...coverageBody(coverage), ...page(rows, q.limit, row) };
+  return { tokenId: token.id, symbol: token.symbol, decimals: token.decimals, ...coverageBody(coverage), ...(await page(db, rows, q.limit, row)) };
 }
 
 /** An LP token's transfers (PoolAssets: mints and burns as liquidity is added and removed, and moves between accounts). */
@@ -130,5 +134,5 @@ export async function lpTransferPage(db: Database, id: number, q: Omit<TransferQ
   if (!known) throw new AppError("TOKEN_NOT_FOUND", `No LP token with id ${id} is indexed.`);
   const coverage = await covered(db, q);
   const rows = await timesAsBlocks(db, asked).then((f) => (f ? tokenTransfers(db, { lpTokenId: id }, f, q.limit + 1) : []));
-  return { lpTokenId: id, pool: pool ? { token0Id: pool.token0Id, token1Id: pool.token1Id } : null, ...coverageBody(coverage), ...page(rows, q.limit, row) };
+  return { lpTokenId: id, pool: pool ? { token0Id: pool.token0Id, token1Id: pool.token1Id } : null, ...coverageBody(coverage), ...(await page(db, rows, q.limit, row)) };
 }

@@ -554,6 +554,11 @@ export interface components {
             event: string;
             /** @description Position of the event in the block's events: with blockNumber, the transfer's key */
             eventIndex: number;
+            /**
+             * @description The extrinsic's hash (blake2_256 of its bytes, as explorers show it); null outside an extrinsic, and unknown (null) for blocks indexed before this version recorded them
+             * @example 0x8d1e5a4b0c6f7e2d9a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091
+             */
+            extrinsicHash: string | null;
             /** @description Position of the extrinsic in its block; null outside one */
             extrinsicIndex: number | null;
             /** @description Sender; null for a mint or a deposit */
@@ -1343,6 +1348,11 @@ export interface components {
             event: string;
             /** @description Position of the event in the block's events: with blockNumber, the transfer's key */
             eventIndex: number;
+            /**
+             * @description The extrinsic's hash (blake2_256 of its bytes, as explorers show it); null outside an extrinsic, and unknown (null) for blocks indexed before this version recorded them
+             * @example 0x8d1e5a4b0c6f7e2d9a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091
+             */
+            extrinsicHash: string | null;
             /** @description Position of the extrinsic in its block; null outside one */
             extrinsicIndex: number | null;
             /** @description Sender; null for a mint or a deposit */
@@ -1935,6 +1945,7 @@ export interface operations {
                      *           "blockNumber": 6,
                      *           "timestamp": 1700000000,
                      *           "extrinsicIndex": null,
+                     *           "extrinsicHash": null,
                      *           "eventIndex": 2,
                      *           "tokenId": null,
                      *           "lpTokenId": 1,
@@ -2323,6 +2334,7 @@ export interface operations {
                      *           "blockNumber": 5,
                      *           "timestamp": 1700000000,
                      *           "extrinsicIndex": 1,
+                     *           "extrinsicHash": null,
                      *           "eventIndex": 1,
                      *           "tokenId": 1984,
                      *           "lpTokenId": null,
@@ -2587,6 +2599,7 @@ export interface operations {
                      *           "blockNumber": 6,
                      *           "timestamp": 1700000000,
                      *           "extrinsicIndex": null,
+                     *           "extrinsicHash": null,
                      *           "eventIndex": 2,
                      *           "tokenId": null,
                      *           "lpTokenId": 1,

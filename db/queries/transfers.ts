@@ -347,6 +347,9 @@ export async function pruneTransfers(db: Database, before: number, batch = 50_00
     insert into history_floors (kind, block_number) values ('transfers', ${before}::bigint)
     on conflict (kind) do update set block_number = greatest(history_floors.block_number, excluded.block_number)`);
   const { partitions, rows: dropped } = await dropPartitionsBefore(db, "transfers", before);
+  // The hashes of those blocks' extrinsics go with them (block_extrinsics: only transfers read them).
+  await dropPartitionsBefore(db, "block_extrinsics", before);
+  await db.execute(sql`delete from block_extrinsics where block_number < ${before}::bigint`);
   let deleted = 0;
   for (;;) {
     const [r] = rowsOf<{ n: string | number }>(

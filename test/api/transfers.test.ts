@@ -8,7 +8,8 @@ import { u8aToHex } from "@polkadot/util";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
 import { ResponseCache } from "../../api/middleware/cache.js";
-import { historyFloor, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
+import { sql } from "drizzle-orm";
+import { historyFloor, insertBlockExtrinsics, rowsOf, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -45,6 +46,9 @@ function rows(): NewTransfer[] {
   return out;
 }
 
+/** A made-up extrinsic hash, one per (block, extrinsic). */
+const hashOf = (block: number, extrinsic: number) => `0x${block.toString(16).padStart(8, "0")}${String(extrinsic).padStart(56, "0")}`;
+
 /** The fixture's symbol and decimals of the tokens rows() moves. */
 const UNITS: Record<number, [string, number]> = { [KSM]: ["KSM", 12], [USDT]: ["USDt", 6], 10: ["TEN", 10] };
 
@@ -61,6 +65,8 @@ describeDb("transfer lists", (ctx) => {
     // The transfers' blocks, at their times: a time filter is read as the blocks of those times.
     await insertBlocks(ctx.db, Array.from({ length: 40 }, (_, i) => ({ number: 1_000 + i, hash: `0x${(1_000 + i).toString(16)}`, timestamp: 1_700_000_000 + (1_000 + i) * 6 })));
     all = rows();
+    // The extrinsics' hashes of blocks 1000–1019 (three extrinsics each, as rows() names them).
+    await insertBlockExtrinsics(ctx.db, Array.from({ length: 20 }, (_, i) => ({ blockNumber: 1_000 + i, hashes: [0, 1, 2].map((x) => hashOf(1_000 + i, x).slice(2)).join("") })));
     await insertTransfers(ctx.db, all);
     await insertTransfers(ctx.db, all); // a replayed block writes nothing twice
     t = buildApp(ctx.db);
@@ -98,6 +104,8 @@ describeDb("transfer lists", (ctx) => {
         blockNumber: e.blockNumber,
         timestamp: e.timestamp,
         extrinsicIndex: e.extrinsicIndex,
+        // Recorded for blocks before 1020 only (as for a store indexed partly before migration 0027).
+        extrinsicHash: e.blockNumber < 1_020 ? hashOf(e.blockNumber, e.extrinsicIndex!) : null,
         eventIndex: e.eventIndex,
         tokenId: e.tokenId,
         lpTokenId: e.lpTokenId,
@@ -203,6 +211,7 @@ describeDb("transfer lists", (ctx) => {
       const { rows: got } = await walk(`/assets/${USDT}/transfers${query}`, 9);
       expect(got.map(key), query).toEqual(expected.map(key));
       expect(got.every((r) => r.tokenId === USDT && r.direction === undefined)).toBe(true);
+      expect(got.map((r) => r.extrinsicHash)).toEqual(got.map((r) => (r.blockNumber < 1_020 ? hashOf(r.blockNumber, r.extrinsicIndex) : null)));
     }
     const body: any = await (await t.get(`/assets/${USDT}/transfers?limit=1`, auth)).json();
     expect(body).toMatchObject({ tokenId: USDT, symbol: "USDt", decimals: 6 });
@@ -264,6 +273,8 @@ describeDb("transfer lists", (ctx) => {
     expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020, historyComplete: false });
     expect(await first(`/assets/${USDT}/transfers`)).toMatchObject({ historyFrom: 1_020 });
     expect(await historyFloor(ctx.db, "holders")).toBe(floor); // balance history is not touched
+    // The extrinsic hashes of the blocks given up go with their transfers.
+    expect(rowsOf(await ctx.db.execute(sql`select block_number from block_extrinsics where block_number < 1020`))).toEqual([]);
   });
 
   it("bad input: a clear 4xx, nothing computed", async () => {
