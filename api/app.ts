@@ -23,7 +23,7 @@ import type { PaceLimits } from "./services/csv-pace.js";
 import { DownloadSlots, type DownloadSlotLimits } from "./services/download-slots.js";
 import { HolderCsvFiles, type HolderCsvFileLimits } from "./services/holder-csv-files.js";
 import type { SnapshotLimits } from "./services/snapshots.js";
-import type { SnapshotRunner } from "../shared/snapshots.js";
+import type { SnapshotRunner } from "./snapshot-runner.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
 import { assetRoutes } from "./routes/assets.js";
@@ -31,6 +31,7 @@ import { authRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { oracleRoutes } from "./routes/oracle.js";
 import { poolRoutes } from "./routes/pool.js";
+import { dexScreenerRoutes } from "./routes/dexscreener.js";
 import { CACHEABLE, etagOf, ifNoneMatches, prewarmOf, responseCache, type ResponseCache } from "./middleware/cache.js";
 import { snapshots } from "./snapshot.js";
 import { listRoutes } from "./routes/lists.js";
@@ -73,7 +74,7 @@ export interface AppDeps {
   readBudget?: ReadBudgetOptions;
   /** Milliseconds after which a request is answered 503 (REQUEST_TIMEOUT_MS); unset = none. */
   requestTimeoutMs?: number;
-  /** Holder snapshots' job runner (shared/snapshots.ts); unset = POST /snapshots answers 503. */
+  /** Holder snapshots' job runner (api/snapshot-runner.ts); unset = POST /snapshots answers 503. */
   snapshots?: SnapshotRunner;
   /** New holder snapshot work: unfinished ones, rows per day, the disk cap (default SNAPSHOT_LIMITS). */
   snapshotLimits?: Partial<SnapshotLimits>;
@@ -213,6 +214,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", marketRoutes(reads));
   app.route("/", transferRoutes(reads));
   app.route("/", balanceRoutes(reads));
+  app.route("/", dexScreenerRoutes(reads));
   const snapshotCsv = { slots: new DownloadSlots({ ...CSV_LIMITS.downloads, ...deps.csv?.snapshot }), pace: csvPace, reads: budget };
   app.route("/", snapshotRoutes({ db: deps.db, runner: deps.snapshots, limits: { ...SNAPSHOT_LIMITS, ...deps.snapshotLimits }, csv: snapshotCsv, trustProxy: deps.trustProxy, logger: deps.logger }));
   app.route("/", healthRoutes({ ...reads, ...deps.health }));
@@ -241,6 +243,7 @@ export function createApp(deps: AppDeps) {
           { name: "accounts", description: "An account's balances, LP positions, transfers and trades" },
           { name: "snapshots", description: "Holder snapshots at a block, as pages or CSV" },
           { name: "health", description: "Whether the store, the indexer and the chain are current" },
+          { name: "dexscreener", description: "The DEX Screener adapter (DEX Screener Adapter Specs v1.1): latest block, asset, pair, and events by block range" },
         ],
       });
       attachExamples(doc);

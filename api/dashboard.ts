@@ -1,6 +1,6 @@
 /**
  * The live dashboard (a front end of its own, docs/architecture.md#the-dashboard): a page, its
- * script and its style sheet, all from this origin. The script is a bundle — the modules in
+ * script, its style sheet and its icon, all from this origin. The script is a bundle — the modules in
  * api/dashboard/src/ (one per page, the API client, formatting, charts) with TradingView's
  * lightweight-charts — that the build writes beside the compiled server (dist/api/dashboard/app.js);
  * run from the sources, where there is none, it is bundled on its first request (api/dashboard-bundle.ts).
@@ -18,7 +18,10 @@ const FILES: Record<string, [file: string, type: string]> = {
   "/": ["index.html", "text/html; charset=UTF-8"],
   "/dashboard/app.js": ["app.js", "text/javascript; charset=utf-8"],
   "/dashboard/style.css": ["style.css", "text/css; charset=utf-8"],
+  "/dashboard/favicon.svg": ["favicon.svg", "image/svg+xml"],
 };
+/** An SVG opened on its own is a document: this one may load and run nothing (it draws two circles). */
+const SVG_HEADERS = { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'", "X-Content-Type-Options": "nosniff" };
 /** The one file the build makes (the others are sources, copied). */
 const BUNDLE = "app.js";
 
@@ -35,7 +38,8 @@ export function dashboardRoutes(app: Hono<AppEnv>): void {
   for (const [route, [file, type]] of Object.entries(FILES)) {
     const serve = (bytes: Uint8Array): Served => {
       const etag = etagOf(bytes);
-      const headers = { ...(route === "/" ? PAGE_HEADERS : { "X-Content-Type-Options": "nosniff" }), "Content-Type": type, "Cache-Control": "no-cache", ETag: etag };
+      const own = route === "/" ? PAGE_HEADERS : file.endsWith(".svg") ? SVG_HEADERS : { "X-Content-Type-Options": "nosniff" };
+      const headers = { ...own, "Content-Type": type, "Cache-Control": "no-cache", ETag: etag };
       return { bytes: bytes as Uint8Array<ArrayBuffer>, etag, headers };
     };
     const path = new URL(`./dashboard/${file}`, import.meta.url);

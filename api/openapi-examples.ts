@@ -224,6 +224,111 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "blockNumber": 2000
     }
   },
+  "getDexScreenerAsset": {
+    "200": {
+      "asset": {
+        "id": "1984",
+        "name": "Tether USD",
+        "symbol": "USDt",
+        "totalSupply": "1000000",
+        "metadata": {
+          "kind": "asset",
+          "decimals": "6"
+        }
+      }
+    }
+  },
+  "getDexScreenerEvents": {
+    "200": {
+      "events": [
+        {
+          "block": {
+            "blockNumber": 1500,
+            "blockTimestamp": 1794917200
+          },
+          "txnId": "1500-event-2",
+          "txnIndex": 2,
+          "eventIndex": 0,
+          "maker": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+          "pairId": "0-1984",
+          "eventType": "swap",
+          "asset0In": "0.000000001",
+          "asset1Out": "0.00099",
+          "priceNative": "990000",
+          "reserves": {
+            "asset0": "1000",
+            "asset1": "11000"
+          },
+          "metadata": {
+            "event": "1500-2"
+          }
+        },
+        {
+          "block": {
+            "blockNumber": 2000,
+            "blockTimestamp": 1795000000
+          },
+          "txnId": "2000-event-5",
+          "txnIndex": 5,
+          "eventIndex": 0,
+          "maker": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+          "pairId": "0-1984",
+          "eventType": "swap",
+          "asset0In": "0.000000001",
+          "asset1Out": "0.00099",
+          "priceNative": "990000",
+          "reserves": {
+            "asset0": "1000",
+            "asset1": "12500"
+          },
+          "metadata": {
+            "event": "2000-5"
+          }
+        },
+        {
+          "block": {
+            "blockNumber": 2000,
+            "blockTimestamp": 1795000000
+          },
+          "txnId": "2000-event-6",
+          "txnIndex": 6,
+          "eventIndex": 1,
+          "maker": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+          "pairId": "0-18",
+          "eventType": "swap",
+          "asset0In": "0.000000001",
+          "asset1Out": "0.00000000000000099",
+          "priceNative": "0.00000099",
+          "metadata": {
+            "event": "2000-6"
+          }
+        }
+      ]
+    }
+  },
+  "getDexScreenerLatestBlock": {
+    "200": {
+      "block": {
+        "blockNumber": 2000,
+        "blockTimestamp": 1795000000
+      }
+    }
+  },
+  "getDexScreenerPair": {
+    "200": {
+      "pair": {
+        "id": "0-1984",
+        "dexKey": "asset-conversion",
+        "asset0Id": "0",
+        "asset1Id": "1984",
+        "feeBps": 30,
+        "metadata": {
+          "lpTokenId": "1",
+          "poolAccount": "pool-ksm-usdt"
+        }
+      }
+    }
+  },
   "getHealth": {
     "200": {
       "status": "ok",
@@ -284,6 +389,44 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
       "assetId": null,
       "location": null,
       "valueUsd": "12.5",
+      "timestamp": 1795000000,
+      "blockNumber": 2000
+    }
+  },
+  "getOracleValues": {
+    "200": {
+      "values": [
+        {
+          "tokenId": 0,
+          "symbol": "KSM",
+          "kind": "native",
+          "assetId": null,
+          "location": null,
+          "valueUsd": "12.5",
+          "error": null
+        },
+        {
+          "tokenId": 1984,
+          "symbol": "USDt",
+          "kind": "asset",
+          "assetId": 1984,
+          "location": null,
+          "valueUsd": "1",
+          "error": null
+        },
+        {
+          "tokenId": 7,
+          "symbol": "ZERO",
+          "kind": "asset",
+          "assetId": 7,
+          "location": null,
+          "valueUsd": null,
+          "error": {
+            "code": "PRICE_UNAVAILABLE",
+            "message": "Token 7 (ZERO) has no current USD price since block 1500: every pool route to a USD stablecoin fell below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or is gone. Its earlier values are in /oracle/history/7."
+          }
+        }
+      ],
       "timestamp": 1795000000,
       "blockNumber": 2000
     }

@@ -1,4 +1,4 @@
-import { startSnapshotRunner } from "../shared/snapshots.js";
+import { startSnapshotRunner } from "./snapshot-runner.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";
@@ -23,7 +23,7 @@ import { keepTickShape, stopTickShape } from "./tick-shape.js";
 import { snapshots } from "./snapshot.js";
 import { readBudgetFor } from "./middleware/read-budget.js";
 import { LiveHub, type HubLimits } from "./live/hub.js";
-import { attachLive, type LiveLimits } from "./live/ws.js";
+import { attachLive, type LiveLimits, type LiveServer } from "./live/ws.js";
 import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
 import { RedisRateLimitStore } from "./rate-limit/redis-store.js";
 import type { RateLimitStore } from "./rate-limit/store.js";
@@ -134,7 +134,7 @@ export interface ApiServer {
   /** The per-block response cache (REST reads and /ws answers share it); unset with RESPONSE_CACHE_MB=0. */
   cache: ResponseCache | undefined;
   /** The WebSocket endpoint (its open connections). */
-  live: { connections(): number };
+  live: Pick<LiveServer, "connections" | "slotsOf">;
   /** Prometheus metrics of this server, and the port /metrics is served on (METRICS_PORT). */
   metrics: ApiMetrics;
   /** Connections closed for exceeding their budget, by reason. */

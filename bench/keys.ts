@@ -143,7 +143,7 @@ export async function keyVariants(handle: DbHandle, n = Number(process.env.BENCH
         : (await tableBytes(db, table)) + (table === IDS ? await tableBytes(db, "bench_accounts") : 0);
     const perMillion = Math.round((bytes / Number(c!.n)) * 1_000_000);
     const s = spread(rates.get(label)!);
-    rows.push({ what: `transfer keys ${label}: insert rows/s, ${RUNS} runs of ${n.toLocaleString("en")}; on disk per million rows at ${Number(c!.n).toLocaleString("en")}`, figure: `${range(s)}; ${(perMillion / 1024 / 1024).toFixed(0)} MB` });
+    rows.push({ what: `transfer keys ${label}: insert rows/s, ${RUNS} runs of ${n.toLocaleString("en")}; on disk per million rows at ${Number(c!.n).toLocaleString("en")}`, measure: `transfer keys ${label}`, figure: `${range(s)}; ${(perMillion / 1024 / 1024).toFixed(0)} MB` });
     out[label] = { rowsPerSecond: s, rates: rates.get(label), rows: Number(c!.n), bytesPerMillion: perMillion };
   }
   results.transferKeys = out;

@@ -30,6 +30,21 @@ export const ABOUT =
   "One row per measure, the latest (dated; median and spread in the figure, and as numbers where the measure has one). Superseded rows are in bench/results-history.jsonl. docs/performance.md explains each.";
 
 /**
+ * A store's size as a measure's scale: 2,000,000 rows → "2M rows", 200,000,000 → "200M rows"
+ * (one significant digit). A figure at 20M rows and one at 200M are two measures; two runs at
+ * 20,000,000 and 20,100,000 rows are one.
+ */
+export function scaleOf(rows: number): string {
+  if (rows < 1_000_000) return `${Number((rows / 1_000).toPrecision(1))}k rows`;
+  return `${Number((rows / 1_000_000).toPrecision(1))}M rows`;
+}
+
+/** A measure's name with the counts that change from run to run (sizes, rows, rates) taken out. */
+export function stableName(what: string): string {
+  return what.replace(/\d[\d,.]{3,}/g, "N");
+}
+
+/**
  * A measure's identity. Every part prints the machine's speed first, so that row is one per part.
  */
 export function measureOf(r: Row): string {

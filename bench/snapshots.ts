@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { CSV_BATCH } from "../api/services/snapshot-csv.js";
 import { ensurePartitionsBetween, requestSnapshot, rowsOf, snapshotCsvBatch, type DbHandle } from "../db/index.js";
-import { runSnapshot } from "../shared/snapshots.js";
+import { runSnapshot } from "../api/snapshot-runner.js";
 import { freePort } from "../test/support/port.js";
 import { csvDownloadBench } from "./csv-downloads.js";
 import { answers, child, currentRssMb, median, peakRssMb, resetPeakRss, stop, tokenOf } from "./load.js";

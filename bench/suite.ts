@@ -221,6 +221,7 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
       http[label] = { share: r.ratio, rps: r.rps, honoRps: r.referenceRps, p99: r.p99, errors: r.errors, bytes: bodies[i]!.length, cpuUs: r.cpuUs, honoCpuUs: r.referenceCpuUs };
       rows.push({
         what: `${label} (${bodies[i]!.length.toLocaleString("en")} B): share of bare Hono; p99; server CPU per answer, ours / bare Hono`,
+        measure: `${label}: share of bare Hono; p99; server CPU per answer`,
         figure: `${pct(r.ratio)}, ${range(r.rps)} req/s; p99 ${range(r.p99, " ms")}; ${cpu(r.cpuUs)} / ${cpu(r.referenceCpuUs)}${r.errors ? `; ${r.errors} errors!` : ""}`,
         target: "≥ 80 %, p99 ≤ 10 ms",
         met: r.ratio.median >= 0.8 && r.p99.median <= 10 && r.errors === 0,

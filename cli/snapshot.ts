@@ -9,7 +9,7 @@ import { rename, rm } from "node:fs/promises";
 import { once } from "node:events";
 import { getSnapshot, requestSnapshot, snapshotCsvBatch, tokenAt, type Database } from "../db/index.js";
 import { resolveAsOf } from "../api/services/balances.js";
-import { runSnapshot } from "../shared/snapshots.js";
+import { runSnapshot } from "../api/snapshot-runner.js";
 import { progressReporter } from "./progress.js";
 
 export interface SnapshotCommand {

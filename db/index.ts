@@ -27,4 +27,5 @@ export * from "./writer-lock.js";
 export * from "./queries/snapshot-budget.js";
 export * from "./queries/sweep.js";
 export * from "./queries/pool-stats.js";
+export * from "./queries/dex-events.js";
 export * from "./queries/backfill-runs.js";

@@ -50,8 +50,8 @@ export function openQueue(at: QueueAt): BackfillQueue {
 
 /**
  * Adds one job per chunk. A job already queued, running or delayed for the same range is kept
- * (another run's, or this run's before a crash); a failed one is retried; a completed one is
- * replaced (the caller only passes chunks it wants done, e.g. with --redo).
+ * (another run's, or this run's before a crash); a failed or completed one is replaced by a new
+ * job with all its attempts (the caller only passes chunks it wants done, e.g. with --redo).
  */
 export async function enqueueChunks(queue: Queue<BlockRange, ChunkResult>, chunks: BlockRange[]): Promise<string[]> {
   const ids: string[] = [];
@@ -60,12 +60,11 @@ export async function enqueueChunks(queue: Queue<BlockRange, ChunkResult>, chunk
     ids.push(id);
     const existing = await queue.getJob(id);
     if (existing) {
+      // A failed job is added again rather than retried: a retry keeps the job's count of
+      // stalls (BullMQ's stalledCounter), so a chunk that had failed through its workers dying
+      // would fail again at its next stall.
       const state = await existing.getState();
-      if (state === "failed") {
-        await existing.retry("failed", { resetAttemptsMade: true });
-        continue;
-      }
-      if (state !== "completed") continue;
+      if (state !== "completed" && state !== "failed") continue;
       await existing.remove();
     }
     await queue.add("chunk", chunk, {
@@ -150,6 +149,18 @@ export interface WorkerOptions extends QueueAt {
 }
 
 /**
+ * The BullMQ settings of a backfill worker. A job whose worker dies is handed on; BullMQ fails
+ * it once it has been handed on more than `maxStalledCount` times (1 by default, and the count
+ * survives retries), so a chunk whose workers died twice — two machines lost in one night, a
+ * rolling restart — would fail the whole run. A dead worker is as much a failed attempt as an
+ * error: it gets as many (CHUNK_ATTEMPTS).
+ */
+export function workerSettings(lockSeconds: number): { lockDuration: number; stalledInterval: number; maxStalledCount: number } {
+  const lockMs = lockSeconds * 1_000;
+  return { lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: CHUNK_ATTEMPTS };
+}
+
+/**
  * A BullMQ worker running backfill chunks over one chain connection, dropped after any failure
  * so that the retry starts on a fresh socket. close() stops taking jobs and waits for the
  * running ones: SIGTERM loses nothing.
@@ -175,10 +186,9 @@ export function startWorker(w: WorkerOptions): { worker: Worker<BlockRange, Chun
   // renewed at most every half of it, so a worker whose event loop stalls longer than that can
   // lose a job it is still running. Another worker then runs the chunk too: wasted, not wrong (its
   // rows are keyed by block and event and written with ON CONFLICT: the same values again). A job
-  // taken over a second time fails (BullMQ's maxStalledCount is 1), and with it the run, until the
-  // same command is run again.
-  const lockMs = w.lockSeconds * 1_000;
-  const worker = new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, processor, { connection, prefix: w.prefix, concurrency: w.concurrency, lockDuration: lockMs, stalledInterval: lockMs });
+  // taken over more than CHUNK_ATTEMPTS times fails, and with it the run, until the same command
+  // is run again (workerSettings).
+  const worker = new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, processor, { connection, prefix: w.prefix, concurrency: w.concurrency, ...workerSettings(w.lockSeconds) });
   worker.on("completed", (job, result) => log.info({ job: job.id, ...result }, "backfill: chunk done"));
   worker.on("failed", (job, err) => log.warn({ job: job?.id, attempt: job?.attemptsMade, err: err.message }, "backfill: chunk failed"));
   worker.on("error", (err) => log.error({ err: err.message }, "backfill: worker error"));

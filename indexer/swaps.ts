@@ -120,6 +120,7 @@ export function liquidityRows(events: RawLiquidity[], pools: Map<string, PoolRef
         amount1: e.amount1,
         lpAmount: e.lpAmount,
         timestamp: block.timestamp,
+        extrinsicIndex: e.extrinsic,
       },
     ];
   });

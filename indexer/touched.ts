@@ -39,6 +39,8 @@ export interface RawSwap {
 
 export interface RawLiquidity {
   eventIndex: number;
+  /** Index of the extrinsic that emitted it; null outside one. */
+  extrinsic: number | null;
   kind: "add" | "remove";
   pool: string;
   who: string;
@@ -270,6 +272,7 @@ function assetConversion(e: ChainEvent, ctx: CollectContext, changes: BlockChang
       const add = e.method === "LiquidityAdded";
       changes.liquidity.push({
         eventIndex: e.index,
+        extrinsic: e.extrinsic,
         kind: add ? "add" : "remove",
         pool: key,
         who: String(d.who),

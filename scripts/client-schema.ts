@@ -10,6 +10,8 @@ import { createDb } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 
 export const SCHEMA_FILE = new URL("../client/src/schema.ts", import.meta.url);
+/** The client's methods, one per operation (scripts/client-operations.ts). */
+export const OPERATIONS_FILE = new URL("../client/src/operations.ts", import.meta.url);
 
 const HEADER = `/**
  * Generated from the TokenPool API document (/openapi.json) by openapi-typescript: do not edit.

@@ -32,6 +32,8 @@ export { DEFAULT_LIMITS, RPC, type LiveDeps, type LiveLimits } from "./protocol.
 
 export interface LiveServer {
   connections(): number;
+  /** The connection slots `ip` holds (maxConnectionsPerIp): every socket from it, however far its upgrade got, until it closes. */
+  slotsOf(ip: string): number;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export function attachLive(server: Server, deps: LiveDeps): LiveServer {
 
   return {
     connections: () => wss.clients.size,
+    slotsOf: (ip) => perIp.get(ip) ?? 0,
     async close() {
       closing = true;
       clearInterval(pinger);

@@ -90,7 +90,7 @@ export function acceptsCsv(accept: string | undefined): boolean {
 }
 
 /** Read routes whose answers depend only on indexed data (not /health, /auth, docs). */
-export const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools)(\/|$)/;
+export const CACHEABLE = /^\/(oracle|assets|accounts|pool|pools|dexscreener)(\/|$)/;
 
 export class ResponseCache {
   private generation = 0;

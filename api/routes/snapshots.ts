@@ -1,13 +1,13 @@
 /**
  * Holder snapshots (docs/api.md, "Holder snapshots"): every holder of a token as of a block,
- * computed once by a job (shared/snapshots.ts) and kept; ranked pages and a streamed CSV.
+ * computed once by a job (api/snapshot-runner.ts) and kept; ranked pages and a streamed CSV.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Database, Snapshot } from "../../db/index.js";
 import { AppError } from "../../shared/errors.js";
 import { MAX_TOKEN_ID, TOKEN_ID_RULE } from "../../shared/ids.js";
-import type { SnapshotRunner } from "../../shared/snapshots.js";
+import type { SnapshotRunner } from "../snapshot-runner.js";
 import { clientMethod, type AppEnv } from "../env.js";
 import { acceptsCsv } from "../middleware/cache.js";
 import { clientIp } from "../middleware/client-ip.js";

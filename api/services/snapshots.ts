@@ -8,7 +8,7 @@ import { budgetFreesAt, chargeSnapshot, RANKING_COPIES, getSnapshot, poolsByLpTo
 import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { widerPrefix } from "../middleware/client-ip.js";
-import type { SnapshotRunner } from "../../shared/snapshots.js";
+import type { SnapshotRunner } from "../snapshot-runner.js";
 import { resolveAsOf } from "./as-of.js";
 
 export async function snapshotView(db: Database, id: number, known?: Snapshot) {

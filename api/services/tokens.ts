@@ -1,4 +1,4 @@
-import { balanceAt, countHolders, tokenAt, tokenWithValue, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type Token } from "../../db/index.js";
+import { balanceAt, countHolders, tokenAt, tokenWithValue, getToken, holdersAfter, holdersByOffset, latestBlock, latestPrice, type Database, type PriceRow, type Token } from "../../db/index.js";
 import { formatFixed, normalizeDecimal, parseFixed, ratio, USD_SCALE, usdValue } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
@@ -19,15 +19,7 @@ export async function requireToken(db: Database, id: number): Promise<Token> {
  */
 export async function oracleValue(db: Database, id: number) {
   const [token, price, head] = await Promise.all([requireToken(db, id), latestPrice(db, id), latestBlock(db)]);
-  if (!price || price.priceUsd === null) {
-    const name = `Token ${id} (${token.symbol})`;
-    throw new AppError(
-      "PRICE_UNAVAILABLE",
-      price
-        ? `${name} has no current USD price since block ${price.blockNumber}: every pool route to a USD stablecoin fell below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or is gone. Its earlier values are in /oracle/history/${id}.`
-        : `${name} has no USD price: no pool route above the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) connects it to a USD stablecoin.`,
-    );
-  }
+  if (!price || price.priceUsd === null) throw priceUnavailable(token, price);
   return {
     tokenId: token.id,
     symbol: token.symbol,
@@ -36,6 +28,17 @@ export async function oracleValue(db: Database, id: number) {
     timestamp: head?.timestamp ?? 0,
     blockNumber: head?.number ?? price.blockNumber,
   };
+}
+
+/** Why a token has no current USD value: it never had one, or it expired at a block. */
+export function priceUnavailable(token: Token, price: PriceRow | undefined): AppError {
+  const name = `Token ${token.id} (${token.symbol})`;
+  return new AppError(
+    "PRICE_UNAVAILABLE",
+    price
+      ? `${name} has no current USD price since block ${price.blockNumber}: every pool route to a USD stablecoin fell below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or is gone. Its earlier values are in /oracle/history/${token.id}.`
+      : `${name} has no USD price: no pool route above the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) connects it to a USD stablecoin.`,
+  );
 }
 
 /**

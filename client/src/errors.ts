@@ -13,6 +13,21 @@ export class TokenPoolError extends Error {
     message: string,
     /** Seconds the server asked to wait (429, 503), when it said. */
     readonly retryAfter?: number,
+    /** What failed under a status 0: the connection's error, or the deadline's TimeoutError. */
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+  }
+}
+
+/** `snapshots.wait()` gave up: the snapshot failed (its `error` says why), or was not done in time. */
+export class SnapshotWaitError extends Error {
+  override name = "SnapshotWaitError";
+  constructor(
+    readonly reason: "failed" | "timeout",
+    message: string,
+    /** The snapshot as last read (state, progress, error); none when no answer came in time. */
+    readonly snapshot: components["schemas"]["HolderSnapshot"] | undefined,
   ) {
     super(message);
   }

@@ -30,6 +30,15 @@ export const sleep: Sleep = (ms, signal) =>
     signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
 
+/** A shared wait (one re-login for many requests) given up by one request whose signal aborts. */
+const abortable = <T>(wait: Promise<T>, signal: AbortSignal): Promise<T> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    wait.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+
 const AUTH_PATHS = /\/auth\/(login|register)$/;
 
 /** "GET /oracle/value/{id}" → a test of a request's method and path (under any base path). */
@@ -69,7 +78,7 @@ export function sessionFetch(base: typeof fetch, session: Session, retry: RetryO
       if (res.status === 401 && !relogged && !auth && !open) {
         relogged = true;
         // Another request logged in again meanwhile: its token, not another login.
-        if (session.token() !== sent || (await session.relogin())) {
+        if (session.token() !== sent || (await abortable(session.relogin(), request.signal))) {
           await res.body?.cancel();
           res = await send();
           continue;

@@ -1,7 +1,11 @@
 export { TokenPool, type TokenPoolOptions, type Schemas } from "./client.js";
-export { TokenPoolError, retryAfterSeconds, type ErrorCode } from "./errors.js";
+export type { CallOptions, Json, Query, PageQuery, Body, Item, PathValue } from "./call.js";
+export type * from "./operations.js";
+export type { LegacyMethods } from "./legacy.js";
+export type { WaitOptions } from "./wait.js";
+export { TokenPoolError, SnapshotWaitError, retryAfterSeconds, type ErrorCode } from "./errors.js";
 export type { RetryOptions } from "./http.js";
-export { paginate, type Page } from "./paginate.js";
+export { paginate, type Page, type PageIterator } from "./paginate.js";
 export { LiveClient, LiveError, type LiveOptions, type Subscription, type WebSocketConstructor, type WebSocketLike } from "./live.js";
 export type { BlockSummary, Push, Topic, TopicError, TopicResult } from "./topics.js";
 export type { components, paths, operations } from "./schema.js";

@@ -247,6 +247,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dexscreener/asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A token, as a DEX Screener Asset
+         * @description DEX Screener Adapter Specs v1.1 (https://dexscreener.notion.site/DEX-Screener-Adapter-Specs-cc1223cdf6e74a7799599106b65dcd0e)
+         */
+        get: operations["getDexScreenerAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dexscreener/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Swaps, joins and exits of a block range, with the reserves after them
+         * @description DEX Screener Adapter Specs v1.1 (https://dexscreener.notion.site/DEX-Screener-Adapter-Specs-cc1223cdf6e74a7799599106b65dcd0e). A block the store lacks is refused (404), never answered empty; so is a range of more than 1000 blocks (400).
+         */
+        get: operations["getDexScreenerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dexscreener/latest-block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest block /dexscreener/events answers
+         * @description DEX Screener Adapter Specs v1.1 (https://dexscreener.notion.site/DEX-Screener-Adapter-Specs-cc1223cdf6e74a7799599106b65dcd0e)
+         */
+        get: operations["getDexScreenerLatestBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dexscreener/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pool, as a DEX Screener Pair
+         * @description DEX Screener Adapter Specs v1.1 (https://dexscreener.notion.site/DEX-Screener-Adapter-Specs-cc1223cdf6e74a7799599106b65dcd0e)
+         */
+        get: operations["getDexScreenerPair"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -293,6 +373,23 @@ export interface paths {
         };
         /** Current USD value of one whole token, derived from the chain's pools */
         get: operations["getOracleValue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oracle/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current USD values of up to 30 tokens, each as /oracle/value/{id} answers it */
+        get: operations["getOracleValues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -722,6 +819,109 @@ export interface components {
          * @example 1.2345
          */
         Decimal: string;
+        DexScreenerAsset: {
+            /**
+             * @description The token id (0: the native token)
+             * @example 1984
+             */
+            id: string;
+            /** @description kind (native, asset, foreign) and decimals */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description The chain's name; its symbol, or its id, when the chain gives none */
+            name: string;
+            symbol: string;
+            totalSupply: components["schemas"]["Decimal"] & unknown;
+        };
+        DexScreenerAssetResponse: {
+            asset: components["schemas"]["DexScreenerAsset"];
+        };
+        DexScreenerBlock: {
+            blockNumber: number;
+            /** @description The block's on-chain time, Unix seconds */
+            blockTimestamp: number;
+        };
+        DexScreenerEvents: {
+            events: (components["schemas"]["DexScreenerSwapEvent"] | components["schemas"]["DexScreenerJoinExitEvent"])[];
+        };
+        DexScreenerJoinExitEvent: {
+            amount0: components["schemas"]["Decimal"] & unknown;
+            amount1: components["schemas"]["Decimal"] & unknown;
+            block: components["schemas"]["DexScreenerBlock"];
+            /** @description The event's position among the adapter's events of its block (a multi-hop swap is one per pool crossed): with txnIndex unique in the block */
+            eventIndex: number;
+            /** @enum {string} */
+            eventType: "join" | "exit";
+            /** @description The account that swapped or provided liquidity */
+            maker: string;
+            /** @description event: the chain event's id ("{block}-{eventIndex}"); hop: "n of m" for a hop of a multi-hop swap */
+            metadata: {
+                [key: string]: string;
+            };
+            pairId: string;
+            reserves?: components["schemas"]["DexScreenerReserves"];
+            /** @description "{block}-{extrinsicIndex}", the extrinsic's id; "{block}-event-{eventIndex}" for an event outside any extrinsic (or indexed before extrinsic indexes were kept) */
+            txnId: string;
+            /** @description The extrinsic's index in its block (the event's index when it has none) */
+            txnIndex: number;
+        };
+        DexScreenerLatestBlock: {
+            block: components["schemas"]["DexScreenerBlock"];
+        };
+        DexScreenerPair: {
+            asset0Id: string;
+            asset1Id: string;
+            /** @description The pool's creation block; absent when the store did not follow that block (the pool predates its history) */
+            createdAtBlockNumber?: number;
+            createdAtBlockTimestamp?: number;
+            /** @enum {string} */
+            dexKey: "asset-conversion";
+            /** @description The LP fee in basis points (30 = 0.3 %) */
+            feeBps: number;
+            /**
+             * @description "{token0Id}-{token1Id}": the pool's tokens in the chain's order, which never changes
+             * @example 0-1984
+             */
+            id: string;
+            /** @description lpTokenId and poolAccount */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        DexScreenerPairResponse: {
+            pair: components["schemas"]["DexScreenerPair"];
+        };
+        /** @description The pool's reserves after the event: on every event of a block when they are known exactly after each, otherwise on the pool's last event of the block only */
+        DexScreenerReserves: {
+            asset0: components["schemas"]["Decimal"] & unknown;
+            asset1: components["schemas"]["Decimal"] & unknown;
+        };
+        /** @description asset0In and asset1Out, or asset1In and asset0Out */
+        DexScreenerSwapEvent: {
+            asset0In?: components["schemas"]["Decimal"] & unknown;
+            asset0Out?: components["schemas"]["Decimal"] & unknown;
+            asset1In?: components["schemas"]["Decimal"] & unknown;
+            asset1Out?: components["schemas"]["Decimal"] & unknown;
+            block: components["schemas"]["DexScreenerBlock"];
+            /** @description The event's position among the adapter's events of its block (a multi-hop swap is one per pool crossed): with txnIndex unique in the block */
+            eventIndex: number;
+            /** @enum {string} */
+            eventType: "swap";
+            /** @description The account that swapped or provided liquidity */
+            maker: string;
+            /** @description event: the chain event's id ("{block}-{eventIndex}"); hop: "n of m" for a hop of a multi-hop swap */
+            metadata: {
+                [key: string]: string;
+            };
+            pairId: string;
+            priceNative: components["schemas"]["Decimal"] & unknown;
+            reserves?: components["schemas"]["DexScreenerReserves"];
+            /** @description "{block}-{extrinsicIndex}", the extrinsic's id; "{block}-event-{eventIndex}" for an event outside any extrinsic (or indexed before extrinsic indexes were kept) */
+            txnId: string;
+            /** @description The extrinsic's index in its block (the event's index when it has none) */
+            txnIndex: number;
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -1077,6 +1277,31 @@ export interface components {
             timestamp: number;
             tokenId: number;
             valueUsd: components["schemas"]["Decimal"];
+        };
+        OracleValues: {
+            blockNumber: number;
+            /** @description Unix seconds of the newest indexed block */
+            timestamp: number;
+            /** @description One entry per id, in the order asked */
+            values: components["schemas"]["OracleValuesEntry"][];
+        };
+        OracleValuesEntry: {
+            /** @description The asset's id in pallet-assets (differs from tokenId for the one aliased to 2^32); null for native and foreign tokens */
+            assetId: number | null;
+            /** @description The error GET /oracle/value/{id} answers for this token (its code and message); null with a value */
+            error: {
+                /** @enum {string} */
+                code: "TOKEN_NOT_FOUND" | "PRICE_UNAVAILABLE";
+                message: string;
+            } | null;
+            kind: ("native" | "asset" | "foreign") | null;
+            /** @description A foreign token's XCM location; null otherwise */
+            location: components["schemas"]["Location"] | null;
+            /** @description null when the token is not found */
+            symbol: string | null;
+            tokenId: number;
+            /** @description As GET /oracle/value/{id} answers it; null with `error` when that route answers an error */
+            valueUsd: (components["schemas"]["Decimal"] & unknown) | null;
         };
         PairSide: {
             /** @description The asset's id in pallet-assets (differs from tokenId for the one aliased to 2^32); null for native and foreign tokens */
@@ -2978,6 +3203,418 @@ export interface operations {
             };
         };
     };
+    getDexScreenerAsset: {
+        parameters: {
+            query: {
+                /** @description Token id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset": {
+                     *         "id": "1984",
+                     *         "name": "Tether USD",
+                     *         "symbol": "USDt",
+                     *         "totalSupply": "1000000",
+                     *         "metadata": {
+                     *           "kind": "asset",
+                     *           "decimals": "6"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexScreenerAssetResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOKEN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDexScreenerEvents: {
+        parameters: {
+            query: {
+                /** @description Block number (both bounds included; at most 1000 blocks a request) */
+                fromBlock: string;
+                /** @description Block number (both bounds included; at most 1000 blocks a request) */
+                toBlock: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events in chain order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "block": {
+                     *             "blockNumber": 1500,
+                     *             "blockTimestamp": 1794917200
+                     *           },
+                     *           "txnId": "1500-event-2",
+                     *           "txnIndex": 2,
+                     *           "eventIndex": 0,
+                     *           "maker": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+                     *           "pairId": "0-1984",
+                     *           "eventType": "swap",
+                     *           "asset0In": "0.000000001",
+                     *           "asset1Out": "0.00099",
+                     *           "priceNative": "990000",
+                     *           "reserves": {
+                     *             "asset0": "1000",
+                     *             "asset1": "11000"
+                     *           },
+                     *           "metadata": {
+                     *             "event": "1500-2"
+                     *           }
+                     *         },
+                     *         {
+                     *           "block": {
+                     *             "blockNumber": 2000,
+                     *             "blockTimestamp": 1795000000
+                     *           },
+                     *           "txnId": "2000-event-5",
+                     *           "txnIndex": 5,
+                     *           "eventIndex": 0,
+                     *           "maker": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+                     *           "pairId": "0-1984",
+                     *           "eventType": "swap",
+                     *           "asset0In": "0.000000001",
+                     *           "asset1Out": "0.00099",
+                     *           "priceNative": "990000",
+                     *           "reserves": {
+                     *             "asset0": "1000",
+                     *             "asset1": "12500"
+                     *           },
+                     *           "metadata": {
+                     *             "event": "2000-5"
+                     *           }
+                     *         },
+                     *         {
+                     *           "block": {
+                     *             "blockNumber": 2000,
+                     *             "blockTimestamp": 1795000000
+                     *           },
+                     *           "txnId": "2000-event-6",
+                     *           "txnIndex": 6,
+                     *           "eventIndex": 1,
+                     *           "maker": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+                     *           "pairId": "0-18",
+                     *           "eventType": "swap",
+                     *           "asset0In": "0.000000001",
+                     *           "asset1Out": "0.00000000000000099",
+                     *           "priceNative": "0.00000099",
+                     *           "metadata": {
+                     *             "event": "2000-6"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexScreenerEvents"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BLOCK_NOT_INDEXED, BLOCK_BEFORE_HISTORY */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDexScreenerLatestBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest block whose events the store holds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "block": {
+                     *         "blockNumber": 2000,
+                     *         "blockTimestamp": 1795000000
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexScreenerLatestBlock"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BLOCK_NOT_INDEXED */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDexScreenerPair: {
+        parameters: {
+            query: {
+                /** @description "{token0Id}-{token1Id}", as /dexscreener/events names it */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pair": {
+                     *         "id": "0-1984",
+                     *         "dexKey": "asset-conversion",
+                     *         "asset0Id": "0",
+                     *         "asset1Id": "1984",
+                     *         "feeBps": 30,
+                     *         "metadata": {
+                     *           "lpTokenId": "1",
+                     *           "poolAccount": "pool-ksm-usdt"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexScreenerPairResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description POOL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -3232,6 +3869,112 @@ export interface operations {
             };
             /** @description TOKEN_NOT_FOUND, PRICE_UNAVAILABLE */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOracleValues: {
+        parameters: {
+            query: {
+                /** @description Token ids, comma-separated: 1 to 30, each once */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each token's value, or why it has none */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "values": [
+                     *         {
+                     *           "tokenId": 0,
+                     *           "symbol": "KSM",
+                     *           "kind": "native",
+                     *           "assetId": null,
+                     *           "location": null,
+                     *           "valueUsd": "12.5",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "tokenId": 1984,
+                     *           "symbol": "USDt",
+                     *           "kind": "asset",
+                     *           "assetId": 1984,
+                     *           "location": null,
+                     *           "valueUsd": "1",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "tokenId": 7,
+                     *           "symbol": "ZERO",
+                     *           "kind": "asset",
+                     *           "assetId": 7,
+                     *           "location": null,
+                     *           "valueUsd": null,
+                     *           "error": {
+                     *             "code": "PRICE_UNAVAILABLE",
+                     *             "message": "Token 7 (ZERO) has no current USD price since block 1500: every pool route to a USD stablecoin fell below the liquidity floor (ORACLE_MIN_LIQUIDITY_USD) or is gone. Its earlier values are in /oracle/history/7."
+                     *           }
+                     *         }
+                     *       ],
+                     *       "timestamp": 1795000000,
+                     *       "blockNumber": 2000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OracleValues"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4431,9 +5174,14 @@ export interface operations {
 /** Operations that take no bearer token (their `security` is empty), as "METHOD /path/{param}". */
 export const PUBLIC_OPERATIONS: readonly string[] = [
     "GET /assets",
+    "GET /dexscreener/asset",
+    "GET /dexscreener/events",
+    "GET /dexscreener/latest-block",
+    "GET /dexscreener/pair",
     "GET /health",
     "GET /oracle/history/{id}",
     "GET /oracle/value/{id}",
+    "GET /oracle/values",
     "GET /pool/stats",
     "GET /pool/stats/{tokenA}/{tokenB}",
     "GET /pools",

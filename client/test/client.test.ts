@@ -17,6 +17,7 @@ import { startRelay, type Relay } from "../../test/support/proxy.js";
 import { until } from "../../test/support/wait.js";
 import { TokenPool, TokenPoolError, type Push, type TopicResult } from "../src/index.js";
 import { memoryStore } from "../../test/support/db.js";
+import { describeCalls } from "./calls.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 const PASSWORD = "correct horse battery";
@@ -223,6 +224,8 @@ describe("client/ against the real app", () => {
       }
     });
   });
+
+  describe("methods named by operationId, per-call options, snapshots.wait and toArray", () => describeCalls(() => ({ base, handle })));
 
   it("a server message that is not JSON-RPC (null, a number) or a callback that throws ends nothing", async () => {
     const { WebSocketServer } = await import("ws");

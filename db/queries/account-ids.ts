@@ -69,11 +69,8 @@ export async function addressesOf(db: Database, ids: Iterable<number | null>): P
   return new Map(rows.map((r) => [Number(r.id), r.address]));
 }
 
-/** The id of one address; undefined when no transfer has ever named it. */
-export async function accountIdOf(db: Database, address: string): Promise<number | undefined> {
-  const [r] = rowsOf<{ id: number }>(await db.execute(sql`select id from account_ids where address = ${address}`));
-  return r === undefined ? undefined : Number(r.id);
-}
+/** The id of one address as a scalar subquery: null when no transfer has ever named it. */
+export const accountIdQuery = (address: string) => sql`(select id from account_ids where address = ${address})`;
 
 function cacheOf(db: Database): LRUCache<string, number> {
   let c = caches.get(db);

@@ -64,6 +64,39 @@ export async function partitionsOf(db: Database, table: PartitionedTable): Promi
     .sort((a, b) => a.from - b.from);
 }
 
+/**
+ * How long a store handle's reads reuse the partitions they last read (listSlices). Any list of
+ * partitions gives exact pages: the slices are contiguous and open at both ends, so a partition
+ * made since (a million blocks later) is read with the newest one in the first slice, and one
+ * dropped since is a range with no rows. Only the statements a page takes depend on it. A new
+ * partition comes once per 1,000,000 blocks; the catalog read is a round trip of every list (≈ 1 ms
+ * of a page's 5–10 at 20M rows, issue 40).
+ */
+export const PARTITIONS_KEPT_MS = 10_000;
+
+const known = new WeakMap<object, Map<PartitionedTable, { at: number; parts: Promise<Partition[]> }>>();
+/** A transaction's store handle (the handle `readsOf` was given), so that its lists share one cache. */
+const handles = new WeakMap<object, object>();
+
+/** Marks `tx`, a transaction opened on `db`, as reading `db`'s store: listSlices inside it uses `db`'s partitions. */
+export function readsOf(tx: Database, db: Database): void {
+  handles.set(tx, handles.get(db) ?? db);
+}
+
+/** The partitions of `table`, oldest first, as read at most PARTITIONS_KEPT_MS ago through the same store handle. */
+async function knownPartitions(db: Database, table: PartitionedTable): Promise<Partition[]> {
+  const handle = handles.get(db) ?? db;
+  let tables = known.get(handle);
+  if (tables === undefined) known.set(handle, (tables = new Map()));
+  const kept = tables.get(table);
+  if (kept !== undefined && performance.now() - kept.at < PARTITIONS_KEPT_MS) return kept.parts;
+  // Read with `db` itself (the caller's transaction); a failed read is not kept.
+  const entry = { at: performance.now(), parts: partitionsOf(db, table) };
+  tables.set(table, entry);
+  entry.parts.catch(() => tables.get(table) === entry && tables.delete(table));
+  return entry.parts;
+}
+
 /** Blocks [from, to]; an end undefined is open. */
 export interface BlockBounds {
   from: number | undefined;
@@ -89,7 +122,7 @@ export interface BlockSlice extends BlockBounds {
  * made or dropped since the catalog was read (that costs only a statement more or less).
  */
 export async function listSlices(db: Database, table: PartitionedTable, from?: number, to?: number): Promise<BlockSlice[]> {
-  const parts = (await partitionsOf(db, table)).filter((p) => (to === undefined || p.from <= to) && (from === undefined || p.to > from)).reverse();
+  const parts = (await knownPartitions(db, table)).filter((p) => (to === undefined || p.from <= to) && (from === undefined || p.to > from)).reverse();
   const covered = (p: Partition) => Math.min(p.to - 1, to ?? Infinity) - Math.max(p.from, from ?? -Infinity) + 1;
   const slices: BlockSlice[] = [];
   let upper = to;

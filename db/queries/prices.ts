@@ -82,6 +82,13 @@ export async function latestPrices(db: Database, tokenIds?: number[]): Promise<M
   return new Map(rows.flatMap((r) => (r.priceUsd === null ? [] : [[r.tokenId, { ...r, priceUsd: r.priceUsd }]])));
 }
 
+/** The newest point of each of `tokenIds`, a null price (expired) included, as latestPrice gives one. */
+export async function latestPriceRows(db: Database, tokenIds: number[]): Promise<Map<number, PriceRow>> {
+  if (tokenIds.length === 0) return new Map();
+  const rows = await db.select().from(tokenLatestPrices).where(sql`${tokenLatestPrices.tokenId} = any(${idArray(tokenIds)}::bigint[])`);
+  return new Map(rows.map((r) => [r.tokenId, r]));
+}
+
 /**
  * The price of each of `tokenIds` as of `block`: its newest point at or before it (one backward
  * index step each). A token whose newest point there is an expiry, or that had none, is left out.

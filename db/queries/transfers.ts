@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 import type { transfers } from "../schema/index.js";
 import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
-import { accountIdOf, accountIds, addressesOf } from "./account-ids.js";
+import { accountIdQuery, accountIds, addressesOf } from "./account-ids.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { inListOrder } from "./list-order.js";
 import { pgArray } from "./bulk.js";
@@ -281,9 +281,9 @@ export async function accountTransfers(db: Database, account: string, direction:
   const { asset, counterparty } = f;
   const found: ReadTransfer[] = [];
   if (asset === undefined && counterparty === undefined) {
-    return inListOrder(db, async (tx) => {
-      const id = await accountIdOf(tx, account);
-      if (id === undefined) return { rows: [] };
+    return inListOrder<AccountTransfers, number | string>(db, async (tx, known) => {
+      if (known === null) return { rows: [] };
+      const id = Number(known);
       await bySlice(tx, f, () => found.length, async (s, sparse) => {
         const left = limit - found.length;
         const swept = sparse && s.kind === undefined ? await sweepSlice(tx, accountSides(id, direction), s, left) : undefined;
@@ -291,15 +291,16 @@ export async function accountTransfers(db: Database, account: string, direction:
         return found.length >= limit;
       });
       return { rows: await named(tx, found) };
-    });
+    }, accountIdQuery(account));
   }
   let scanned = 0;
   let stoppedAt: TransferPosition | undefined;
-  const rows = await inListOrder(db, async (tx) => {
-    const id = await accountIdOf(tx, account);
-    if (id === undefined) return [];
+  const rows = await inListOrder<Transfer[], number | string>(db, async (tx, known) => {
+    if (known === null) return [];
+    const id = Number(known);
     // A counterparty with no id is in no row: nothing to read.
-    const other = counterparty === undefined ? undefined : await accountIdOf(tx, counterparty);
+    const [cp] = counterparty === undefined ? [] : rowsOf<{ id: number | string | null }>(await tx.execute(sql`select ${accountIdQuery(counterparty)} as id`));
+    const other = cp?.id == null ? undefined : Number(cp.id);
     if (counterparty !== undefined && other === undefined) return [];
     const match = scanMatch(id, asset, other);
     await bySlice(tx, f, () => scanned, async (s) => {
@@ -320,7 +321,7 @@ export async function accountTransfers(db: Database, account: string, direction:
       return true;
     });
     return named(tx, found);
-  });
+  }, accountIdQuery(account));
   return stoppedAt ? { rows, stoppedAt } : { rows };
 }
 

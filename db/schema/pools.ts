@@ -98,6 +98,8 @@ export const liquidityEvents = pgTable(
     amount1: amount().notNull(),
     lpAmount: amount().notNull(),
     timestamp: int64().notNull(),
+    /** Index of the extrinsic in its block (the DEX Screener adapter's txnId); null for rows indexed before migration 0026. */
+    extrinsicIndex: integer(),
   },
   (t) => [primaryKey({ columns: [t.blockNumber, t.eventIndex] })],
 );

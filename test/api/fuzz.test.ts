@@ -98,9 +98,17 @@ const GOOD: Record<string, string[]> = { id: [KSM, USDT, TEN, WETH, PUSDC].map(S
 /** Path values known to exist: a snapshot's id is the one made before the run (1), not a token's. */
 const goodValues = (path: string, name: string) => (path.startsWith("/snapshots/") && name === "id" ? ["1"] : GOOD[name]);
 
-/** A request of `op` that must succeed: known path values, no query, the token, a valid body. */
+/** The query of the routes whose parameters are required: known to succeed. */
+const GOOD_QUERY: Record<string, string> = {
+  "/oracle/values": `?ids=${KSM},${USDT},${ZERO}`,
+  "/dexscreener/asset": `?id=${USDT}`,
+  "/dexscreener/pair": `?id=${KSM}-${USDT}`,
+  "/dexscreener/events": "?fromBlock=1001&toBlock=2000",
+};
+
+/** A request of `op` that must succeed: known path values, no query (but a required one), the token, a valid body. */
 function goodRequest(op: Operation, base: string, token: string): FuzzRequest {
-  let p = op.path;
+  let p = op.path + (GOOD_QUERY[op.path] ?? "");
   for (const name of op.pathParams) p = p.replace(`{${name}}`, (goodValues(op.path, name) ?? ["1"])[0]!);
   const body =
     op.method !== "post"

@@ -11,7 +11,7 @@ import { documentedCodes } from "../support/openapi.js";
 import { HEAD_BLOCK } from "../support/fixtures.js";
 import { insertTransfers, requestSnapshot } from "../../db/index.js";
 import { createLogger } from "../../shared/logger.js";
-import { runSnapshot, startSnapshotRunner } from "../../shared/snapshots.js";
+import { runSnapshot, startSnapshotRunner } from "../../api/snapshot-runner.js";
 
 interface Case {
   method: "get" | "post";
@@ -127,6 +127,26 @@ const cases: Record<string, Case[]> = {
     { method: "get", path: `/assets/${TEN}/history?interval=4h`, auth: true },
     { method: "get", path: "/assets/999/history", auth: true },
     { method: "get", path: `/assets/${TEN}/history` },
+  ],
+  "/oracle/values": [
+    { method: "get", path: `/oracle/values?ids=${KSM},${USDT},${ZERO},999` }, // a value each, or the error /oracle/value/{id} answers
+    { method: "get", path: "/oracle/values?ids=1,1" },
+  ],
+  "/dexscreener/latest-block": [{ method: "get", path: "/dexscreener/latest-block" }],
+  "/dexscreener/asset": [
+    { method: "get", path: `/dexscreener/asset?id=${USDT}` },
+    { method: "get", path: "/dexscreener/asset?id=999" },
+    { method: "get", path: "/dexscreener/asset" },
+  ],
+  "/dexscreener/pair": [
+    { method: "get", path: `/dexscreener/pair?id=${KSM}-${USDT}` },
+    { method: "get", path: `/dexscreener/pair?id=${USDT}-${KSM}` },
+    { method: "get", path: "/dexscreener/pair?id=x" },
+  ],
+  "/dexscreener/events": [
+    { method: "get", path: `/dexscreener/events?fromBlock=1001&toBlock=${HEAD_BLOCK}` },
+    { method: "get", path: `/dexscreener/events?fromBlock=${HEAD_BLOCK}&toBlock=${HEAD_BLOCK + 1}` },
+    { method: "get", path: "/dexscreener/events?fromBlock=1&toBlock=5000" },
   ],
   "/oracle/history/{id}": [
     { method: "get", path: `/oracle/history/${KSM}` },

@@ -10,7 +10,7 @@ import { CHAIN_TASK, insertPrices, setTask, snapshotTaken, type Database } from 
 import { createSnapshot } from "../../api/services/snapshots.js";
 import { SNAPSHOT_LIMITS } from "../../api/app.js";
 import { Batch } from "../../indexer/writer.js";
-import type { SnapshotRunner } from "../../shared/snapshots.js";
+import type { SnapshotRunner } from "../../api/snapshot-runner.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, USDT } from "../support/fixtures.js";

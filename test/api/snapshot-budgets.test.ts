@@ -11,7 +11,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { CHAIN_TASK, getSnapshot, requestSnapshot, rowsOf, setTask, snapshotEstimate, type Database } from "../../db/index.js";
 import { createLogger } from "../../shared/logger.js";
-import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
+import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../api/snapshot-runner.js";
 import { authHeader, buildApp, expectError, noRequestLimit } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ranked, TOKEN, truth, writeSnapshotStore } from "../support/snapshot-store.js";

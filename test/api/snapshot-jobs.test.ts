@@ -13,7 +13,7 @@ import { startApiServer } from "../../api/server.js";
 import { CHAIN_TASK, createDb, getSnapshot, requestSnapshot, setTask, type Database } from "../../db/index.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { runSnapshot, SNAPSHOT_QUEUE, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
+import { runSnapshot, SNAPSHOT_QUEUE, startSnapshotRunner, type SnapshotRunner } from "../../api/snapshot-runner.js";
 import { authHeader, buildApp } from "../support/app.js";
 import { dbTargets, describeDb, services, type DbTarget } from "../support/db.js";
 import { captureLog } from "../support/log.js";

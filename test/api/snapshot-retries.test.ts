@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { ensurePartitionsBetween, getSnapshot, rankSnapshot, requestSnapshot, resetIndexedData, rowsOf, snapshotStep, startSnapshot, type Database } from "../../db/index.js";
-import { runSnapshot } from "../../shared/snapshots.js";
+import { runSnapshot } from "../../api/snapshot-runner.js";
 import { describeDb } from "../support/db.js";
 
 const TOKEN = 4242;

@@ -11,7 +11,7 @@ import { acceptsCsv } from "../../api/middleware/cache.js";
 import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, recordBalances, requestSnapshot, rowsOf, setTask, snapshotTaken, upsertPools } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { createLogger } from "../../shared/logger.js";
-import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../shared/snapshots.js";
+import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../api/snapshot-runner.js";
 import { authHeader, buildApp, expectError, noRequestLimit, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ACCOUNTS, ranked, time, TOKEN, truth, writeSnapshotStore } from "../support/snapshot-store.js";

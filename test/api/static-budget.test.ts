@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => handle?.close());
 
 /** Every file of the page and of /docs, as a browser loading both asks for them. */
-const FILES = ["/", "/dashboard/app.js", "/dashboard/style.css", "/docs", "/docs/assets/init.js", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/favicon-32x32.png", "/openapi.json"];
+const FILES = ["/", "/dashboard/app.js", "/dashboard/style.css", "/dashboard/favicon.svg", "/docs", "/docs/assets/init.js", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/favicon-32x32.png", "/openapi.json"];
 
 describe("the dashboard's and docs' files: a budget of their own", () => {
   it("covers every file of the page and of /docs, and nothing else", () => {

@@ -82,8 +82,8 @@ describe("/ws under abuse", () => {
       attempts.push(resetAfterUpgrade("/ws", [`X-Forwarded-For: ${from}`]));
     }
     await Promise.all(attempts);
-    await new Promise((r) => setTimeout(r, 300));
     // Alive, and the connection slots of the reset sockets were all given back.
+    await until("the reset sockets' slots to be given back", () => server.live.slotsOf(from) === 0, 5_000);
     expect((await fetch(`${base}/health`)).status).toBe(200);
     const c = await open(from);
     expect((await c.call("subscribe", { topic: "blocks" })).result.topic).toBe("blocks");

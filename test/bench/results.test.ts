@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { measureOf, mergeRows, type Row } from "../../bench/results.js";
+import { measureOf, mergeRows, scaleOf, stableName, type Row } from "../../bench/results.js";
 
 const row = (what: string, figure: string, extra: Partial<Row> = {}): Row => ({ what, figure, ...extra });
 
@@ -27,10 +27,20 @@ describe("bench/results.json: one row per measure", () => {
     expect(superseded).toEqual([]);
   });
 
+  it("a store's scale is part of a measure, its exact row count is not", () => {
+    expect([scaleOf(2_000_000), scaleOf(20_100_000), scaleOf(200_000_000), scaleOf(300_000)]).toEqual(["2M rows", "20M rows", "200M rows", "300k rows"]);
+    expect(stableName("/pools (list) (22,986 B): share of bare Hono")).toBe(stableName("/pools (list) (23,001 B): share of bare Hono"));
+    expect(stableName("account ?tokenId=7 (none among its 40,000; bounded scan)")).toBe("account ?tokenId=7 (none among its N; bounded scan)");
+  });
+
   it("the committed file holds each measure once, every row dated", () => {
     const file = JSON.parse(readFileSync(new URL("../../bench/results.json", import.meta.url), "utf8")) as { rows: Row[] };
     const keys = file.rows.map(measureOf);
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+    // A measure whose name carries a size or a rate (bytes of a body, rows of a store, req/s)
+    // must name itself without it (\`measure\`), or every run adds a row beside the last.
+    const stable = keys.map(stableName);
+    expect(stable.filter((k, i) => stable.indexOf(k) !== i)).toEqual([]);
     expect(file.rows.filter((r) => !r.date || Number.isNaN(Date.parse(r.date))).map((r) => r.what)).toEqual([]);
   });
 });

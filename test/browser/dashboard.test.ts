@@ -58,6 +58,35 @@ async function hover(page: Page, box: string): Promise<string> {
   throw new Error(`no tooltip anywhere over ${box}`);
 }
 
+/**
+ * A figure as the dashboard prints it, worked out here apart from its code: the integer part whole
+ * and grouped by thousands, then `digits` decimals (below 1, down to the fourth significant one),
+ * trailing zeros dropped. `printedAmount` takes an amount in smallest units and its decimals.
+ */
+function printed(int: bigint, frac: string, digits: number, negative = false): string {
+  const first = frac.search(/[1-9]/);
+  const keep = int === 0n && first >= 0 ? Math.max(digits, first + 4) : digits;
+  const f = frac.slice(0, keep).replace(/0+$/, "");
+  return `${negative ? "-" : ""}${int.toLocaleString("en-US")}${f ? `.${f}` : ""}`;
+}
+const printedDecimal = (dec: string, digits = 2) => {
+  const [int = "0", frac = ""] = dec.replace(/^-/, "").split(".");
+  return printed(BigInt(int), frac, digits, dec.startsWith("-"));
+};
+const printedAmount = (raw: string, decimals: number, digits = 4) => {
+  const unit = 10n ** BigInt(decimals);
+  return printed(BigInt(raw) / unit, (BigInt(raw) % unit).toString().padStart(decimals, "0").slice(0, decimals), digits);
+};
+/** Polls `read` until it equals `want()` (both read again each time), for at most 15 s: the market moves while a page is compared with the API. */
+async function settled<T>(read: () => Promise<T>, want: () => Promise<T>): Promise<{ shown: T; api: T }> {
+  let got = { shown: await read(), api: await want() };
+  for (const until = Date.now() + 15_000; !isDeepStrictEqual(got.shown, got.api) && Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    got = { shown: await read(), api: await want() };
+  }
+  return got;
+}
+
 describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}`, () => {
   let devnet: Devnet;
   let api: ApiPromise;
@@ -124,6 +153,31 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     expect(tokenRows.some((r) => r.startsWith("DOGasset 0"))).toBe(true);
     const poolRows = await page.locator("#pools tbody tr").allInnerTexts();
     expect(poolRows.map((r) => r.split("\t")[0]).sort()).toEqual(["KSM/TEN", "KSM/USDC", "KSM/USDt", "KSM/WETH", "KSM/WHL", "KSM/pUSDC", "KSM/KAR"].sort());
+    // Each pool's 24 h change, and the pools' totals over a chart of volume and TVL: the API's figures.
+    const pairKeys = await page.locator("#pools tbody tr[data-pool]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-pool")!));
+    const changes = await settled(
+      () => page.locator("#pools tbody tr[data-pool] td.change").allInnerTexts(),
+      () => Promise.all(pairKeys.map(async (k) => {
+        const c = ((await (await fetch(`${base}/pool/stats/${k}`)).json()) as { priceChange24h: string }).priceChange24h;
+        return `${c.startsWith("-") || Number(c) === 0 ? "" : "+"}${printedDecimal(c)} %`;
+      })),
+    );
+    expect(changes.shown).toEqual(changes.api);
+    await page.waitForSelector("#market-tvl");
+    const tvl = await settled(
+      () => page.locator("#market-tvl").innerText(),
+      async () => `$${printedDecimal(((await (await fetch(`${base}/pool/stats`)).json()) as { totalValueLocked: string }).totalValueLocked, 0)}`,
+    );
+    expect(tvl.shown).toBe(tvl.api);
+    await page.waitForSelector(chartCanvas("#market-chart"));
+    expect(await hover(page, "#market-chart")).toMatch(/volume \$.* swaps|TVL \$[\d,]+ at block \d+/);
+    await page.mouse.move(0, 0);
+    // The icon: an SVG of this origin, which the page's policy lets it load.
+    expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/dashboard/favicon.svg");
+    const icon = await fetch(`${base}/dashboard/favicon.svg`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
+    expect(await icon.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect((await (await fetch(`${base}/`)).headers.get("content-security-policy"))?.match(/img-src ([^;]+)/)?.[1]).toContain("'self'");
     await shot("market");
 
     // Search a symbol → the token page: facts, USD candles with a time axis and a tooltip.
@@ -152,15 +206,19 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.click("#register");
     await page.waitForSelector("#top-holders table");
     await page.waitForSelector(chartCanvas("#supply-chart"));
+    // Supply and holders: two series, each named (the legend, and the tip of a point).
+    expect(await page.locator("#supply-chart").locator("xpath=..").locator("h2 .legend").innerText()).toMatch(/Supply \(KSM\)\s+Holders/);
+    expect(await hover(page, "#supply-chart")).toMatch(/supply [\d,.]+ KSM\n\d+ holders/);
     // As of a block: the API's answer at the store's head, and its refusal before the history floor.
     const head = ((await (await fetch(`${base}/assets?limit=1`)).json()) as { blockNumber: number }).blockNumber;
     const token = `Bearer ${await page.evaluate("sessionStorage.getItem(\"tokenpool.token\")")}`;
-    const atHead = (await (await fetch(`${base}/assets/metadata/0?at=${head}`, { headers: { authorization: token } })).json()) as { asOf: { blockNumber: number } };
+    const atHead = (await (await fetch(`${base}/assets/metadata/0?at=${head}`, { headers: { authorization: token } })).json()) as { asOf: { blockNumber: number }; totalSupply: string; decimals: number };
     await page.fill("#asof-block", String(head));
     await page.click("#asof-form button");
     await page.waitForSelector("#asof-supply");
     expect(await page.locator("#asof-number").innerText()).toBe(String(head));
     expect(atHead.asOf.blockNumber).toBe(head);
+    expect(await page.locator("#asof-supply").innerText()).toBe(printedAmount(atHead.totalSupply, atHead.decimals));
     // The token's newest transfers: the API's, in its order.
     await page.waitForSelector("#transfers tbody tr[data-transfer]");
     const tokenTransfers: any = await (await fetch(`${base}/assets/0/transfers?limit=25`, { headers: { authorization: token } })).json();
@@ -238,9 +296,7 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await page.fill("#account-asof-block", String(head));
     await page.click("#account-asof-form button");
     await page.waitForSelector("#account-block:has-text('" + head + "')");
-    const shownTotal = (await page.locator("#account-total").innerText()).replace(/[$,]/g, "");
-    expect(shownTotal.length).toBeGreaterThan(0);
-    expect(atBlock.totalValueUsd.startsWith(shownTotal), `${shownTotal} is ${atBlock.totalValueUsd} cut to 2 decimals`).toBe(true);
+    expect(await page.locator("#account-total").innerText()).toBe(`$${printedDecimal(atBlock.totalValueUsd, 2)}`);
     expect(await page.locator("#portfolio tbody tr[data-token-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-token-id")))).toEqual(atBlock.tokens.map((x: any) => String(x.tokenId)));
     await page.fill("#account-asof-block", "0");
     await page.click("#account-asof-form button");
@@ -260,6 +316,11 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     const transfersNext: any = await (await fetch(`${base}/accounts/${busy}/transfers?limit=25&cursor=${transfersPage.nextCursor}`, { headers: auth })).json();
     const tKey = (x: any) => `${x.blockNumber}/${x.eventIndex}`;
     expect(await keysOf("#activity tbody tr[data-transfer]", "data-transfer")).toEqual(transfersPage.transfers.map(tKey));
+    // A fee reads as a fee (the ledger's kind), each row's kind in words.
+    const words: Record<string, string> = { fee: "fee", withdraw: "withdrawal", deposit: "deposit", mint: "minted", burn: "burned", dust: "dust lost", slash: "slashed" };
+    const kindWords = (x: any) => (x.kind === "transfer" ? { in: "received", out: "sent", self: "to self" }[x.direction as string] : words[x.kind]);
+    expect(transfersPage.transfers.some((x: any) => x.kind === "fee")).toBe(true);
+    expect(await page.locator("#activity tbody tr[data-transfer] td:nth-child(2)").allInnerTexts()).toEqual(transfersPage.transfers.map(kindWords));
     await page.click("#activity-more");
     const rowsAre = (sel: string, n: number) => page.waitForFunction(([q, want]) => (globalThis as any).document.querySelectorAll(q).length === want, [sel, n] as const);
     await rowsAre("#activity tbody tr[data-transfer]", 25 + transfersNext.transfers.length);
@@ -279,6 +340,15 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     await show(page, base, "#/pool/0/1984");
     await page.waitForSelector("#trades tbody tr[data-trade]");
     await page.waitForSelector(chartCanvas("#pool-chart"));
+    // LP supply in whole LP units: √(one KSM × one USDt) is 10^((12 + 6) / 2) of its smallest units.
+    const lp = await settled(
+      () => page.locator("#pool-lp-supply").innerText(),
+      async () => {
+        const pair = (await (await fetch(`${base}/pool/stats/0/1984`)).json()) as { lpSupply: string; tokenA: { decimals: number }; tokenB: { decimals: number } };
+        return printedAmount(pair.lpSupply, Math.floor((pair.tokenA.decimals + pair.tokenB.decimals) / 2));
+      },
+    );
+    expect(lp.shown).toBe(lp.api);
     expect(await hover(page, "#pool-chart")).toMatch(/volume \$.* swaps/);
     await page.mouse.move(0, 0); // the tooltip goes with the pointer (and stays out of the screenshot)
     await page.waitForSelector("#pool-chart .tip", { state: "hidden" });
@@ -291,12 +361,26 @@ describe.skipIf(skip)(`dashboard in chromium${skip ? ` (skipped: ${skip})` : ""}
     expect(await page.locator("#trades tbody tr.new td").nth(1).innerText()).toMatch(/^buy/); // KSM came out
     await shot("pool");
 
-    // On a phone the pages are one column and nothing is wider than the screen.
+    // On a phone (390 px) every page is one column no wider than the screen: its controls and its
+    // tables' columns within it (a table scrolled inside its section would hide what it cuts).
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${base}/#/`);
-    await show(page, base, "#/pool/0/1984");
-    await page.waitForSelector(chartCanvas("#pool-chart"));
-    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    const outsideScreen = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        const wide = doc.documentElement.scrollWidth > 390 ? [`page ${doc.documentElement.scrollWidth} px`] : [];
+        const controls = [...doc.querySelectorAll("header input, header button, header a, main button, main input, main th, .chart canvas")];
+        return [...wide, ...controls.filter((e: any) => e.offsetParent !== null && (e.getBoundingClientRect().left < 0 || e.getBoundingClientRect().right > 390)).map((e: any) => `${e.tagName} ${e.id || e.textContent}`)];
+      });
+    for (const hash of ["#/", "#/token/0", `#/account/${addresses[chosen]}`, "#/pool/0/1984"]) {
+      await show(page, base, hash);
+      await page.waitForSelector(".chart canvas, #account table");
+      expect(await outsideScreen(), hash).toEqual([]);
+      if (hash === "#/") await shot("market-phone");
+    }
+    // Logged out, the login form and Register are on screen too.
+    await page.click("#logout");
+    await page.waitForSelector("#register");
+    expect(await outsideScreen()).toEqual([]);
 
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);

@@ -16,6 +16,7 @@ describe.skipIf(skip)(`fault campaign${skip ? ` (skipped: ${skip})` : ""}`, () =
     console.log(`chaos: ${JSON.stringify(result)}`);
     expect(result.drift).toEqual([]);
     expect(result.kills.bootstrap).toBeGreaterThan(0);
+    expect(result.kills.catchUp).toBeGreaterThan(0);
     expect(result.kills.follow).toBeGreaterThan(0);
     expect(result.cuts).toBe(2);
     expect(result.outages).toBe(2);

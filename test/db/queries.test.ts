@@ -142,7 +142,8 @@ describeDb("db layer", (ctx) => {
     await ctx.db.transaction((tx) => insertSwaps(tx as never, rows));
     expect(await poolStatsNow(ctx.db)).toMatchObject({ head: undefined, volumeUsd: "0", feeUsd: "0", swaps: 0 });
     // Heads on an hour, on a minute, a second before and after each, and in between.
-    const heads = [HEAD_TIME, HEAD_TIME - 1, HEAD_TIME + 1, start + 24 * 3_600, start + 24 * 3_600 + 59, start + 25 * 3_600 + 60, start + 26 * 3_600 + 3_599, start + 27 * 3_600 + 1_234, HEAD_TIME + 3 * 3_600 + 17];
+    // And the window's own edges: a swap 86,399 s before the head is in it, one 86,400 s before is not.
+    const heads = [HEAD_TIME, HEAD_TIME - 1, HEAD_TIME + 1, start + 24 * 3_600, start + 24 * 3_600 + 59, start + 25 * 3_600 + 60, start + 26 * 3_600 + 3_599, start + 27 * 3_600 + 1_234, HEAD_TIME + 3 * 3_600 + 17, rows[5]!.timestamp + 86_399, rows[5]!.timestamp + 86_400];
     for (const [i, t] of heads.entries()) {
       await insertBlocks(ctx.db, [{ number: 50_000 + i, hash: `0x${i}`, timestamp: t }]);
       const w = { from: t - 86_400, to: t };

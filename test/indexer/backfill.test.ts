@@ -21,7 +21,7 @@ import { oracleSettings, startIndexer } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 import { historyRows } from "../support/chain-history.js";
-import { dbTargets, memoryStore, services } from "../support/db.js";
+import { oneStore, memoryStore, services } from "../support/db.js";
 import { startRelay } from "../support/proxy.js";
 import { until } from "../support/wait.js";
 
@@ -30,7 +30,7 @@ const config = loadConfig({ INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD:
 const logger = createLogger("silent");
 const options: BackfillOptions = { oracle: oracleSettings(config), nativeTokenId: config.nativeTokenId, batchBlocks: 3, logger };
 const LONG = 240_000;
-const target = dbTargets.find((t) => t.name === "postgres" && !t.skip) ?? dbTargets[0]!;
+const target = oneStore("postgres");
 
 
 /** Current state, which a backfill must never touch. */

@@ -12,7 +12,7 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import { decodeAddress, encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { createDb, extrinsicHashes, getCheckpoint, schema, type DbHandle } from "../../db/index.js";
+import { createDb, eventCoverage, extrinsicHashes, getCheckpoint, schema, type DbHandle } from "../../db/index.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { FOREIGN_ASSETS } from "../../indexer/devnet/plan.js";
@@ -22,14 +22,18 @@ import { ChainReader } from "../../indexer/chain/reader.js";
 import type { Follower } from "../../indexer/follower.js";
 import { startIndexer } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
-import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
+import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { createLogger } from "../../shared/logger.js";
 import { authHeader, buildApp } from "../support/app.js";
-import { chainSnapshot, dbSnapshot, foreignId } from "../support/chain.js";
+import { chainSnapshot, dbSnapshot, foreignId, tokenIdOfLocation } from "../support/chain.js";
+import { checkAssetResponse, checkEventsResponse, checkLatestBlockResponse, checkPairResponse } from "../support/dexscreener-spec.js";
 import { startRelay, type Relay } from "../support/proxy.js";
-import { dbTargets, memoryStore } from "../support/db.js";
+import { runnableTargets, memoryStore } from "../support/db.js";
 import { until } from "../support/wait.js";
 import { chainSwaps, namedTransfers } from "../support/chain-history.js";
+
+/** The stores it runs on here: each one it cannot is a listed skip. */
+const targets = runnableTargets("following the devnet");
 
 const genesis = loadConfig().devnetGenesis;
 const config = loadConfig({ INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" });
@@ -95,7 +99,7 @@ describe(`indexer on the devnet`, () => {
     api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
     // dev_setStorage funding emits no event: it must be in place before any indexer starts.
     await fundMarketAccounts(api, { holders: 30 });
-    for (const target of dbTargets.filter((t) => !t.skip)) {
+    for (const target of targets) {
       const handle = await target.open();
       stores.push({ name: target.name, handle, follower: startIndexer(config, logger, handle, devnet.wsUrl) });
     }
@@ -370,6 +374,68 @@ describe(`indexer on the devnet`, () => {
       for (const p of prices) expect(fixed(c.high) >= p && fixed(c.low) <= p).toBe(true);
       expect(prices).toContain(fixed(c.high));
       expect(prices).toContain(fixed(c.low));
+    }
+  }, LONG);
+
+  it("the DEX Screener adapter agrees with the chain: reserves after each pool's last event of a block are the pool account's balances there, and every event names its extrinsic", async () => {
+    const store = stores[0]!;
+    await store.follower.stop();
+    const cp = (await getCheckpoint(store.handle.db))!;
+    const t = buildApp(store.handle.db);
+    const latest: any = await (await t.get("/dexscreener/latest-block")).json();
+    checkLatestBlockResponse(latest);
+    expect(latest.block.blockNumber).toBe(cp.blockNumber);
+    const from = (await eventCoverage(store.handle.db)).first!.number;
+    const events: any[] = [];
+    for (let lo = from; lo <= cp.blockNumber; lo += 1_000) {
+      const res = await t.get(`/dexscreener/events?fromBlock=${lo}&toBlock=${Math.min(lo + 999, cp.blockNumber)}`);
+      expect(res.status).toBe(200);
+      events.push(...((await res.json()) as any).events);
+    }
+    checkEventsResponse({ events });
+    expect(new Set(events.map((e) => e.eventType))).toEqual(new Set(["swap", "join", "exit"]));
+    const pairs = new Map<string, any>();
+    for (const id of new Set(events.map((e) => e.pairId))) {
+      const body: any = await (await t.get(`/dexscreener/pair?id=${id}`)).json();
+      checkPairResponse(body);
+      const assets = await Promise.all([body.pair.asset0Id, body.pair.asset1Id].map(async (a) => ((await (await t.get(`/dexscreener/asset?id=${a}`)).json()) as any).asset));
+      for (const a of assets) checkAssetResponse({ asset: a });
+      pairs.set(id, { ...body.pair, decimals: assets.map((a) => Number(a.metadata.decimals)) });
+    }
+    const locations = new Map((await api.query.assetConversion.pools.entries()).map(([key]) => {
+      const pair = key.args[0] as unknown as [any, any];
+      return [pair.map((l) => tokenIdOfLocation(l, 0)).join("-"), pair] as const;
+    }));
+    const balanceOf = async (at: any, tokenId: number, location: any, account: string): Promise<bigint> => {
+      if (tokenId === 0) return BigInt(((await at.query.system.account(account)) as any).data.free.toString());
+      const l = location.toPrimitive();
+      const x2 = l.interior.x2;
+      const row: any = l.parents === 0 && x2?.[0]?.palletInstance === 50 ? await at.query.assets.account(x2[1].generalIndex, account) : await at.query.foreignAssets.account(location, account);
+      return row.isSome ? BigInt(row.unwrap().balance.toString()) : 0n;
+    };
+    const lastOfBlock = new Map<string, any>();
+    for (const e of events) lastOfBlock.set(`${e.pairId}@${e.block.blockNumber}`, e);
+    const byBlock = new Map<number, any[]>();
+    for (const e of events) byBlock.set(e.block.blockNumber, [...(byBlock.get(e.block.blockNumber) ?? []), e]);
+    const methods: Record<string, string[]> = { swap: ["SwapExecuted"], join: ["LiquidityAdded"], exit: ["LiquidityRemoved"] };
+    for (const [n, list] of byBlock) {
+      const at = await api.at(await api.rpc.chain.getBlockHash(n));
+      const records = (await at.query.system.events()) as any;
+      for (const e of list) {
+        // The chain event it comes from, and the extrinsic that emitted it.
+        const [block, index] = e.metadata.event.split("-").map(Number);
+        const { event, phase } = records[index];
+        expect(block).toBe(n);
+        expect(`${event.section}.${event.method}`, e.metadata.event).toBe(`assetConversion.${methods[e.eventType]![0]}`);
+        expect(e.txnId).toBe(`${n}-${phase.asApplyExtrinsic.toNumber()}`);
+        expect(e.txnIndex).toBe(phase.asApplyExtrinsic.toNumber());
+        expect(e.maker).toBe(event.data.who.toString());
+        if (lastOfBlock.get(`${e.pairId}@${n}`) !== e) continue;
+        const pair = pairs.get(e.pairId)!;
+        const [l0, l1] = locations.get(e.pairId)!;
+        const [r0, r1] = await Promise.all([balanceOf(at, Number(pair.asset0Id), l0, pair.metadata.poolAccount), balanceOf(at, Number(pair.asset1Id), l1, pair.metadata.poolAccount)]);
+        expect(e.reserves, `${e.pairId} at ${n}`).toEqual({ asset0: formatFixed(r0, pair.decimals[0]), asset1: formatFixed(r1, pair.decimals[1]) });
+      }
     }
   }, LONG);
 

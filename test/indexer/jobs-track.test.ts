@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { expect, it } from "vitest";
-import type { BlockRange } from "../../indexer/backfill.js";
-import { BACKFILL_QUEUE, enqueueChunks, openQueue, trackJobs, type ChunkResult } from "../../indexer/jobs.js";
+import { CHUNK_ATTEMPTS, type BlockRange } from "../../indexer/backfill.js";
+import { BACKFILL_QUEUE, enqueueChunks, openQueue, trackJobs, workerSettings, type ChunkResult } from "../../indexer/jobs.js";
 import { services } from "../support/db.js";
 import { until } from "../support/wait.js";
 
@@ -45,3 +45,56 @@ it.skipIf(!services.redisUrl)(`polling 300 queued chunks reads the jobs in play,
     await q.close();
   }
 }, 180_000);
+
+/** A worker that takes a job and dies with it: its processor never returns, and it is closed without finishing (the lock is no longer renewed). */
+async function dyingWorker(at: { redisUrl: string; prefix: string }, lockSeconds: number): Promise<void> {
+  const connection = new Redis(at.redisUrl, { maxRetriesPerRequest: null });
+  let took!: () => void;
+  const taken = new Promise<void>((resolve) => (took = resolve));
+  const worker = new Worker<BlockRange, ChunkResult>(
+    BACKFILL_QUEUE,
+    () => {
+      took();
+      return new Promise<ChunkResult>(() => {});
+    },
+    { connection, prefix: at.prefix, ...workerSettings(lockSeconds) },
+  );
+  await taken;
+  await worker.close(true);
+  connection.disconnect();
+}
+
+it.skipIf(!services.redisUrl)(`a chunk whose worker dies twice is handed on each time and completes; run again after failing, it gets all its attempts back${services.redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
+  const at = { redisUrl: services.redisUrl!, prefix: `tokenpool-test-${randomUUID()}` };
+  const q = openQueue(at);
+  const connection = new Redis(at.redisUrl, { maxRetriesPerRequest: null });
+  const workers: Worker<BlockRange, ChunkResult>[] = [];
+  try {
+    const [id] = await enqueueChunks(q.queue, [{ from: 1, to: 10 }]);
+    // BullMQ's own default (maxStalledCount 1) fails the job at its second stall: "job stalled more than allowable limit".
+    await dyingWorker(at, 1);
+    await dyingWorker(at, 1);
+    workers.push(new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, async (job) => ({ blocks: job.data.to - job.data.from + 1, swaps: 0 }), { connection, prefix: at.prefix, ...workerSettings(1) }));
+    await until("the chunk to complete on the third worker", async () => ["completed", "failed"].includes(await (await q.queue.getJob(id!))!.getState()), 30_000);
+    const done = (await q.queue.getJob(id!))!;
+    expect([await done.getState(), done.failedReason]).toEqual(["completed", undefined]);
+    expect(done.stalledCounter).toBe(2);
+
+    // A chunk that failed (here: an error on every attempt) is queued afresh by the next run, not retried with its old counts.
+    await workers.pop()!.close();
+    const [failing] = await enqueueChunks(q.queue, [{ from: 11, to: 20 }]);
+    await q.queue.remove(failing!);
+    await q.queue.add("chunk", { from: 11, to: 20 }, { jobId: failing, attempts: 1 });
+    workers.push(new Worker<BlockRange, ChunkResult>(BACKFILL_QUEUE, () => Promise.reject(new Error("node gone")), { connection, prefix: at.prefix, ...workerSettings(1) }));
+    await until("the chunk to fail", async () => (await (await q.queue.getJob(failing!))!.getState()) === "failed", 30_000);
+    await workers.pop()!.close();
+    await enqueueChunks(q.queue, [{ from: 11, to: 20 }]);
+    const again = (await q.queue.getJob(failing!))!;
+    expect([await again.getState(), again.attemptsMade, again.stalledCounter, again.opts.attempts]).toEqual(["waiting", 0, 0, CHUNK_ATTEMPTS]);
+  } finally {
+    for (const w of workers) await w.close();
+    connection.disconnect();
+    await q.queue.obliterate({ force: true });
+    await q.close();
+  }
+}, 60_000);

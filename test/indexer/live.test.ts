@@ -18,12 +18,12 @@ import type { Follower } from "../../indexer/follower.js";
 import { startIndexer } from "../../indexer/service.js";
 import { loadConfig } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
-import { dbTargets, services } from "../support/db.js";
+import { oneStore, services } from "../support/db.js";
 import { until } from "../support/wait.js";
 import { connect, notificationsFor, type Client } from "../support/ws.js";
 
 const genesis = loadConfig().devnetGenesis;
-const target = dbTargets.find((t) => t.name === "postgres" && !t.skip) ?? dbTargets[0]!;
+const target = oneStore("postgres");
 const replicas = target.name === "postgres" && services.redisUrl ? 2 : 1;
 const logger = createLogger("silent");
 const LONG = 180_000;
@@ -92,7 +92,7 @@ describe(`live subscriptions on the devnet (${target.name}, ${replicas} API proc
     expect(pushedValue.result.valueUsd).toBe(pushedPair.result.price);
   }, LONG);
 
-  it.skipIf(replicas < 2)(`two API replicas each push the same block to their own subscriber${replicas < 2 ? " (not on PGlite or without Redis: one process per data directory, no shared bus)" : ""}`, async () => {
+  it.skipIf(replicas < 2)(`two API replicas each push the same block to their own subscriber${replicas < 2 ? " (skipped: needs TEST_DATABASE_URL and TEST_REDIS_URL — PGlite is one process per data directory, and without Redis the replicas share no bus)" : ""}`, async () => {
     const [a, b] = await Promise.all(servers.map((s) => connect(`ws://127.0.0.1:${s.port}/ws`)));
     clients.push(a!, b!);
     const subs = await Promise.all([a!, b!].map((c) => c.call("subscribe", { topic: "blocks" })));

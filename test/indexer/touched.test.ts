@@ -37,7 +37,7 @@ describe("touched set", () => {
     expect([...(changes.balances.get(18) ?? [])].sort()).toEqual(["HQVjZp9UpNkicArjbutj3YkgDLsDgSY9zPQG8GVPdi8D3Pc", TREASURY].sort());
     expect(changes.balances.get(0)?.has(TREASURY)).toBe(true);
     expect(changes.liquidity).toEqual([
-      { eventIndex: 9, kind: "remove", pool: "0/18", who: TREASURY, amount0: "499999999999999", amount1: "4999999999999999000", lpAmount: "49999999999999990" },
+      { eventIndex: 9, extrinsic: 2, kind: "remove", pool: "0/18", who: TREASURY, amount0: "499999999999999", amount1: "4999999999999999000", lpAmount: "49999999999999990" },
     ]);
   });
 

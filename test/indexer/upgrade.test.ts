@@ -24,7 +24,7 @@ import "@polkadot/api-augment/assetHubKusama";
 import type { ApiPromise } from "@polkadot/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balancesAt, getCheckpoint, historyFloor, listPools, poolsAt, requestSnapshot, snapshotPage, tokensAt, type DbHandle } from "../../db/index.js";
-import { runSnapshot } from "../../shared/snapshots.js";
+import { runSnapshot } from "../../api/snapshot-runner.js";
 import { runLocal, splitRange, type BackfillOptions } from "../../indexer/backfill.js";
 import { ChainReader } from "../../indexer/chain/reader.js";
 import { Follower } from "../../indexer/follower.js";

@@ -99,14 +99,14 @@ const pageSubs = new Set<Subscription<unknown>>();
 const blockListeners = new Set<(block: Body) => void>();
 
 /**
- * Subscribes to `topic` for the page shown now. `onValue` gets each block's push (the page has
- * read the current value over HTTP already, so the subscribe answer is not passed on).
+ * Subscribes to `topic` for the page shown now. `onValue` gets each block's push; the subscribe
+ * answer (the current value) too with `answer`, else not (the page has read it over HTTP already).
  */
-export async function follow(topic: string, onValue: OnValue): Promise<void> {
+export async function follow(topic: string, onValue: OnValue, opts: { answer?: boolean } = {}): Promise<void> {
   const seq = routeSeq;
   let sub: Subscription<unknown>;
   try {
-    sub = await live!.subscribe(topic as Topic, (p) => void (p.answer || onValue(p.result, p.block ?? undefined)));
+    sub = await live!.subscribe(topic as Topic, (p) => void ((p.answer && !opts.answer) || onValue(p.result, p.block ?? undefined)));
   } catch {
     return; // refused (a topic over the budget, a token gone): the page keeps its HTTP answers
   }

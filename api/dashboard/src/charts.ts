@@ -17,6 +17,7 @@ import {
   HistogramSeries,
   LineSeries,
   TickMarkType,
+  type AutoscaleInfo,
   type IChartApi,
   type ISeriesApi,
   type MouseEventParams,
@@ -26,6 +27,7 @@ import {
 } from "lightweight-charts";
 import { onLeave } from "./dom.js";
 import { time } from "./format.js";
+import { extent, nonNegative, rangeFormatter } from "./scale.js";
 
 export interface Candle {
   time: number;
@@ -45,14 +47,6 @@ export interface Point {
 }
 
 const css = (name: string): string => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-/** Prices from 10^-9 to 10^9: enough digits to tell neighbours apart, grouped when large. */
-export function priceText(v: number): string {
-  const a = Math.abs(v);
-  if (a >= 1e6) return `${(v / 1e6).toFixed(2)}M`;
-  if (a >= 1e3) return `${(v / 1e3).toFixed(2)}k`;
-  if (a >= 1 || a === 0) return v.toFixed(2);
-  return v.toPrecision(4);
-}
 const local = (t: Time): Date => new Date((t as number) * 1000);
 function tick(t: Time, type: TickMarkType): string {
   const d = local(t);
@@ -154,11 +148,12 @@ export interface CandleChart {
 
 export function candleChart(box: HTMLElement): CandleChart {
   let shown: CandleStyle = "candles";
-  const priceFormat = { type: "custom" as const, formatter: priceText, minMove: 1e-12 };
+  // Labels with the decimals the prices' range needs (scale.ts), set again with each new range.
+  const priceFormat = (lo: number, hi: number) => ({ type: "custom" as const, formatter: rangeFormatter(lo, hi, 2), minMove: 1e-12 });
   const lazy = lazyChart(box, (chart) => {
     const [up, down, dim, accent] = [css("--up"), css("--down"), css("--dim"), css("--accent")];
-    const candles = chart.addSeries(CandlestickSeries, { upColor: up, downColor: down, borderUpColor: up, borderDownColor: down, wickUpColor: up, wickDownColor: down, priceFormat, visible: shown === "candles" });
-    const closes = chart.addSeries(LineSeries, { color: accent, lineWidth: 2, priceFormat, visible: shown === "line" });
+    const candles = chart.addSeries(CandlestickSeries, { upColor: up, downColor: down, borderUpColor: up, borderDownColor: down, wickUpColor: up, wickDownColor: down, priceFormat: priceFormat(0, 1), visible: shown === "candles" });
+    const closes = chart.addSeries(LineSeries, { color: accent, lineWidth: 2, priceFormat: priceFormat(0, 1), visible: shown === "line" });
     const volume = chart.addSeries(HistogramSeries, { priceScaleId: "volume", priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false });
     chart.priceScale("volume").applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     return { candles, closes, volume, colors: { up, down, dim, volume: css("--vol") } };
@@ -177,6 +172,9 @@ export function candleChart(box: HTMLElement): CandleChart {
       put(s.candles, items.map((c) => ({ time: t(c), open: c.open, high: c.high, low: c.low, close: c.close, color: color(c), borderColor: color(c), wickColor: color(c) })), reset || fresh);
       put(s.closes, items.map((c) => ({ time: t(c), value: c.close })), reset || fresh);
       put(s.volume, items.map((c) => ({ time: t(c), value: c.volume, color: s.colors.volume })), reset || fresh);
+      const [lo, hi] = extent(s.candles.data().flatMap((c) => ("low" in c ? [c.low, c.high] : [])));
+      s.candles.applyOptions({ priceFormat: priceFormat(lo, hi) });
+      s.closes.applyOptions({ priceFormat: priceFormat(lo, hi) });
       if (reset || fresh) tips.clear();
       for (const c of items) tips.set(c.time, c.tip);
       if (reset || fresh) newest(chart, items.length);
@@ -189,17 +187,103 @@ export function candleChart(box: HTMLElement): CandleChart {
   };
 }
 
-/** A line over time (holders: a count) drawn whole each time (it is read again, not pushed). */
-export function lineChart(box: HTMLElement): { set(points: Point[]): void } {
-  const lazy = lazyChart(box, (chart) => chart.addSeries(LineSeries, { color: css("--accent"), lineWidth: 2, priceFormat: { type: "price", precision: 0, minMove: 1 } }));
+/** What a chart whose values are never negative passes as its autoscale: kept at or above zero. */
+const aboveZero = { autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+  const info = base();
+  return info?.priceRange ? { ...info, priceRange: nonNegative(info.priceRange) } : info;
+} };
+/**
+ * A scale of values never negative labelled for the range it shows (scale.ts): the values' range,
+ * as nonNegative() widens it; counts (`integer`) in whole numbers, ticks included.
+ */
+const rangeFormat = (values: number[], integer = false) => {
+  if (integer) return { type: "price" as const, precision: 0, minMove: 1 };
+  const [lo, hi] = extent(values);
+  const shown = nonNegative({ minValue: lo, maxValue: hi });
+  return { type: "custom" as const, formatter: rangeFormatter(shown.minValue, shown.maxValue), minMove: 1e-12 };
+};
+
+export interface TwoLines {
+  /** Both series, one point per time; each drawn whole (they are read again, not pushed). */
+  set(points: { time: number; left: number; right: number; tip: string }[]): void;
+}
+
+/**
+ * Two series over time on scales of their own, each titled on its scale (supply on the right,
+ * holders on the left): neither is negative, so neither scale goes below zero.
+ */
+export function twoLineChart(box: HTMLElement, names: { left: string; right: string }, integer: { left?: boolean; right?: boolean } = {}): TwoLines {
+  const lazy = lazyChart(box, (chart) => {
+    chart.applyOptions({ leftPriceScale: { visible: true, borderColor: css("--line") } });
+    for (const id of ["left", "right"]) chart.priceScale(id).applyOptions({ scaleMargins: { top: 0.12, bottom: 0 } });
+    const line = (priceScaleId: string, color: string, title: string) => chart.addSeries(LineSeries, { priceScaleId, color, lineWidth: 2, title, ...aboveZero });
+    return { left: line("left", css("--up"), names.left), right: line("right", css("--accent"), names.right) };
+  });
   return {
     set(points) {
       if (points.length === 0) return lazy.empty();
       const { chart, series, tips } = lazy.draw();
-      series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+      for (const side of ["left", "right"] as const) {
+        series[side].applyOptions({ priceFormat: rangeFormat(points.map((p) => p[side]), integer[side]) });
+        series[side].setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p[side] })));
+      }
       tips.clear();
       for (const p of points) tips.set(p.time, p.tip);
       chart.timeScale().fitContent();
+    },
+  };
+}
+
+export interface VolumeChart {
+  /** Volume per interval of `step` seconds (histogram), set whole: `reset` also fits the view to it. */
+  volume(bars: Point[], step: number, reset: boolean): void;
+  /** A TVL reading at a block's time (a line on the left scale): the last in each interval is drawn. */
+  tvl(reading: Point): void;
+}
+
+/**
+ * The market's chart: volume per interval as a histogram, TVL as a line on the left scale, its
+ * points at the volume's intervals (a point per block would each take a bar's width). The line
+ * holds the readings seen since the page opened: the API serves no TVL history.
+ */
+export function volumeChart(box: HTMLElement): VolumeChart {
+  const lazy = lazyChart(box, (chart) => {
+    chart.applyOptions({ leftPriceScale: { visible: true, borderColor: css("--line") } });
+    for (const id of ["left", "right"]) chart.priceScale(id).applyOptions({ scaleMargins: { top: 0.12, bottom: 0 } });
+    const volume = chart.addSeries(HistogramSeries, { color: css("--vol"), title: "volume", lastValueVisible: false, priceLineVisible: false, ...aboveZero });
+    const tvl = chart.addSeries(LineSeries, { priceScaleId: "left", color: css("--accent"), lineWidth: 2, title: "TVL", pointMarkersVisible: true, ...aboveZero });
+    return { volume, tvl };
+  });
+  const readings: Point[] = [];
+  let bars: Point[] = [];
+  let step = 3_600;
+  const draw = (reset: boolean) => {
+    const tvls = new Map<number, Point>();
+    for (const r of readings) tvls.set(Math.floor(r.time / step) * step, r); // the last reading of each interval
+    if (bars.length === 0 && tvls.size === 0) return lazy.empty();
+    const { chart, series, tips, fresh } = lazy.draw();
+    const line = [...tvls.entries()].map(([time, r]) => ({ time: time as UTCTimestamp, value: r.value }));
+    series.volume.applyOptions({ priceFormat: rangeFormat(bars.map((b) => b.value)) });
+    series.tvl.applyOptions({ priceFormat: rangeFormat(line.map((b) => b.value)) });
+    series.volume.setData(bars.map((b) => ({ time: b.time as UTCTimestamp, value: b.value })));
+    series.tvl.setData(line);
+    tips.clear();
+    for (const b of bars) tips.set(b.time, b.tip);
+    for (const [time, r] of tvls) tips.set(time, [tips.get(time), r.tip].filter(Boolean).join("<br>"));
+    if (reset || fresh) chart.timeScale().fitContent();
+  };
+  return {
+    volume(next, seconds, reset) {
+      bars = next;
+      step = seconds;
+      draw(reset);
+    },
+    tvl(reading) {
+      const last = readings.at(-1);
+      if (last && reading.time < last.time) return;
+      readings.push(reading);
+      if (readings.length > 10_000) readings.shift();
+      draw(false);
     },
   };
 }

@@ -19,11 +19,50 @@ export function num(s: Dec, digits = 2): string {
   const shown = frac.slice(0, keep).replace(/0+$/, "");
   return (neg ? "-" : "") + (shown ? `${grouped}.${shown}` : grouped);
 }
-/** An amount in smallest units as whole tokens (string arithmetic: exact at any size). */
+/** An amount in smallest units as a decimal string of whole tokens, every digit kept ("1234500", 6 → "1.2345"). */
+export function wholeUnits(amount: string | number, decimals: number): string {
+  const s = String(amount).padStart(decimals + 1, "0");
+  return decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}`.replace(/\.?0+$/, "") : s;
+}
+/** An amount in smallest units as whole tokens, grouped and cut (string arithmetic: exact at any size). */
 export function units(amount: Dec | number, decimals: number, digits = 4): string {
   if (amount === null || amount === undefined) return "–";
-  const s = String(amount).padStart(decimals + 1, "0");
-  return num(decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}` : s, digits);
+  return num(wholeUnits(amount, decimals), digits);
+}
+/** The sum of decimal strings, exact (bigint at the most fractional digits among them). */
+export function sumDec(values: string[]): string {
+  const scale = Math.max(0, ...values.map((v) => v.split(".")[1]?.length ?? 0));
+  const scaled = (v: string) => {
+    const [int = "0", frac = ""] = v.replace("-", "").split(".");
+    const n = BigInt(int + frac.padEnd(scale, "0"));
+    return v.startsWith("-") ? -n : n;
+  };
+  const total = values.reduce((t, v) => t + scaled(v), 0n);
+  const digits = (total < 0n ? -total : total).toString().padStart(scale + 1, "0");
+  const out = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}`.replace(/\.?0+$/, "") : digits;
+  return (total < 0n ? "-" : "") + out;
+}
+/**
+ * Decimals of a pool's LP token. PoolAssets LP tokens carry no metadata (0 decimals), and an
+ * amount of them is √(amountA × amountB) in smallest units (the pallet mints the geometric mean),
+ * so its whole unit is √(one A × one B): (decA + decB) / 2 decimals (the floor when the sum is
+ * odd: √10 of that unit).
+ */
+export const lpDecimals = (a: { decimals: number }, b: { decimals: number }): number => Math.floor((a.decimals + b.decimals) / 2);
+/** A change in percent ("-1.5"), signed and coloured (none when 0): `<span class="up">+1.5 %</span>`. */
+export function change(pct: Dec): string {
+  if (pct === null || pct === undefined) return "–";
+  const sign = Number(pct) === 0 ? 0 : pct.startsWith("-") ? -1 : 1;
+  return `<span class="${sign > 0 ? "up" : sign < 0 ? "down" : ""}">${sign > 0 ? "+" : ""}${num(pct)} %</span>`;
+}
+/**
+ * What a ledger row is, in words (docs/api.md, "Transfers"): a transfer seen from its account
+ * (sent, received, to self), a transaction fee as "fee", and the runtime's own kinds.
+ */
+const KINDS: Record<string, string> = { mint: "minted", burn: "burned", deposit: "deposit", withdraw: "withdrawal", fee: "fee", dust: "dust lost", slash: "slashed" };
+export function kindText(x: { kind: string; direction?: string }): string {
+  if (x.kind === "transfer") return x.direction === "self" ? "to self" : x.direction === "in" ? "received" : x.direction === "out" ? "sent" : "transfer";
+  return esc(KINDS[x.kind] ?? x.kind);
 }
 /** A share (a fraction such as "0.25") as a percentage. */
 export const percent = (share: Dec, digits = 2): string => (share === null || share === undefined ? "–" : `${num(String(Number(share) * 100), digits)} %`);

@@ -2,9 +2,9 @@
  * An account (#/account/ADDRESS, logged in): its portfolio and LP positions, now (live over /ws) or
  * as of a block; its transfers (live) and trades, each paged back with "Older".
  */
-import { ACTIVITY_ROWS, api, follow, fresh, onChange, session, Stale, tokensList, type Body } from "../api.js";
+import { ACTIVITY_ROWS, api, follow, fresh, onChange, poolsList, session, Stale, tokensList, type Body } from "../api.js";
 import { $, onLeave, page } from "../dom.js";
-import { accountLink, badge, esc, facts, held, loginNote, note, num, percent, poolLink, since, sym, time, tokenLink, units } from "../format.js";
+import { accountLink, badge, esc, facts, held, kindText, loginNote, lpDecimals, note, num, percent, poolLink, since, sym, time, tokenLink, units } from "../format.js";
 
 function renderPortfolio(p: Body): void {
   $(".title h2").textContent = p.address;
@@ -19,7 +19,7 @@ function renderPortfolio(p: Body): void {
 }
 
 /** Transfers in and out: the newest (pushed live), then the older pages read by the keyset cursor. */
-function activity(address: string, tokens: Map<number, Body>) {
+function activity(address: string, tokens: Map<number, Body>, lpPools: Map<number, Body>) {
   const seen = new Set<string>();
   const older: { transfers: Body[]; cursor: string | null } = { transfers: [], cursor: null };
   let latest: Body;
@@ -28,12 +28,14 @@ function activity(address: string, tokens: Map<number, Body>) {
     const fresh = before.size > 0 && !before.has(key);
     seen.add(key);
     const t = x.tokenId === null ? undefined : tokens.get(x.tokenId);
-    const token = x.lpTokenId !== null ? `LP #${x.lpTokenId}` : t ? tokenLink(t) : `#${x.tokenId}`;
-    const amount = t ? units(x.amount, t.decimals) : esc(x.amount);
+    const lp = x.lpTokenId === null ? undefined : lpPools.get(x.lpTokenId);
+    const token = x.lpTokenId !== null ? (lp ? `LP ${poolLink(lp.tokenA, lp.tokenB)}` : `LP #${x.lpTokenId}`) : t ? tokenLink(t) : `#${x.tokenId}`;
+    // An amount of a token the lists do not hold is raw, and says so.
+    const decimals = lp ? lpDecimals(lp.tokenA, lp.tokenB) : t?.decimals;
+    const amount = decimals === undefined ? `${esc(x.amount)} <span class="kind">smallest units</span>` : units(x.amount, decimals);
     const other = x.direction === "out" ? x.to : x.from;
-    const kind = x.kind === "transfer" ? (x.direction === "self" ? "to self" : x.direction === "in" ? "received" : "sent") : x.kind;
     const dir = x.direction === "in" ? "up" : x.direction === "out" ? "down" : "";
-    return `<tr class="${fresh ? "new" : ""}" data-transfer="${key}"><td>${time(x.timestamp)}</td><td class="${dir}">${esc(kind)}</td><td>${token}</td><td>${amount}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(other)}</td><td>${x.blockNumber}</td></tr>`;
+    return `<tr class="${fresh ? "new" : ""}" data-transfer="${key}"><td>${time(x.timestamp)}</td><td class="${dir}">${kindText(x)}</td><td>${token}</td><td>${amount}</td><td>${x.valueUsd === null ? "–" : num(x.valueUsd)}</td><td>${accountLink(other)}</td><td>${x.blockNumber}</td></tr>`;
   };
   const render = (body: Body) => {
     latest = body;
@@ -62,7 +64,7 @@ function trades(address: string, tokens: Map<number, Body>) {
   const key = (x: Body) => `${x.blockNumber}/${x.eventIndex}/${x.hop}`;
   const side = (id: number, amount: string) => {
     const t = tokens.get(id);
-    return `${t ? units(amount, t.decimals) : esc(amount)} ${t ? tokenLink(t) : `#${id}`}`;
+    return t ? `${units(amount, t.decimals)} ${tokenLink(t)}` : `${esc(amount)} #${id} <span class="kind">smallest units</span>`;
   };
   const pool = (p: Body) => (tokens.has(p.token0Id) && tokens.has(p.token1Id) ? poolLink(tokens.get(p.token0Id), tokens.get(p.token1Id)) : `${p.token0Id}/${p.token1Id}`);
   const render = () => {
@@ -109,7 +111,8 @@ export async function accountPage(address: string): Promise<void> {
     }
   });
   const tokens = new Map((await tokensList()).map((t) => [t.tokenId as number, t]));
-  const transfers = activity(address, tokens);
+  const lpPools = new Map((await poolsList()).map((p) => [p.lpTokenId as number, p]));
+  const transfers = activity(address, tokens, lpPools);
   transfers.render(await fresh(api.accountTransfers(address, { limit: ACTIVITY_ROWS })));
   $("#activity-more").addEventListener("click", () => void transfers.more());
   const readTrades = trades(address, tokens);

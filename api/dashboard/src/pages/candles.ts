@@ -6,12 +6,16 @@ import { num, time } from "../format.js";
 export const INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-/** The buttons in a chart's title: an interval (one lit) and candles or a line of closes. */
-export function chartTools(current: Interval, chart: CandleChart, onPick: (i: Interval) => void): HTMLElement {
+/** Seconds in each interval. */
+export const INTERVAL_SECONDS: Record<Interval, number> = { "1m": 60, "5m": 300, "15m": 900, "1h": 3_600, "4h": 14_400, "1d": 86_400 };
+
+/** The buttons in a chart's title: an interval (one lit) and, for candles, candles or a line of closes. */
+export function chartTools(current: Interval, chart: CandleChart | undefined, onPick: (i: Interval) => void): HTMLElement {
   const span = document.createElement("span");
   span.className = "tools";
   const button = (attr: string, value: string, on: boolean) => `<button type="button" data-${attr}="${value}" class="${on ? "on" : ""}">${value}</button>`;
-  span.innerHTML = `${INTERVALS.map((i) => button("interval", i, i === current)).join("")}<span class="gap"></span>${button("style", "candles", true)}${button("style", "line", false)}`;
+  const styles = chart ? `<span class="gap"></span>${button("style", "candles", true)}${button("style", "line", false)}` : "";
+  span.innerHTML = `${INTERVALS.map((i) => button("interval", i, i === current)).join("")}${styles}`;
   span.addEventListener("click", (e) => {
     const { interval, style } = (e.target as HTMLElement).dataset;
     const light = (attr: "interval" | "style", value: string) => {
@@ -22,7 +26,7 @@ export function chartTools(current: Interval, chart: CandleChart, onPick: (i: In
       onPick(interval as Interval);
     } else if (style) {
       light("style", style);
-      chart.style(style as CandleStyle);
+      chart?.style(style as CandleStyle);
     }
   });
   return span;

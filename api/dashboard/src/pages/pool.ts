@@ -2,7 +2,7 @@
 import { api, follow, fresh, onBlock, type Body } from "../api.js";
 import { candleChart } from "../charts.js";
 import { $, onLeave, page } from "../dom.js";
-import { accountLink, esc, facts, num, percent, since, sym, tokenLink, time, units } from "../format.js";
+import { accountLink, change, esc, facts, lpDecimals, num, percent, since, sym, tokenLink, time, units } from "../format.js";
 import { candleItems, chartTools, type Interval } from "./candles.js";
 
 export async function poolPage(a: string, b: string): Promise<void> {
@@ -26,11 +26,11 @@ export async function poolPage(a: string, b: string): Promise<void> {
       ["Volume 24 h", `$${num(s.volume24h)}`],
       ["Fees 24 h", `$${num(s.fees24h)}`],
       ["Swaps 24 h", s.swaps24h, "pool-swaps"],
-      ["Change 24 h", `<span class="${Number(s.priceChange24h) >= 0 ? "up" : "down"}">${num(s.priceChange24h)} %</span>`],
+      ["Change 24 h", change(s.priceChange24h)],
       ["APR", `${num(s.apr)} %`],
       [`Reserve ${sym(A)}`, units(s.tokenA.reserve, A.decimals)],
       [`Reserve ${sym(B)}`, units(s.tokenB.reserve, B.decimals)],
-      ["LP supply", units(s.lpSupply, 0)],
+      ["LP supply", `<span title="${esc(s.lpSupply)} in smallest units; an LP token's whole unit is √(one ${sym(A)} × one ${sym(B)})">${units(s.lpSupply, lpDecimals(A, B))}</span>`, "pool-lp-supply"],
       ["Fee", percent(s.feeRate)],
     ]);
   };

@@ -6,8 +6,8 @@
  * state: a job stopped anywhere (a crash, a shutdown) resumes from its last batch.
  */
 import { completeSnapshot, copyRanks, failSnapshot, getSnapshot, rankSnapshot, makeRoomFor, pruneSnapshots, SnapshotTooLargeError, snapshotStep, startSnapshot, unfinishedSnapshots, type Database, type Snapshot } from "../db/index.js";
-import { REDIS_CLOSE_TIMEOUT_MS, within } from "./bounded.js";
-import type { Logger } from "./logger.js";
+import { REDIS_CLOSE_TIMEOUT_MS, within } from "../shared/bounded.js";
+import type { Logger } from "../shared/logger.js";
 
 /** Accounts read per transaction: large enough to keep the walk fast, small enough to stop soon. */
 export const SNAPSHOT_BATCH = 20_000;
