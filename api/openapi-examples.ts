@@ -6,6 +6,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "id": 1,
       "tokenId": 1984,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "timestamp": 1795000000,
       "state": "done",
@@ -27,6 +28,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "202": {
       "id": 4,
       "tokenId": 0,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "timestamp": 1795000000,
       "state": "queued",
@@ -558,6 +560,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "id": 1,
       "tokenId": 1984,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "timestamp": 1795000000,
       "state": "done",
@@ -623,6 +626,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "blockNumber": 6,
           "timestamp": 1700000000,
           "extrinsicIndex": null,
+          "extrinsicHash": null,
           "eventIndex": 2,
           "tokenId": null,
           "lpTokenId": 1,
@@ -633,6 +637,8 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "event": "poolAssets.Issued",
           "valueUsd": null,
           "tip": null,
+          "symbol": null,
+          "decimals": null,
           "direction": "in"
         }
       ],
@@ -743,6 +749,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "blockNumber": 5,
           "timestamp": 1700000000,
           "extrinsicIndex": 1,
+          "extrinsicHash": null,
           "eventIndex": 1,
           "tokenId": 1984,
           "lpTokenId": null,
@@ -752,6 +759,38 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
           "kind": "transfer",
           "event": "assets.Transferred",
           "valueUsd": "1",
+          "tip": null
+        }
+      ],
+      "nextCursor": null
+    }
+  },
+  "listLpTokenTransfers": {
+    "200": {
+      "lpTokenId": 1,
+      "pool": {
+        "token0Id": 0,
+        "token1Id": 1984
+      },
+      "historyFrom": 0,
+      "historyFromTime": null,
+      "historyGaps": [],
+      "historyComplete": true,
+      "transfers": [
+        {
+          "blockNumber": 6,
+          "timestamp": 1700000000,
+          "extrinsicIndex": null,
+          "extrinsicHash": null,
+          "eventIndex": 2,
+          "tokenId": null,
+          "lpTokenId": 1,
+          "from": null,
+          "to": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+          "amount": "1000000",
+          "kind": "mint",
+          "event": "poolAssets.Issued",
+          "valueUsd": null,
           "tip": null
         }
       ],
@@ -913,6 +952,7 @@ export const OPENAPI_EXAMPLES: Record<string, Record<string, unknown>> = {
     "200": {
       "snapshotId": 1,
       "tokenId": 1984,
+      "lpTokenId": null,
       "blockNumber": 2000,
       "page": 1,
       "limit": 2,

@@ -17,6 +17,7 @@ export * from "./queries/stats.js";
 export * from "./schema-version.js";
 export * from "./queries/list-order.js";
 export * from "./queries/transfers.js";
+export * from "./queries/extrinsics.js";
 export * from "./queries/account-ids.js";
 export * from "./queries/partitions.js";
 export * from "./queries/balance-history.js";

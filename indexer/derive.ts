@@ -169,6 +169,7 @@ export class Deriver {
     batch.transfers.push(...transferRows(changes.transfers, valuation, at));
     this.storeLearned(batch, number);
     batch.blocks.push({ number, hash: block.hash, timestamp: block.timestamp });
+    if (block.extrinsics !== undefined) batch.extrinsics.push({ blockNumber: number, hashes: block.extrinsics });
     const skipped = [...changes.skipped, ...swaps.skipped];
     this.recordSkipped(number, skipped, batch);
     const upgraded = this.runtime !== undefined && (this.runtime.specName !== block.runtime.specName || this.runtime.specVersion !== block.runtime.specVersion);

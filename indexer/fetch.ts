@@ -46,6 +46,18 @@ export async function fetchBlock(reader: ChainReader, number: number, known?: st
   return { number, hash, runtime, events: ownEvents ?? null, now: ownNow ?? null };
 }
 
+/**
+ * The extrinsics of block `hash`, each as the node gives it (hex of its SCALE bytes, length
+ * prefix included: what its hash is taken of). One chain_getBlock: the pipeline asks only for a
+ * block whose events move balances (decode.ts movesBalances), so a block of inherents alone
+ * costs nothing more.
+ */
+export async function fetchExtrinsics(reader: ChainReader, hash: string): Promise<string[]> {
+  const got = await reader.rpc.send<{ block: { extrinsics: string[] } } | null>("chain_getBlock", [hash]);
+  if (!got) throw new Error(`the node has no block ${hash}`);
+  return got.block.extrinsics;
+}
+
 /** The state a block's events call for (derive.ts plans it from them): what fetchState reads. */
 export interface WantedState {
   tokenIds: number[];

@@ -11,9 +11,9 @@
  * reads are planned against copies, and made again at its turn if the real plan differs.
  */
 import type { ChainReader } from "./chain/reader.js";
-import { decodeBlock, type DecodedBlock } from "./decode.js";
+import { decodeBlock, extrinsicHashesOf, movesBalances, type DecodedBlock } from "./decode.js";
 import type { BlockPlan, BlockResult, Deriver, Scope } from "./derive.js";
-import { fetchBlock, fetchState, type BlockReads } from "./fetch.js";
+import { fetchBlock, fetchExtrinsics, fetchState, type BlockReads } from "./fetch.js";
 import type { Batch } from "./writer.js";
 
 /** A block fetched and decoded, with the state it seemed to call for when it was fetched ahead. */
@@ -79,6 +79,8 @@ export class Pipeline {
 
   private async prepare(number: number, ahead: boolean, hash: Promise<string> | undefined): Promise<Prepared> {
     const block = decodeBlock(await fetchBlock(this.reader, number, await hash), this.reader.rpc, this.reader.ss58, this.deriver.codecMismatch);
+    // The extrinsics' hashes its rows name (a second fetch, made ahead with the block's own).
+    if (movesBalances(block.events)) block.extrinsics = extrinsicHashesOf(await fetchExtrinsics(this.reader, block.hash));
     if (!ahead) return { block };
     const plan = this.deriver.plan(block.events, this.scope, true);
     // A read its turn would not make (a token the real directory does not know yet) fails

@@ -41,6 +41,8 @@ import {
   recordDestroyed,
   recordTokens,
   type BalanceRow,
+  type BlockExtrinsics,
+  insertBlockExtrinsics,
 } from "../db/index.js";
 
 /** Rows per INSERT statement: well under Postgres' 65,535 bind parameters. */
@@ -61,6 +63,8 @@ export class Batch {
   readonly swaps: NewSwap[] = [];
   readonly liquidity: NewLiquidityEvent[] = [];
   readonly transfers: NewTransfer[] = [];
+  /** The extrinsic hashes of the batch's blocks whose rows name extrinsics (block_extrinsics). */
+  readonly extrinsics: BlockExtrinsics[] = [];
   /** Every balance read, block by block (not merged: history keeps each block's value). */
   readonly balances: BalanceRow[] = [];
   /** Every token row read and every token found gone, block by block (token history). */
@@ -173,6 +177,7 @@ export class Batch {
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
     for (const rows of chunks(this.transfers)) await insertTransfers(t, rows, ids);
+    for (const rows of chunks(this.extrinsics)) await insertBlockExtrinsics(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     if (this.blocks.length > 0) await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
     for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);

@@ -22,8 +22,8 @@ export function accountId(text: string): Uint8Array | undefined {
 }
 
 /** `text` in the chain's prefix and its account id in hex; VALIDATION_ERROR naming `param` otherwise. */
-export function canonicalAddress(text: string, ss58: number, param: string): { address: string; accountId: string } {
+export function canonicalAddress(text: string, ss58: number, param: string, where: "path" | "query" = "path"): { address: string; accountId: string } {
   const id = accountId(text);
-  if (!id) throw new AppError("VALIDATION_ERROR", `Invalid path parameter "${param}": ${ADDRESS_RULE}.`);
+  if (!id) throw new AppError("VALIDATION_ERROR", `Invalid ${where} parameter "${param}": ${ADDRESS_RULE}.`);
   return { address: encodeAddress(id, ss58), accountId: u8aToHex(id) };
 }

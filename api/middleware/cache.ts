@@ -27,18 +27,35 @@ export interface Entry {
   route?: string;
 }
 
-export function entryOf(body: string, route?: string): Entry {
+/**
+ * Headers of a route's answer that are part of the answer, kept with it and sent on every hit
+ * (by the app and the fast path alike): a deprecation notice (RFC 9745) and where it points. The
+ * cache key holds the whole query, so a request using deprecated parameters is its own entry.
+ */
+const KEPT_HEADERS = ["Deprecation", "Link"] as const;
+
+/** The kept headers `res` carries, as a flat list. */
+function keptOf(res: Response): (string | number)[] {
+  const out: string[] = [];
+  for (const name of KEPT_HEADERS) {
+    const v = res.headers.get(name);
+    if (v !== null) out.push(name, v);
+  }
+  return out;
+}
+
+export function entryOf(body: string, route?: string, kept: (string | number)[] = []): Entry {
   const bytes = Buffer.from(body);
   const etag = etagOf(body);
-  return { body, etag, bytes, head: ["Content-Type", "application/json", "Content-Length", bytes.length, "ETag", etag], route };
+  return { body, etag, bytes, head: ["Content-Type", "application/json", "Content-Length", bytes.length, "ETag", etag, ...kept], route };
 }
 
 /** What an answer that is not kept needs (RESPONSE_CACHE_MB=0): no copy of its bytes. */
 type Answer = Pick<Entry, "body" | "etag" | "head">;
 
-function answerOf(body: string): Answer {
+function answerOf(body: string, kept: (string | number)[]): Answer {
   const etag = etagOf(body);
-  return { body, etag, head: ["Content-Type", "application/json", "Content-Length", Buffer.byteLength(body), "ETag", etag] };
+  return { body, etag, head: ["Content-Type", "application/json", "Content-Length", Buffer.byteLength(body), "ETag", etag, ...kept] };
 }
 
 /**
@@ -270,7 +287,7 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     const staged = prewarmOf(c);
     if (staged) {
       const json = await jsonOf(c, next);
-      if (json !== undefined) staged.set(keyOf(c, cache), entryOf(json, routePath(c, -1) || undefined));
+      if (json !== undefined) staged.set(keyOf(c, cache), entryOf(json, routePath(c, -1) || undefined, keptOf(c.res)));
       return;
     }
     const key = keyOf(c, cache);
@@ -283,7 +300,7 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     if (!cache) {
       const json = await jsonOf(c, next);
       if (json === undefined) return;
-      const made = answerOf(json);
+      const made = answerOf(json, keptOf(c.res));
       return answer(c, made, ifNoneMatches(rawHeader(c, "if-none-match"), made.etag) ? 304 : 200);
     }
     const generation = cache.current;
@@ -294,7 +311,7 @@ export function responseCache(cache: ResponseCache | undefined): MiddlewareHandl
     try {
       const json = await jsonOf(c, next);
       if (json === undefined) return;
-      entry = entryOf(json, routePath(c, -1) || undefined);
+      entry = entryOf(json, routePath(c, -1) || undefined, keptOf(c.res));
       cache.set(key, entry, generation);
     } finally {
       // Waiters on a failed or non-200 computation compute for themselves.

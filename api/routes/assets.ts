@@ -114,16 +114,22 @@ export function assetRoutes(deps: AssetRouteDeps) {
           throw new AppError("VALIDATION_ERROR", "page, limit and cursor do not apply to the CSV: it is the whole list.");
         }
         const id = c.req.valid("param").id;
-        const headers = { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="holders-${id}.csv"`, "Cache-Control": "no-store" };
+        // The file is named by its block, as a snapshot's is (holders-{id}-at-{block}.csv): two downloads at two blocks are two files.
+        const headers = (block: number | undefined) => ({
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": `attachment; filename="holders-${id}${block === undefined ? "" : `-at-${block}`}.csv"`,
+          "Cache-Control": "no-store",
+          ...(block === undefined ? {} : { "X-Block-Number": String(block) }),
+        });
         if (clientMethod(c) === "HEAD") {
           // No place: nothing is read but the token and the newest block (the one a GET now would read).
           const [token, head] = await Promise.all([getToken(deps.store, id), latestBlock(deps.store)]);
           if (!token) throw new AppError("TOKEN_NOT_FOUND", `Token ${id} was not found.`);
-          return c.body(null, 200, head ? { ...headers, "X-Block-Number": String(head.number) } : headers) as never;
+          return c.body(null, 200, headers(head?.number)) as never;
         }
         return (await csvDownload(c, { slots: deps.currentCsv.slots, trustProxy: deps.trustProxy, logger: deps.logger }, { tokenId: id }, async (_key, hooks) => {
           const csv = await currentHoldersCsv(deps.currentCsv.files, id, { pace: deps.currentCsv.pace, hooks });
-          return { body: csv.body, headers: { ...headers, "Content-Length": String(csv.bytes), "X-Row-Count": String(csv.rows), "X-Block-Number": String(csv.block) } };
+          return { body: csv.body, headers: { ...headers(csv.block), "Content-Length": String(csv.bytes), "X-Row-Count": String(csv.rows) } };
         })) as never;
       }
       if (page !== undefined && cursor !== undefined) {

@@ -28,10 +28,16 @@ const idParam = z
   .transform(Number)
   .openapi({ param: { name: "id", in: "path" }, example: "1", description: "Snapshot id (POST /snapshots answered it)" });
 
+/** What a snapshot is of: a token, or an LP token (a pool's providers), the other null. */
+const subjectFields = {
+  tokenId: z.number().int().nullable().openapi({ description: "The token; null for an LP token's snapshot" }),
+  lpTokenId: z.number().int().nullable().openapi({ description: "The LP token (PoolAssets id: its holders are the pool's providers); null for a token's snapshot" }),
+};
+
 const SnapshotView = z
   .object({
     id: z.number().int(),
-    tokenId: z.number().int(),
+    ...subjectFields,
     blockNumber: z.number().int(),
     timestamp: z.number().int().nullable().openapi({ description: "The block's on-chain time (Unix seconds)" }),
     state: z.enum(["queued", "running", "done", "failed"]),
@@ -56,7 +62,7 @@ const SnapshotHolder = z
 const SnapshotHolderPage = z
   .object({
     snapshotId: z.number().int(),
-    tokenId: z.number().int(),
+    ...subjectFields,
     blockNumber: z.number().int(),
     page: z.number().int(),
     limit: z.number().int(),
@@ -72,7 +78,7 @@ const create = createRoute({
   path: "/snapshots",
   operationId: "createSnapshot",
   tags: ["snapshots"],
-  summary: "Start a holder snapshot of a token as of a block (or a time, or now); the same token and block give the same snapshot",
+  summary: "Start a holder snapshot of a token, or of an LP token (a pool's providers), as of a block (or a time, or now); the same token and block give the same snapshot",
   security,
   request: {
     body: {
@@ -81,7 +87,8 @@ const create = createRoute({
         "application/json": {
           schema: z
             .object({
-              tokenId: z.number().int().min(0).max(MAX_TOKEN_ID).openapi({ description: `The token: ${TOKEN_ID_RULE} (asset ids, and foreign assets' derived ids)` }),
+              tokenId: z.number().int().min(0).max(MAX_TOKEN_ID).optional().openapi({ description: `The token: ${TOKEN_ID_RULE} (asset ids, and foreign assets' derived ids). Give this or lpTokenId` }),
+              lpTokenId: z.number().int().min(0).max(4_294_967_295).optional().openapi({ description: "Or: an LP token (PoolAssets id, as /pools lists it): its holders at the block are the pool's providers" }),
               block: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "The block (default: the newest indexed)" }),
               atTime: z.number().int().min(0).max(99_999_999_999).optional().openapi({ description: "Or: the last block at or before this time (Unix seconds)" }),
             })
@@ -121,6 +128,7 @@ export const CSV_RESPONSE_HEADERS = {
   "X-Row-Count": { description: "CSV only: the data rows the file holds (holders; the header line not counted). A file with fewer lines after its header is incomplete.", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
   "Content-Length": { description: "CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly).", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
   "X-Block-Number": { description: "CSV only: the block the list is exact at.", schema: { type: "string" as const, pattern: "^[0-9]+$" } },
+  "Content-Disposition": { description: "CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv)", schema: { type: "string" as const, example: 'attachment; filename="holders-1984-at-9000000.csv"' } },
 };
 
 const holders = createRoute({
@@ -172,10 +180,10 @@ export interface SnapshotDeps {
  */
 const csvHeaders = (s: Snapshot): Record<string, string> => ({
   "Content-Type": "text/csv; charset=utf-8",
-  "Content-Disposition": `attachment; filename="holders-${s.tokenId}-at-${s.blockNumber}.csv"`,
+  "Content-Disposition": `attachment; filename="${s.lp ? "lp-holders" : "holders"}-${s.tokenId}-at-${s.blockNumber}.csv"`,
   "Cache-Control": "no-store",
   "X-Snapshot-Id": String(s.id),
-  "X-Token-Id": String(s.tokenId),
+  [s.lp ? "X-Lp-Token-Id" : "X-Token-Id"]: String(s.tokenId),
   "X-Block-Number": String(s.blockNumber),
   "X-Row-Count": String(s.holders ?? 0),
   ...(s.csvBytes === null ? {} : { "Content-Length": String(s.csvBytes) }),

@@ -1,18 +1,55 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { TRANSFER_SCAN_ROWS, type Database } from "../../db/index.js";
 import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
 import { ADDRESS_RULE } from "../../shared/address.js";
+import { AppError } from "../../shared/errors.js";
 import type { AppEnv } from "../env.js";
 import { COMMON_ERRORS, COVERAGE_RULE, Decimal, errors, HistoryCoverage, Integer, intQuery, json, tokenIdParam } from "../schemas.js";
 import { accountTrades } from "../services/history.js";
-import { accountTransferPage, tokenTransferPage } from "../services/transfers.js";
+import { accountTransferPage, lpTransferPage, tokenTransferPage } from "../services/transfers.js";
 
 const security = [{ bearerAuth: [] }];
+
+/**
+ * The time filters' names before fromTime/toTime: kept for one release (until 0.2.0), answered
+ * with a Deprecation header. `from`/`to` read as addresses in every row, so `?from=<address>`
+ * looked like a sender filter and was a 400.
+ */
+function deprecatedTime(name: string, now: string) {
+  const base = intQuery(name, 0, 99_999_999_999, `Deprecated: use ${now}. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with ${now}`);
+  return base.openapi({ param: { name, in: "query", deprecated: true } });
+}
+
+/** When from/to became fromTime/toTime (RFC 9745: the Deprecation header's date, 2026-11-28T00:00:00Z). */
+const TIME_PARAMS_DEPRECATED = Date.UTC(2026, 10, 28) / 1000;
+
+/** The headers of an answer to a request using the deprecated from/to (timesOf). */
+const DEPRECATION_HEADERS = {
+  Deprecation: { description: "Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds)", schema: { type: "string" as const, example: `@${TIME_PARAMS_DEPRECATED}` } },
+  Link: { description: 'Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745)', schema: { type: "string" as const, example: '</docs>; rel="deprecation"; type="text/html"' } },
+};
+
+/** The time bounds of `q` by their names now; the deprecated ones are announced (RFC 9745, RFC 8288). */
+function timesOf<Q extends { from?: number | undefined; to?: number | undefined; fromTime?: number | undefined; toTime?: number | undefined }>(c: Context<AppEnv>, q: Q): Omit<Q, "from" | "to"> {
+  const { from, to, ...rest } = q;
+  if (from === undefined && to === undefined) return rest;
+  if ((from !== undefined && q.fromTime !== undefined) || (to !== undefined && q.toTime !== undefined)) {
+    throw new AppError("VALIDATION_ERROR", 'Invalid query: "from"/"to" are the deprecated names of "fromTime"/"toTime": give one name for each bound.');
+  }
+  c.header("Deprecation", `@${TIME_PARAMS_DEPRECATED}`);
+  c.header("Link", '</docs>; rel="deprecation"; type="text/html"');
+  return { ...rest, fromTime: q.fromTime ?? from, toTime: q.toTime ?? to };
+}
 
 const TransferFields = {
   blockNumber: z.number().int(),
   timestamp: z.number().int(),
   extrinsicIndex: z.number().int().nullable().openapi({ description: "Position of the extrinsic in its block; null outside one" }),
+  extrinsicHash: z
+    .string()
+    .nullable()
+    .openapi({ example: "0x8d1e5a4b0c6f7e2d9a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091", description: "The extrinsic's hash (blake2_256 of its bytes, as explorers show it); null outside an extrinsic, and unknown (null) for blocks indexed before this version recorded them" }),
   eventIndex: z.number().int().openapi({ description: "Position of the event in the block's events: with blockNumber, the transfer's key" }),
   tokenId: z.number().int().nullable().openapi({ description: "The token moved; null for an LP token (see lpTokenId)" }),
   lpTokenId: z.number().int().nullable().openapi({ description: "The LP token (PoolAssets) moved; null for any other token" }),
@@ -30,12 +67,17 @@ const TransferFields = {
 
 const Transfer = z.object(TransferFields).openapi("Transfer");
 const AccountTransfer = z
-  .object({ ...TransferFields, direction: z.enum(["in", "out", "self"]).openapi({ description: "in: the account received; out: it sent; self: both" }) })
+  .object({
+    ...TransferFields,
+    symbol: z.string().nullable().openapi({ example: "USDt", description: "The symbol of tokenId as the token has it now; null for an LP token (PoolAssets keep no metadata) and for a token destroyed since" }),
+    decimals: z.number().int().nullable().openapi({ example: 6, description: "The decimals of tokenId: amount / 10^decimals is whole tokens; null when symbol is" }),
+    direction: z.enum(["in", "out", "self"]).openapi({ description: "in: the account received; out: it sent; self: both" }),
+  })
   .openapi("AccountTransfer");
 
 const nextCursor = z.string().nullable().openapi({ description: "Pass as ?cursor= for older transfers; null on the last page" });
 const partial = z.boolean().openapi({
-  description: `true when the page stopped after examining ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId.`,
+  description: `true when the page stopped after examining ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers without finding "limit" of them that match tokenId, lpTokenId or counterparty: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without those filters.`,
 });
 const TransferCoverage = {
   ...HistoryCoverage,
@@ -48,8 +90,10 @@ const commonQuery = {
   kind: z.enum(TRANSFER_KINDS, { error: `must be one of ${TRANSFER_KINDS.join(", ")}` }).optional().openapi({ param: { name: "kind", in: "query" }, description: "Only transfers of this kind (fee: transaction fees)" }),
   fromBlock: intQuery("fromBlock", 0, Number.MAX_SAFE_INTEGER, "Only transfers at or after this block"),
   toBlock: intQuery("toBlock", 0, Number.MAX_SAFE_INTEGER, "Only transfers at or before this block"),
-  from: intQuery("from", 0, 99_999_999_999, "Only transfers at or after this time (Unix seconds)"),
-  to: intQuery("to", 0, 99_999_999_999, "Only transfers at or before this time (Unix seconds)"),
+  fromTime: intQuery("fromTime", 0, 99_999_999_999, "Only transfers at or after this time (Unix seconds)"),
+  toTime: intQuery("toTime", 0, 99_999_999_999, "Only transfers at or before this time (Unix seconds)"),
+  from: deprecatedTime("from", "fromTime"),
+  to: deprecatedTime("to", "toTime"),
 };
 
 const accountRoute = createRoute({
@@ -69,10 +113,19 @@ const accountRoute = createRoute({
       tokenId: intQuery("tokenId", 0, Number.MAX_SAFE_INTEGER, `Only this token's transfers: looked for among at most ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers a page (see partial)`),
       lpTokenId: intQuery("lpTokenId", 0, 4_294_967_295, `Only this LP token's transfers: looked for among at most ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers a page (see partial)`),
       direction: z.enum(["in", "out"], { error: "must be in or out" }).optional().openapi({ param: { name: "direction", in: "query" }, description: "in: received only; out: sent only (default both)" }),
+      counterparty: z
+        .string()
+        .max(66, ADDRESS_RULE)
+        .optional()
+        .openapi({
+          param: { name: "counterparty", in: "query" },
+          example: "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+          description: `Only transfers between the account and this one, either way (with direction: one way). ${ADDRESS_RULE}. Looked for among at most ${TRANSFER_SCAN_ROWS.toLocaleString("en")} of the account's transfers a page (see partial)`,
+        }),
     }),
   },
   responses: {
-    200: json(z.object({ address: z.string(), accountId: z.string(), ...TransferCoverage, transfers: z.array(AccountTransfer), nextCursor, partial }).openapi("AccountTransferPage"), "One page of the account's transfers"),
+    200: { ...json(z.object({ address: z.string(), accountId: z.string(), ...TransferCoverage, transfers: z.array(AccountTransfer), nextCursor, partial }).openapi("AccountTransferPage"), "One page of the account's transfers"), headers: DEPRECATION_HEADERS },
     ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
   },
 });
@@ -87,7 +140,36 @@ const tokenRoute = createRoute({
   security,
   request: { params: z.object({ id: tokenIdParam("id") }), query: z.object(commonQuery) },
   responses: {
-    200: json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), ...TransferCoverage, transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"),
+    200: { ...json(z.object({ tokenId: z.number().int(), symbol: z.string(), decimals: z.number().int(), ...TransferCoverage, transfers: z.array(Transfer), nextCursor }).openapi("TokenTransferPage"), "One page of the token's transfers"), headers: DEPRECATION_HEADERS },
+    ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
+  },
+});
+
+const lpRoute = createRoute({
+  method: "get",
+  path: "/assets/lp/{lpTokenId}/transfers",
+  operationId: "listLpTokenTransfers",
+  tags: ["assets"],
+  summary: "An LP token's transfers (PoolAssets: liquidity added and removed, positions moved), newest first (keyset cursor)",
+  description: `${COVERAGE_RULE} An LP token's mints and burns are its pool's liquidity added and removed; its holders at a block are a snapshot (POST /snapshots with lpTokenId).`,
+  security,
+  request: { params: z.object({ lpTokenId: tokenIdParam("lpTokenId").openapi({ param: { name: "lpTokenId", in: "path" }, example: "1", description: "LP token id (PoolAssets; /pools lists each pool's)" }) }), query: z.object(commonQuery) },
+  responses: {
+    200: {
+      ...json(
+        z
+          .object({
+            lpTokenId: z.number().int(),
+            pool: z.object({ token0Id: z.number().int(), token1Id: z.number().int() }).nullable().openapi({ description: "The pool this LP token is a share of; null when it is gone" }),
+            ...TransferCoverage,
+            transfers: z.array(Transfer),
+            nextCursor,
+          })
+          .openapi("LpTokenTransferPage"),
+        "One page of the LP token's transfers",
+      ),
+      headers: DEPRECATION_HEADERS,
+    },
     ...errors("VALIDATION_ERROR", "UNAUTHORIZED", "TOKEN_NOT_FOUND", "BLOCK_BEFORE_HISTORY", ...COMMON_ERRORS),
   },
 });
@@ -140,7 +222,7 @@ const accountSwapsRoute = createRoute({
 export function transferRoutes(deps: { db: Database }) {
   return new OpenAPIHono<AppEnv>()
     .openapi(accountRoute, async (c) => {
-      const q = c.req.valid("query");
+      const q = timesOf(c, c.req.valid("query"));
       return c.json(await accountTransferPage(deps.db, c.req.valid("param").address, { ...q, limit: q.limit ?? 50 }), 200);
     })
     .openapi(accountSwapsRoute, async (c) => {
@@ -148,7 +230,11 @@ export function transferRoutes(deps: { db: Database }) {
       return c.json(await accountTrades(deps.db, c.req.valid("param").address, { ...q, limit: q.limit ?? 50 }), 200);
     })
     .openapi(tokenRoute, async (c) => {
-      const q = c.req.valid("query");
+      const q = timesOf(c, c.req.valid("query"));
       return c.json(await tokenTransferPage(deps.db, c.req.valid("param").id, { ...q, limit: q.limit ?? 50 }), 200);
+    })
+    .openapi(lpRoute, async (c) => {
+      const q = timesOf(c, c.req.valid("query"));
+      return c.json(await lpTransferPage(deps.db, c.req.valid("param").lpTokenId, { ...q, limit: q.limit ?? 50 }), 200);
     });
 }

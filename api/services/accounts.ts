@@ -43,8 +43,8 @@ export async function chainSs58(db: Database): Promise<number> {
 }
 
 /** An address in any prefix (or hex) as the store keeps it: SS58 in the chain's prefix. */
-export async function resolveAddress(db: Database, text: string, param = "address") {
-  return canonicalAddress(text, await chainSs58(db), param);
+export async function resolveAddress(db: Database, text: string, param = "address", where: "path" | "query" = "path") {
+  return canonicalAddress(text, await chainSs58(db), param, where);
 }
 
 const usd = (v: bigint) => formatFixed(v, USD_SCALE);

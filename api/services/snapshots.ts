@@ -4,7 +4,7 @@
  * api/services/snapshot-csv.ts).
  */
 import { sql } from "drizzle-orm";
-import { budgetFreesAt, chargeSnapshot, RANKING_COPIES, getSnapshot, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
+import { budgetFreesAt, chargeSnapshot, RANKING_COPIES, getSnapshot, poolsByLpToken, requestSnapshot, rowsOf, SNAPSHOTS_LOCK, snapshotEstimate, snapshotPage, snapshotUsage, tokenAt, type Database, type Snapshot } from "../../db/index.js";
 import { formatFixed, ratio } from "../../shared/decimal.js";
 import { AppError } from "../../shared/errors.js";
 import { widerPrefix } from "../middleware/client-ip.js";
@@ -18,7 +18,7 @@ export async function snapshotView(db: Database, id: number, known?: Snapshot) {
   const total = s.accountsEstimate;
   return {
     id: s.id,
-    tokenId: s.tokenId,
+    ...idsOf(s),
     blockNumber: s.blockNumber,
     timestamp: block ? Number(block.timestamp) : null,
     state: s.state,
@@ -35,6 +35,12 @@ export async function snapshotView(db: Database, id: number, known?: Snapshot) {
     links: { holders: `/snapshots/${s.id}/holders`, csv: `/snapshots/${s.id}/holders.csv` },
   };
 }
+
+/** A snapshot's subject: a token (tokenId) or an LP token (lpTokenId), the other null. */
+export const idsOf = (s: Pick<Snapshot, "lp" | "tokenId">) => (s.lp ? { tokenId: null, lpTokenId: s.tokenId } : { tokenId: s.tokenId, lpTokenId: null });
+
+/** What a snapshot is of, for messages: "token 1984", "LP token 3". */
+const subject = (q: { lp: boolean; tokenId: number }) => `${q.lp ? "LP token" : "token"} ${q.tokenId}`;
 
 /** What new snapshot work is held to (api/app.ts SNAPSHOT_LIMITS; docs/security.md). */
 export interface SnapshotLimits {
@@ -53,7 +59,7 @@ export interface SnapshotLimits {
 const rows = (n: number) => n.toLocaleString("en");
 
 /** Refuses new work past a limit, saying the numbers and, where waiting helps, when (Retry-After). */
-async function checkBudgets(t: Database, q: { tokenId: number; block: number; userId: string; clientKey: string }, estimate: number, limits: SnapshotLimits): Promise<void> {
+async function checkBudgets(t: Database, q: { lp: boolean; tokenId: number; block: number; userId: string; clientKey: string }, estimate: number, limits: SnapshotLimits): Promise<void> {
   const prefix = widerPrefix(q.clientKey);
   const u = await snapshotUsage(t, q.userId, q.clientKey, prefix);
   const wait = { "Retry-After": "30" };
@@ -61,7 +67,7 @@ async function checkBudgets(t: Database, q: { tokenId: number; block: number; us
   if (u.client >= limits.perClient) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.client} holder snapshots asked for from your address (${q.clientKey}) are queued or running (at most ${limits.perClient} per address); ask again when one has finished.`, wait);
   if (prefix && u.prefix >= limits.perPrefix) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.prefix} holder snapshots asked for from your network (${prefix}) are queued or running (at most ${limits.perPrefix} per IPv6 /48); ask again when one has finished.`, wait);
   if (u.all >= limits.queued) throw new AppError("TOO_MANY_SNAPSHOTS", `${u.all} holder snapshots are queued or running (at most ${limits.queued}); ask again when one has finished.`, wait);
-  const what = `The snapshot of token ${q.tokenId} at block ${q.block} would hold ≈ ${rows(estimate)} rows`;
+  const what = `The snapshot of ${subject(q)} at block ${q.block} would hold ≈ ${rows(estimate)} rows`;
   // Being ranked, a snapshot holds RANKING_COPIES copies of its rows under the disk cap: one larger than that share could never finish.
   const cap = Math.min(limits.rowsPerUserDay, limits.rowsPerClientDay, Math.floor(limits.maxRows / RANKING_COPIES));
   if (estimate > cap) throw new AppError("SNAPSHOT_TOO_LARGE", `${what}: more than ${rows(cap)}, the most one user may ask for in a day and this server can compute (SNAPSHOTS_MAX_ROWS = ${rows(limits.maxRows)}, where a snapshot being ranked holds ${RANKING_COPIES} copies of its rows). The operator can write it with \`tokenpool snapshot\`.`);
@@ -80,30 +86,39 @@ async function checkBudgets(t: Database, q: { tokenId: number; block: number; us
 }
 
 /**
- * The snapshot of a token as of a block (`block`, `atTime`, or the newest): the existing one
- * (shared: it costs the asker nothing), or a new one queued — held to `limits` (unfinished ones
- * per user, per client key and in all; rows per day per user and per client key, charged from
- * the estimate now and settled when it finishes; the disk cap). The checks and the insert are one
- * transaction under an advisory lock, so concurrent requests cannot both pass the last place.
+ * The snapshot of a token — or of an LP token (`lpTokenId`: a pool's providers) — as of a block
+ * (`block`, `atTime`, or the newest): the existing one (shared: it costs the asker nothing), or a
+ * new one queued — held to `limits` (unfinished ones per user, per client key and in all; rows per
+ * day per user and per client key, charged from the estimate now and settled when it finishes;
+ * the disk cap). The checks and the insert are one transaction under an advisory lock, so
+ * concurrent requests cannot both pass the last place.
  */
 export async function createSnapshot(
   db: Database,
   runner: SnapshotRunner | undefined,
-  q: { tokenId: number; block?: number | undefined; atTime?: number | undefined; userId: string; clientKey: string },
+  asked: { tokenId?: number | undefined; lpTokenId?: number | undefined; block?: number | undefined; atTime?: number | undefined; userId: string; clientKey: string },
   limits: SnapshotLimits,
 ) {
+  if ((asked.tokenId === undefined) === (asked.lpTokenId === undefined)) throw new AppError("VALIDATION_ERROR", 'Invalid body: give "tokenId" (a token) or "lpTokenId" (an LP token), one of them.');
+  const lp = asked.lpTokenId !== undefined;
+  const q = { ...asked, lp, tokenId: (asked.tokenId ?? asked.lpTokenId)! };
   if (!runner) throw new AppError("SERVICE_UNAVAILABLE", "Holder snapshots are not running in this process.");
-  const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime, field: "body" }, "holders", { kept: true });
-  if (!(await tokenAt(db, q.tokenId, block.number))) throw new AppError("TOKEN_NOT_FOUND", `Token ${q.tokenId} did not exist at block ${block.number}.`);
-  const estimate = await snapshotEstimate(db, q.tokenId, block.number);
+  // An LP token's balances are exact from the LP positions' history floor on.
+  const block = await resolveAsOf(db, { at: q.block, atTime: q.atTime, field: "body" }, lp ? "lp" : "holders", { kept: true });
+  if (lp) {
+    const [pool] = await poolsByLpToken(db, [q.tokenId]);
+    if (!pool) throw new AppError("TOKEN_NOT_FOUND", `No pool has LP token ${q.tokenId}.`);
+    if (pool.createdBlock > block.number) throw new AppError("TOKEN_NOT_FOUND", `LP token ${q.tokenId} did not exist at block ${block.number}: its pool was created at block ${pool.createdBlock}.`);
+  } else if (!(await tokenAt(db, q.tokenId, block.number))) throw new AppError("TOKEN_NOT_FOUND", `Token ${q.tokenId} did not exist at block ${block.number}.`);
+  const estimate = await snapshotEstimate(db, q.tokenId, block.number, lp);
   const { snapshot, created } = await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     await t.execute(sql`select pg_advisory_xact_lock(${SNAPSHOTS_LOCK})`);
-    const [existing] = rowsOf<{ state: string }>(await t.execute(sql`select state from holder_snapshots where token_id = ${q.tokenId} and block_number = ${block.number}`));
-    if (existing && existing.state !== "failed") return requestSnapshot(t, q.tokenId, block.number, q.userId);
+    const [existing] = rowsOf<{ state: string }>(await t.execute(sql`select state from holder_snapshots where lp = ${lp}::boolean and token_id = ${q.tokenId} and block_number = ${block.number}`));
+    if (existing && existing.state !== "failed") return requestSnapshot(t, q.tokenId, block.number, q.userId, { lp });
     // New work (a new snapshot, or a failed one asked for again) is checked and charged.
     await checkBudgets(t, { ...q, block: block.number }, estimate, limits);
-    const made = await requestSnapshot(t, q.tokenId, block.number, q.userId, { clientKey: q.clientKey, reservedRows: estimate });
+    const made = await requestSnapshot(t, q.tokenId, block.number, q.userId, { clientKey: q.clientKey, reservedRows: estimate, lp });
     await chargeSnapshot(t, { snapshotId: made.snapshot.id, user: q.userId, clientKey: q.clientKey, rows: estimate });
     return made;
   });
@@ -134,7 +149,7 @@ export async function snapshotHolderPage(db: Database, id: number, q: { page?: n
   const last = rows[rows.length - 1];
   return {
     snapshotId: s.id,
-    tokenId: s.tokenId,
+    ...idsOf(s),
     blockNumber: s.blockNumber,
     page: Math.min(Math.floor(after / q.limit) + 1, Math.ceil(total / q.limit) + 1),
     limit: q.limit,

@@ -98,6 +98,16 @@ export interface AssetsOperations {
    */
   listHoldersAll(id: PathValue, query?: PageQuery<operations["listAssetHolders"]>, options?: CallOptions): PageIterator<Item<operations["listAssetHolders"], "holders">>;
   /**
+   * An LP token's transfers (PoolAssets: liquidity added and removed, positions moved), newest first (keyset cursor)
+   *
+   * `GET /assets/lp/{lpTokenId}/transfers` (operationId `listLpTokenTransfers`)
+   */
+  listLpTokenTransfers(lpTokenId: PathValue, query?: Query<operations["listLpTokenTransfers"]>, options?: CallOptions): Promise<Json<operations["listLpTokenTransfers"]>>;
+  /**
+   * Every item of `listLpTokenTransfers` (its `transfers`), fetched a page at a time by keyset cursor as the loop asks; `toArray({ limit })` collects them.
+   */
+  listLpTokenTransfersAll(lpTokenId: PathValue, query?: PageQuery<operations["listLpTokenTransfers"]>, options?: CallOptions): PageIterator<Item<operations["listLpTokenTransfers"], "transfers">>;
+  /**
    * A token's transfers, newest first (keyset cursor)
    *
    * `GET /assets/{id}/transfers` (operationId `listAssetTransfers`)
@@ -116,6 +126,8 @@ export function assetsOperations(t: Transport): AssetsOperations {
     list: (query, options) => t.request({ method: "GET", path: "/assets", params: { query } }, options),
     listHolders: (id, query, options) => t.request({ method: "GET", path: "/assets/holders/{id}", params: { path: { id }, query } }, options),
     listHoldersAll: (id, query, options) => t.pages({ method: "GET", path: "/assets/holders/{id}", params: { path: { id }, query } }, "holders", options),
+    listLpTokenTransfers: (lpTokenId, query, options) => t.request({ method: "GET", path: "/assets/lp/{lpTokenId}/transfers", params: { path: { lpTokenId }, query } }, options),
+    listLpTokenTransfersAll: (lpTokenId, query, options) => t.pages({ method: "GET", path: "/assets/lp/{lpTokenId}/transfers", params: { path: { lpTokenId }, query } }, "transfers", options),
     listTransfers: (id, query, options) => t.request({ method: "GET", path: "/assets/{id}/transfers", params: { path: { id }, query } }, options),
     listTransfersAll: (id, query, options) => t.pages({ method: "GET", path: "/assets/{id}/transfers", params: { path: { id }, query } }, "transfers", options),
   };
@@ -291,7 +303,7 @@ export function poolOperations(t: Transport): PoolOperations {
  */
 export interface SnapshotsOperations {
   /**
-   * Start a holder snapshot of a token as of a block (or a time, or now); the same token and block give the same snapshot
+   * Start a holder snapshot of a token, or of an LP token (a pool's providers), as of a block (or a time, or now); the same token and block give the same snapshot
    *
    * `POST /snapshots` (operationId `createSnapshot`)
    */

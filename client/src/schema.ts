@@ -170,6 +170,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/lp/{lpTokenId}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An LP token's transfers (PoolAssets: liquidity added and removed, positions moved), newest first (keyset cursor)
+         * @description Coverage: the answer says what the store holds (historyFrom, historyGaps, historyComplete). A bound you name (a block, a time, a range) that reaches before historyFrom or into a gap is refused: 404 BLOCK_BEFORE_HISTORY, whose message names the first block held or the missing blocks. What you leave open is answered from what the store holds: without historyComplete, the list or series may go on before historyFrom. An LP token's mints and burns are its pool's liquidity added and removed; its holders at a block are a snapshot (POST /snapshots with lpTokenId).
+         */
+        get: operations["listLpTokenTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/metadata/{id}": {
         parameters: {
             query?: never;
@@ -478,7 +498,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a holder snapshot of a token as of a block (or a time, or now); the same token and block give the same snapshot */
+        /** Start a holder snapshot of a token, or of an LP token (a pool's providers), as of a block (or a time, or now); the same token and block give the same snapshot */
         post: operations["createSnapshot"];
         delete?: never;
         options?: never;
@@ -615,6 +635,11 @@ export interface components {
             amount: components["schemas"]["IntegerAmount"];
             blockNumber: number;
             /**
+             * @description The decimals of tokenId: amount / 10^decimals is whole tokens; null when symbol is
+             * @example 6
+             */
+            decimals: number | null;
+            /**
              * @description in: the account received; out: it sent; self: both
              * @enum {string}
              */
@@ -626,6 +651,11 @@ export interface components {
             event: string;
             /** @description Position of the event in the block's events: with blockNumber, the transfer's key */
             eventIndex: number;
+            /**
+             * @description The extrinsic's hash (blake2_256 of its bytes, as explorers show it); null outside an extrinsic, and unknown (null) for blocks indexed before this version recorded them
+             * @example 0x8d1e5a4b0c6f7e2d9a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091
+             */
+            extrinsicHash: string | null;
             /** @description Position of the extrinsic in its block; null outside one */
             extrinsicIndex: number | null;
             /** @description Sender; null for a mint or a deposit */
@@ -637,6 +667,11 @@ export interface components {
             kind: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
             /** @description The LP token (PoolAssets) moved; null for any other token */
             lpTokenId: number | null;
+            /**
+             * @description The symbol of tokenId as the token has it now; null for an LP token (PoolAssets keep no metadata) and for a token destroyed since
+             * @example USDt
+             */
+            symbol: string | null;
             timestamp: number;
             /** @description A fee's tip, part of amount, in smallest units as the fee event states it: of the native token for a fee paid in an asset on runtimes with asset conversion (assetTxPayment.AssetTxFeePaid with a location); null on every kind but fee */
             tip: components["schemas"]["IntegerAmount"] | null;
@@ -660,7 +695,7 @@ export interface components {
             historyGaps: components["schemas"]["HistoryGap"][];
             /** @description Pass as ?cursor= for older transfers; null on the last page */
             nextCursor: string | null;
-            /** @description true when the page stopped after examining 2,000 of the account's transfers without finding "limit" of them that match tokenId or lpTokenId: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without tokenId or lpTokenId. */
+            /** @description true when the page stopped after examining 2,000 of the account's transfers without finding "limit" of them that match tokenId, lpTokenId or counterparty: it holds the matches among those (maybe none), and nextCursor continues below the last one examined. Page on until nextCursor is null. Always false without those filters. */
             partial: boolean;
             transfers: components["schemas"]["AccountTransfer"][];
         };
@@ -1102,6 +1137,8 @@ export interface components {
                 csv: string;
                 holders: string;
             };
+            /** @description The LP token (PoolAssets id: its holders are the pool's providers); null for a token's snapshot */
+            lpTokenId: number | null;
             progress: {
                 /** @description Accounts of the token's balance history read so far */
                 accountsRead: number;
@@ -1113,7 +1150,8 @@ export interface components {
             state: "queued" | "running" | "done" | "failed";
             /** @description The block's on-chain time (Unix seconds) */
             timestamp: number | null;
-            tokenId: number;
+            /** @description The token; null for an LP token's snapshot */
+            tokenId: number | null;
             /** @description The sum of their balances (when done) */
             totalBalance: components["schemas"]["IntegerAmount"] | null;
         };
@@ -1189,6 +1227,25 @@ export interface components {
             tokenA: components["schemas"]["LpUnderlying"];
             tokenB: components["schemas"]["LpUnderlying"];
             valueUsd: components["schemas"]["Decimal"] & unknown;
+        };
+        LpTokenTransferPage: {
+            /** @description true when the store holds every block from the chain's first (historyFrom ≤ 1, no gaps): nothing is missing; false: the answer may go on before historyFrom or in historyGaps */
+            historyComplete: boolean;
+            /** @description The first block whose transfers the store holds (the later of its first indexed block's events and where tokenpool prune-history --transfers gave earlier ones up): the list may go on before it unless historyComplete. null only while the store holds none */
+            historyFrom: number | null;
+            /** @description historyFrom's on-chain time (Unix seconds); null when the store keeps no time for that block */
+            historyFromTime: number | null;
+            /** @description Block ranges after historyFrom the store lacks (blocks a re-bootstrap skipped, history a backfill has not reached yet), newest first, 100 at most */
+            historyGaps: components["schemas"]["HistoryGap"][];
+            lpTokenId: number;
+            /** @description Pass as ?cursor= for older transfers; null on the last page */
+            nextCursor: string | null;
+            /** @description The pool this LP token is a share of; null when it is gone */
+            pool: {
+                token0Id: number;
+                token1Id: number;
+            } | null;
+            transfers: components["schemas"]["Transfer"][];
         };
         LpUnderlying: {
             amount: components["schemas"]["IntegerAmount"];
@@ -1411,11 +1468,14 @@ export interface components {
             blockNumber: number;
             holders: components["schemas"]["SnapshotHolder"][];
             limit: number;
+            /** @description The LP token (PoolAssets id: its holders are the pool's providers); null for a token's snapshot */
+            lpTokenId: number | null;
             /** @description Pass as ?cursor= for the next page; null on the last page */
             nextCursor: string | null;
             page: number;
             snapshotId: number;
-            tokenId: number;
+            /** @description The token; null for an LP token's snapshot */
+            tokenId: number | null;
             totalHolders: number;
             totalPages: number;
         };
@@ -1513,6 +1573,11 @@ export interface components {
             event: string;
             /** @description Position of the event in the block's events: with blockNumber, the transfer's key */
             eventIndex: number;
+            /**
+             * @description The extrinsic's hash (blake2_256 of its bytes, as explorers show it); null outside an extrinsic, and unknown (null) for blocks indexed before this version recorded them
+             * @example 0x8d1e5a4b0c6f7e2d9a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091
+             */
+            extrinsicHash: string | null;
             /** @description Position of the extrinsic in its block; null outside one */
             extrinsicIndex: number | null;
             /** @description Sender; null for a mint or a deposit */
@@ -2040,26 +2105,38 @@ export interface operations {
     listAccountTransfers: {
         parameters: {
             query?: {
+                /** @description Only transfers between the account and this one, either way (with direction: one way). must be an SS58 address (any network prefix) or a 0x-prefixed 32-byte account id. Looked for among at most 2,000 of the account's transfers a page (see partial) */
+                counterparty?: string;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
                 /** @description in: received only; out: sent only (default both) */
                 direction?: "in" | "out";
-                /** @description Only transfers at or after this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use fromTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with fromTime
+                 */
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
+                /** @description Only transfers at or after this time (Unix seconds) */
+                fromTime?: string;
                 /** @description Only transfers of this kind (fee: transaction fees) */
                 kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
                 /** @description Only this LP token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
                 lpTokenId?: string;
-                /** @description Only transfers at or before this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use toTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with toTime
+                 */
                 to?: string;
                 /** @description Only transfers at or before this block */
                 toBlock?: string;
                 /** @description Only this token's transfers: looked for among at most 2,000 of the account's transfers a page (see partial) */
                 tokenId?: string;
+                /** @description Only transfers at or before this time (Unix seconds) */
+                toTime?: string;
             };
             header?: never;
             path: {
@@ -2073,6 +2150,10 @@ export interface operations {
             /** @description One page of the account's transfers */
             200: {
                 headers: {
+                    /** @description Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds) */
+                    Deprecation?: string;
+                    /** @description Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745) */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2089,6 +2170,7 @@ export interface operations {
                      *           "blockNumber": 6,
                      *           "timestamp": 1700000000,
                      *           "extrinsicIndex": null,
+                     *           "extrinsicHash": null,
                      *           "eventIndex": 2,
                      *           "tokenId": null,
                      *           "lpTokenId": 1,
@@ -2099,6 +2181,8 @@ export interface operations {
                      *           "event": "poolAssets.Issued",
                      *           "valueUsd": null,
                      *           "tip": null,
+                     *           "symbol": null,
+                     *           "decimals": null,
                      *           "direction": "in"
                      *         }
                      *       ],
@@ -2419,18 +2503,28 @@ export interface operations {
             query?: {
                 /** @description nextCursor of the previous page */
                 cursor?: string;
-                /** @description Only transfers at or after this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use fromTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with fromTime
+                 */
                 from?: string;
                 /** @description Only transfers at or after this block */
                 fromBlock?: string;
+                /** @description Only transfers at or after this time (Unix seconds) */
+                fromTime?: string;
                 /** @description Only transfers of this kind (fee: transaction fees) */
                 kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
                 /** @description Transfers per page, 1-500 (default 50) */
                 limit?: string;
-                /** @description Only transfers at or before this time (Unix seconds) */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use toTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with toTime
+                 */
                 to?: string;
                 /** @description Only transfers at or before this block */
                 toBlock?: string;
+                /** @description Only transfers at or before this time (Unix seconds) */
+                toTime?: string;
             };
             header?: never;
             path: {
@@ -2444,6 +2538,10 @@ export interface operations {
             /** @description One page of the token's transfers */
             200: {
                 headers: {
+                    /** @description Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds) */
+                    Deprecation?: string;
+                    /** @description Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745) */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2461,6 +2559,7 @@ export interface operations {
                      *           "blockNumber": 5,
                      *           "timestamp": 1700000000,
                      *           "extrinsicIndex": 1,
+                     *           "extrinsicHash": null,
                      *           "eventIndex": 1,
                      *           "tokenId": 1984,
                      *           "lpTokenId": null,
@@ -2557,6 +2656,8 @@ export interface operations {
             /** @description One page of holders (JSON); with Accept: text/csv every holder at the newest block (rank,address,balance; streamed; X-Block-Number names the block; X-Row-Count and Content-Length say how much: a download that ends short of them was cut) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv) */
+                    "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
                     /** @description CSV only: the block the list is exact at. */
@@ -2623,6 +2724,144 @@ export interface operations {
                 };
             };
             /** @description TOKEN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLpTokenTransfers: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: use fromTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with fromTime
+                 */
+                from?: string;
+                /** @description Only transfers at or after this block */
+                fromBlock?: string;
+                /** @description Only transfers at or after this time (Unix seconds) */
+                fromTime?: string;
+                /** @description Only transfers of this kind (fee: transaction fees) */
+                kind?: "transfer" | "mint" | "burn" | "deposit" | "withdraw" | "fee" | "dust" | "slash";
+                /** @description Transfers per page, 1-500 (default 50) */
+                limit?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: use toTime. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with toTime
+                 */
+                to?: string;
+                /** @description Only transfers at or before this block */
+                toBlock?: string;
+                /** @description Only transfers at or before this time (Unix seconds) */
+                toTime?: string;
+            };
+            header?: never;
+            path: {
+                /** @description LP token id (PoolAssets; /pools lists each pool's) */
+                lpTokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the LP token's transfers */
+            200: {
+                headers: {
+                    /** @description Only when the request used the deprecated from/to: when they were deprecated (RFC 9745: @ and Unix seconds) */
+                    Deprecation?: string;
+                    /** @description Only when the request used the deprecated from/to: where the change is described (rel="deprecation", RFC 9745) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lpTokenId": 1,
+                     *       "pool": {
+                     *         "token0Id": 0,
+                     *         "token1Id": 1984
+                     *       },
+                     *       "historyFrom": 0,
+                     *       "historyFromTime": null,
+                     *       "historyGaps": [],
+                     *       "historyComplete": true,
+                     *       "transfers": [
+                     *         {
+                     *           "blockNumber": 6,
+                     *           "timestamp": 1700000000,
+                     *           "extrinsicIndex": null,
+                     *           "extrinsicHash": null,
+                     *           "eventIndex": 2,
+                     *           "tokenId": null,
+                     *           "lpTokenId": 1,
+                     *           "from": null,
+                     *           "to": "Fr4N7KvxxWEaB6vdderVCW3nd4mNkBzW5of1hbHuXi1PV1T",
+                     *           "amount": "1000000",
+                     *           "kind": "mint",
+                     *           "event": "poolAssets.Issued",
+                     *           "valueUsd": null,
+                     *           "tip": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LpTokenTransferPage"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOKEN_NOT_FOUND, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4455,8 +4694,10 @@ export interface operations {
                     atTime?: number;
                     /** @description The block (default: the newest indexed) */
                     block?: number;
-                    /** @description The token: must be an integer from 0 to 9007199254740991 (asset ids, and foreign assets' derived ids) */
-                    tokenId: number;
+                    /** @description Or: an LP token (PoolAssets id, as /pools lists it): its holders at the block are the pool's providers */
+                    lpTokenId?: number;
+                    /** @description The token: must be an integer from 0 to 9007199254740991 (asset ids, and foreign assets' derived ids). Give this or lpTokenId */
+                    tokenId?: number;
                 };
             };
         };
@@ -4471,6 +4712,7 @@ export interface operations {
                      * @example {
                      *       "id": 1,
                      *       "tokenId": 1984,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "timestamp": 1795000000,
                      *       "state": "done",
@@ -4503,6 +4745,7 @@ export interface operations {
                      * @example {
                      *       "id": 4,
                      *       "tokenId": 0,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "timestamp": 1795000000,
                      *       "state": "queued",
@@ -4630,6 +4873,7 @@ export interface operations {
                      * @example {
                      *       "id": 1,
                      *       "tokenId": 1984,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "timestamp": 1795000000,
                      *       "state": "done",
@@ -4730,6 +4974,8 @@ export interface operations {
             /** @description One page of holders (JSON), or every holder (CSV: rank,address,balance; streamed; X-Row-Count and Content-Length say how much) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv) */
+                    "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
                     /** @description CSV only: the block the list is exact at. */
@@ -4743,6 +4989,7 @@ export interface operations {
                      * @example {
                      *       "snapshotId": 1,
                      *       "tokenId": 1984,
+                     *       "lpTokenId": null,
                      *       "blockNumber": 2000,
                      *       "page": 1,
                      *       "limit": 2,
@@ -4843,6 +5090,8 @@ export interface operations {
             /** @description rank,address,balance; exact integers in smallest units; X-Row-Count and Content-Length say how much (a download that ends short of them was cut: use curl --fail and check its exit code) */
             200: {
                 headers: {
+                    /** @description CSV only: the file's name, its token and block (holders-{tokenId}-at-{block}.csv; an LP token's snapshot: lp-holders-{lpTokenId}-at-{block}.csv) */
+                    "Content-Disposition"?: string;
                     /** @description CSV only: the file's exact size in bytes. A download that ends short of it was cut (the connection is closed before, never ended cleanly). */
                     "Content-Length"?: string;
                     /** @description CSV only: the block the list is exact at. */

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 
 /** The partitioned tables: every key of each holds block_number (a partition's key must). */
-export const PARTITIONED_TABLES = ["transfers", "swaps", "balance_history", "token_history", "token_prices"] as const;
+export const PARTITIONED_TABLES = ["transfers", "swaps", "balance_history", "token_history", "token_prices", "block_extrinsics"] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 /**

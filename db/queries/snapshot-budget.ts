@@ -13,7 +13,12 @@ const DAY = sql`interval '24 hours'`;
  * The rows a snapshot of `tokenId` at `block` will hold, known before it runs: the token's holder
  * count as of the block (token_stats, written as the indexer follows), else its count now, else 0.
  */
-export async function snapshotEstimate(db: Database, tokenId: number, block: number): Promise<number> {
+export async function snapshotEstimate(db: Database, tokenId: number, block: number, lp = false): Promise<number> {
+  // An LP token's providers: its current positions (a pool has few; no per-block count is kept).
+  if (lp) {
+    const [row] = rowsOf<{ n: string | number }>(await db.execute(sql`select count(*) as n from lp_holders where lp_token_id = ${tokenId} and balance > 0`));
+    return Number(row?.n ?? 0);
+  }
   const [row] = rowsOf<{ n: string | number }>(
     await db.execute(sql`select coalesce(
       (select holders from token_stats where token_id = ${tokenId} and block_number <= ${block} order by block_number desc limit 1),

@@ -29,7 +29,8 @@ type Locked = { state: string; block_number: string | number; floor: string | nu
 async function lockSnapshot(t: Database, id: number): Promise<Locked | undefined> {
   await t.execute(JOB_TIMEOUT);
   const [s] = rowsOf<Locked>(
-    await t.execute(sql`select state, block_number, rows_written, (select block_number from history_floors where kind = 'holders') as floor,
+    // An LP token's snapshot is read from the LP positions' history, exact from their floor on.
+    await t.execute(sql`select state, block_number, rows_written, (select block_number from history_floors where kind = case when lp then 'lp' else 'holders' end) as floor,
       to_regclass(${`snapshot_ranks_${Math.trunc(id)}`}) is not null as ranked
       from holder_snapshots where id = ${id} for update`),
   );

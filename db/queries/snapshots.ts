@@ -16,24 +16,26 @@ export type Snapshot = typeof holderSnapshots.$inferSelect;
 export const SNAPSHOTS_LOCK = 7157001;
 
 /**
- * The snapshot of (token, block): the one already asked for, or a new one queued. `created`
- * says which (a new one needs a job). New work holds a place for `reservedRows` under the disk cap.
+ * The snapshot of (token, block) — of an LP token with `from.lp` — the one already asked for, or
+ * a new one queued. `created` says which (a new one needs a job). New work holds a place for
+ * `reservedRows` under the disk cap.
  */
-export async function requestSnapshot(db: Database, tokenId: number, blockNumber: number, requestedBy: string | null, from: { clientKey?: string; reservedRows?: number } = {}): Promise<{ snapshot: Snapshot; created: boolean }> {
+export async function requestSnapshot(db: Database, tokenId: number, blockNumber: number, requestedBy: string | null, from: { clientKey?: string; reservedRows?: number; lp?: boolean } = {}): Promise<{ snapshot: Snapshot; created: boolean }> {
+  const lp = from.lp ?? false;
   const requestedFrom = from.clientKey ?? null;
   const reservedRows = from.reservedRows ?? 0;
   // A failed one asked for again is queued again, from the start (it is new work).
   const [made] = await db
     .insert(holderSnapshots)
-    .values({ tokenId, blockNumber, requestedBy, requestedFrom, reservedRows })
+    .values({ lp, tokenId, blockNumber, requestedBy, requestedFrom, reservedRows })
     .onConflictDoUpdate({
-      target: [holderSnapshots.tokenId, holderSnapshots.blockNumber],
+      target: [holderSnapshots.lp, holderSnapshots.tokenId, holderSnapshots.blockNumber],
       set: { state: "queued", error: null, accountsDone: 0, accountsEstimate: null, resumeAfter: null, finishedAt: null, requestedBy, requestedFrom, reservedRows, rowsWritten: 0 },
       setWhere: eq(holderSnapshots.state, "failed"),
     })
     .returning();
   if (made) return { snapshot: made, created: true };
-  const [kept] = await db.select().from(holderSnapshots).where(and(eq(holderSnapshots.tokenId, tokenId), eq(holderSnapshots.blockNumber, blockNumber)));
+  const [kept] = await db.select().from(holderSnapshots).where(and(eq(holderSnapshots.lp, lp), eq(holderSnapshots.tokenId, tokenId), eq(holderSnapshots.blockNumber, blockNumber)));
   return { snapshot: kept!, created: false };
 }
 
@@ -74,7 +76,7 @@ export async function startSnapshot(db: Database, id: number): Promise<Snapshot>
       update holder_snapshots s set state = 'running',
         accounts_estimate = coalesce(s.accounts_estimate, (
           select count(distinct account) from balance_history h
-          where h.lp = false and h.token_id = s.token_id and h.block_number <= s.block_number))
+          where h.lp = s.lp and h.token_id = s.token_id and h.block_number <= s.block_number))
       where s.id = ${id} and s.state in ('queued', 'running') returning s.id`),
     );
   });
@@ -104,8 +106,8 @@ export async function snapshotStep(db: Database, id: number, batch: number, maxR
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     await t.execute(JOB_TIMEOUT);
-    const [s] = rowsOf<{ token_id: string | number; block_number: string | number; resume_after: string | null }>(
-      await t.execute(sql`select token_id, block_number, resume_after from holder_snapshots where id = ${id} and state = 'running' for update`),
+    const [s] = rowsOf<{ lp: boolean; token_id: string | number; block_number: string | number; resume_after: string | null }>(
+      await t.execute(sql`select lp, token_id, block_number, resume_after from holder_snapshots where id = ${id} and state = 'running' for update`),
     );
     if (!s) return 0;
     const after = s.resume_after === null ? sql`` : sql`and account < ${s.resume_after}`;
@@ -113,7 +115,7 @@ export async function snapshotStep(db: Database, id: number, batch: number, maxR
       await t.execute(sql`
         with walk as (
           select distinct on (account) account, balance from balance_history
-          where lp = false and token_id = ${s.token_id} and block_number <= ${s.block_number} ${after}
+          where lp = ${s.lp}::boolean and token_id = ${s.token_id} and block_number <= ${s.block_number} ${after}
           order by account desc, block_number desc
           limit ${batch}
         ), kept as (

@@ -211,6 +211,18 @@ export async function tokenTransfers(db: Database, asset: TransferAsset, f: Tran
   });
 }
 
+/**
+ * Whether the store knows LP token `id` at all: a pool's, or one its balances or transfers name
+ * (an LP token outlives its pool in history). Index seeks only: pools' unique LP key, then
+ * balance_history's key (lp, token_id, …).
+ */
+export async function lpTokenKnown(db: Database, id: number): Promise<boolean> {
+  const [r] = rowsOf<{ known: boolean }>(
+    await db.execute(sql`select exists (select 1 from pools where lp_token_id = ${id}::bigint) or exists (select 1 from balance_history where lp and token_id = ${id}::bigint) as known`),
+  );
+  return r?.known === true;
+}
+
 /** `rows` with their accounts' addresses (one lookup for the page). */
 async function named(db: Database, rows: ReadTransfer[]): Promise<Transfer[]> {
   const address = await addressesOf(db, rows.flatMap((r) => [r.fromId, r.toId]));
@@ -244,22 +256,31 @@ export interface AccountTransfers {
   /** The page's rows, newest first, `limit` at most. */
   rows: Transfer[];
   /**
-   * With an asset filter, when the scan examined TRANSFER_SCAN_ROWS rows before finding `limit`
-   * matches: the last row it examined (the next page starts below it).
+   * With an asset or counterparty filter, when the scan examined TRANSFER_SCAN_ROWS rows before
+   * finding `limit` matches: the last row it examined (the next page starts below it).
    */
   stoppedAt?: TransferPosition;
 }
 
+/** The filters an account's list looks for among its rows (not in its index): a token or LP token, and the other side. */
+export interface AccountScanFilter {
+  asset?: TransferAsset | undefined;
+  /** Only rows between the account and this address (either direction; itself: its self-transfers). */
+  counterparty?: string | undefined;
+}
+
 /**
  * An account's transfers, newest first, `limit` rows at most. Direction, kind, blocks and cursor
- * are index ranges; a token or LP token filter (`asset`) is looked for among at most `scanRows`
- * of the account's rows from the cursor (TRANSFER_SCAN_ROWS), and `stoppedAt` says when that
- * bound ended the page.
+ * are index ranges; a token or LP token filter (`asset`) and a counterparty are looked for among
+ * at most `scanRows` of the account's rows from the cursor (TRANSFER_SCAN_ROWS): the account's
+ * side indexes are read in order and each row's other id compared, so a counterparty the account
+ * never dealt with costs what a token it never moved does, never a walk of the counterparty's
+ * rows. `stoppedAt` says when that bound ended the page.
  */
-export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & { asset?: TransferAsset | undefined }, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
-  const asset = f.asset;
+export async function accountTransfers(db: Database, account: string, direction: "in" | "out" | undefined, f: TransferFilter & AccountScanFilter, limit: number, scanRows = TRANSFER_SCAN_ROWS): Promise<AccountTransfers> {
+  const { asset, counterparty } = f;
   const found: ReadTransfer[] = [];
-  if (asset === undefined) {
+  if (asset === undefined && counterparty === undefined) {
     return inListOrder<AccountTransfers, number | string>(db, async (tx, known) => {
       if (known === null) return { rows: [] };
       const id = Number(known);
@@ -272,12 +293,16 @@ export async function accountTransfers(db: Database, account: string, direction:
       return { rows: await named(tx, found) };
     }, accountIdQuery(account));
   }
-  const match = asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`;
   let scanned = 0;
   let stoppedAt: TransferPosition | undefined;
   const rows = await inListOrder<Transfer[], number | string>(db, async (tx, known) => {
     if (known === null) return [];
     const id = Number(known);
+    // A counterparty with no id is in no row: nothing to read.
+    const [cp] = counterparty === undefined ? [] : rowsOf<{ id: number | string | null }>(await tx.execute(sql`select ${accountIdQuery(counterparty)} as id`));
+    const other = cp?.id == null ? undefined : Number(cp.id);
+    if (counterparty !== undefined && other === undefined) return [];
+    const match = scanMatch(id, asset, other);
     await bySlice(tx, f, () => scanned, async (s) => {
       // The matches among the slice's scanned rows, and (scanned not null) the last row scanned with the count.
       const rows = rowsOf<Record<string, unknown> & { scanned: number | string | null }>(
@@ -300,6 +325,14 @@ export async function accountTransfers(db: Database, account: string, direction:
   return stoppedAt ? { rows, stoppedAt } : { rows };
 }
 
+/** The condition a scanned row of account `id` (a row of accountRows) must meet. */
+function scanMatch(id: number, asset: TransferAsset | undefined, other: number | undefined): SQL {
+  const c = [sql`true`];
+  if (asset !== undefined) c.push(asset.tokenId !== undefined ? sql`"tokenId" = ${asset.tokenId}::bigint` : sql`"lpTokenId" = ${asset.lpTokenId}::bigint`);
+  if (other !== undefined) c.push(sql`(("fromId" = ${id}::integer and "toId" = ${other}::integer) or ("toId" = ${id}::integer and "fromId" = ${other}::integer))`);
+  return sql.join(c, sql` and `);
+}
+
 /**
  * Retention: transfers before block `before` are given up (`tokenpool prune-history --transfers`).
  * The "transfers" floor moves first, in its own transaction, so every list says where it is
@@ -315,6 +348,9 @@ export async function pruneTransfers(db: Database, before: number, batch = 50_00
     insert into history_floors (kind, block_number) values ('transfers', ${before}::bigint)
     on conflict (kind) do update set block_number = greatest(history_floors.block_number, excluded.block_number)`);
   const { partitions, rows: dropped } = await dropPartitionsBefore(db, "transfers", before);
+  // The hashes of those blocks' extrinsics go with them (block_extrinsics: only transfers read them).
+  await dropPartitionsBefore(db, "block_extrinsics", before);
+  await db.execute(sql`delete from block_extrinsics where block_number < ${before}::bigint`);
   let deleted = 0;
   for (;;) {
     const [r] = rowsOf<{ n: string | number }>(

@@ -1,4 +1,4 @@
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { int64 } from "./tokens.js";
 
 /** Every indexed block: its hash and on-chain timestamp (Unix seconds). */
@@ -12,6 +12,24 @@ export const blocks = pgTable(
   // Time → block (price history buckets): one index seek per bucket, never a scan.
   (t) => [index("blocks_timestamp_number_idx").on(t.timestamp, t.number)],
 );
+
+/** Bytes, read and written as hex by the queries that use them (db/queries/chain.ts). */
+const bytea = customType<{ data: string }>({ dataType: () => "bytea" });
+
+/**
+ * The hashes of a block's extrinsics (blake2_256 of each one's bytes), 32 bytes each, in the
+ * block's order, one row per block: a transfer's extrinsic hash is the 32 bytes at its
+ * extrinsic_index (db/queries/chain.ts extrinsicHashes). Kept apart from transfers, which hold
+ * only that index (4 bytes): a hash per row would add 33 bytes to every row of the ingestion hot
+ * path and to its width on disk, where a block's extrinsics are a few and their hashes are read
+ * only for the rows of a page. Written for the blocks whose events move balances (a block of
+ * inherents alone has none); a block indexed before migration 0027 has no row: its transfers'
+ * hashes are unknown (null). Partitioned by block range like the history tables (migration 0027).
+ */
+export const blockExtrinsics = pgTable("block_extrinsics", {
+  blockNumber: int64().primaryKey(),
+  hashes: bytea().notNull(),
+});
 
 /**
  * The block ranges whose events the store holds (from_block..to_block, inclusive): what every

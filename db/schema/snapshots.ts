@@ -2,9 +2,10 @@ import { bigserial, boolean, index, pgTable, primaryKey, text, timestamp, unique
 import { address, amount, int64 } from "./tokens.js";
 
 /**
- * Holder snapshots (POST /snapshots, `tokenpool snapshot`): every holder of a token as of a
- * block, computed once from balance history and kept. One row per (token, block): asking again
- * for the same one gives the same snapshot.
+ * Holder snapshots (POST /snapshots, `tokenpool snapshot`): every holder of a token — or of an LP
+ * token (`lp`: PoolAssets ids, their own id space, as in balance_history), a pool's providers — as
+ * of a block, computed once from balance history and kept. One row per (lp, token, block): asking
+ * again for the same one gives the same snapshot.
  *
  * `state`: queued → running → done (or failed, with `error`). `accountsDone` counts the
  * accounts read so far (progress, against `accountsEstimate`, the history's account count for
@@ -14,6 +15,8 @@ export const holderSnapshots = pgTable(
   "holder_snapshots",
   {
     id: bigserial({ mode: "number" }).primaryKey(),
+    /** An LP token's snapshot (tokenId is then an LP token id). */
+    lp: boolean().notNull().default(false),
     tokenId: int64().notNull(),
     blockNumber: int64().notNull(),
     state: text({ enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
@@ -37,7 +40,7 @@ export const holderSnapshots = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [unique().on(t.tokenId, t.blockNumber)],
+  (t) => [unique("holder_snapshots_lp_token_id_block_number_unique").on(t.lp, t.tokenId, t.blockNumber)],
 );
 
 /**

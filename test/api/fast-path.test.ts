@@ -244,7 +244,8 @@ describe("cache hits before the router", () => {
 describe("the fast path with a shared (asynchronous) limit store, as with Redis", () => {
   async function serve(hit: () => Promise<{ allowed: boolean; count: number; resetMs: number }>) {
     const cache = new ResponseCache();
-    cache.set("/pool/stats", entryOf('{"totalPools":1}', "/pool/stats"), cache.current);
+    // With a header the route set that the entry keeps (a deprecation notice: api/routes/transfers.ts).
+    cache.set("/pool/stats", entryOf('{"totalPools":1}', "/pool/stats", ["Deprecation", "@1795824000"]), cache.current);
     const log = captureLog();
     let fellBack = 0;
     const fallback = (_req: IncomingMessage, res: ServerResponse) => {
@@ -271,6 +272,7 @@ describe("the fast path with a shared (asynchronous) limit store, as with Redis"
     const { answer, fellBack, fastHits } = await serve(async () => ({ allowed: true, count: 2, resetMs: 30_000 }));
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('{"totalPools":1}');
+    expect(answer.headers.deprecation).toBe("@1795824000");
     expect(answer.headers["ratelimit-remaining"]).toBe("3");
     expect(answer.headers["ratelimit-reset"]).toBe("30");
     expect(fellBack()).toBe(0);

@@ -107,6 +107,11 @@ const cases: Record<string, Case[]> = {
     { method: "get", path: "/assets/999/transfers", auth: true },
     { method: "get", path: `/assets/${USDT}/transfers?cursor=bm9wZQ`, auth: true },
   ],
+  "/assets/lp/{lpTokenId}/transfers": [
+    { method: "get", path: "/assets/lp/1/transfers?limit=1", auth: true },
+    { method: "get", path: "/assets/lp/999/transfers", auth: true },
+    { method: "get", path: "/assets/lp/1/transfers?fromTime=9&toTime=8", auth: true },
+  ],
   "/pools/{tokenA}/{tokenB}/swaps": [
     { method: "get", path: `/pools/KSM/${USDT}/swaps?limit=2` },
     { method: "get", path: `/pools/${USDT}/KSM/swaps?cursor=bm9wZQ` },

@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { acceptsCsv } from "../../api/middleware/cache.js";
-import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, requestSnapshot, rowsOf, setTask } from "../../db/index.js";
+import { CHAIN_TASK, failSnapshot, getSnapshot, pruneHistory, recordBalances, requestSnapshot, rowsOf, setTask, snapshotTaken, upsertPools } from "../../db/index.js";
 import { Batch } from "../../indexer/writer.js";
 import { createLogger } from "../../shared/logger.js";
 import { runSnapshot, startSnapshotRunner, type SnapshotRunner } from "../../api/snapshot-runner.js";
@@ -87,6 +87,42 @@ describeDb("holder snapshots", (ctx) => {
       const bytes = Buffer.byteLength(["rank,address,balance", ...want, ""].join("\n"));
       expect([head.status, head.headers.get("x-block-number"), head.headers.get("x-row-count"), head.headers.get("content-length")]).toEqual([200, String(n), String(want.length), String(bytes)]);
     }
+  });
+
+  it("an LP token's snapshot lists the pool's providers at the block, apart from the token of the same id; its CSV says it is an LP token's", async () => {
+    // LP token 1984 (PoolAssets ids are their own space: the same number as the snapshot store's token).
+    await upsertPools(ctx.db, [{ token0Id: 0, token1Id: TOKEN, lpTokenId: TOKEN, account: "pool", lpFeePpm: 3000, createdBlock: 100, blockNumber: 100 }]);
+    const [a, b, c] = ACCOUNTS;
+    await recordBalances(ctx.db, [
+      { lp: true, tokenId: TOKEN, account: a!, blockNumber: 100, balance: "700" },
+      { lp: true, tokenId: TOKEN, account: b!, blockNumber: 100, balance: "300" },
+      { lp: true, tokenId: TOKEN, account: c!, blockNumber: 104, balance: "900" },
+      { lp: true, tokenId: TOKEN, account: a!, blockNumber: 106, balance: "0" }, // a left the pool
+    ]);
+    await snapshotTaken(ctx.db, "lp", 100);
+    const providers = { 103: [`1,${a},700`, `2,${b},300`], 110: [`1,${c},900`, `2,${b},300`] };
+    for (const [n, want] of Object.entries(providers)) {
+      const res = await t.post("/snapshots", { lpTokenId: TOKEN, block: Number(n) }, auth);
+      expect(res.status, await res.clone().text()).toBe(202);
+      const view: any = await res.json();
+      expect(view).toMatchObject({ tokenId: null, lpTokenId: TOKEN, blockNumber: Number(n) });
+      expect(await done(view.id)).toMatchObject({ state: "done", holders: 2, totalBalance: n === "103" ? "1000" : "1200" });
+      const page: any = await (await t.get(`/snapshots/${view.id}/holders`, auth)).json();
+      expect(page).toMatchObject({ tokenId: null, lpTokenId: TOKEN, totalHolders: 2 });
+      expect(page.holders.map((h: any) => `${h.rank},${h.address},${h.balance}`)).toEqual(want);
+      const csv = await t.get(`/snapshots/${view.id}/holders.csv`, auth);
+      expect([csv.headers.get("content-disposition"), csv.headers.get("x-lp-token-id"), csv.headers.get("x-token-id")]).toEqual([`attachment; filename="lp-holders-${TOKEN}-at-${n}.csv"`, String(TOKEN), null]);
+      expect((await csv.text()).split("\n")).toEqual(["rank,address,balance", ...want, ""]);
+    }
+    // The token of the same id at the same block is another snapshot, of its own holders.
+    const token: any = await (await t.post("/snapshots", { tokenId: TOKEN, block: 103 }, auth)).json();
+    expect(token).toMatchObject({ tokenId: TOKEN, lpTokenId: null });
+    expect(((await done(token.id)) as { holders?: number }).holders).toBe(ranked(103).length);
+    // Refused: both ids or neither, an LP token no pool has, a block before its pool.
+    for (const body of [{ tokenId: TOKEN, lpTokenId: TOKEN, block: 103 }, { block: 103 }]) await expectError(await t.post("/snapshots", body, auth), 400, "VALIDATION_ERROR");
+    await expectError(await t.post("/snapshots", { lpTokenId: 4242, block: 103 }, auth), 404, "TOKEN_NOT_FOUND");
+    await ctx.db.execute(sql`update pools set created_block = 105 where lp_token_id = ${TOKEN}`);
+    await expectError(await t.post("/snapshots", { lpTokenId: TOKEN, block: 104 }, auth), 404, "TOKEN_NOT_FOUND");
   });
 
   it("the same token and block is one snapshot, computed once; atTime and no block pick theirs", async () => {
@@ -188,6 +224,7 @@ describeDb("holder snapshots", (ctx) => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("x-block-number")).toBe("111");
+    expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="holders-${TOKEN}-at-111.csv"`); // named by its block
     const text = await csv.text();
     expect(text.split("\n")).toEqual(["rank,address,balance", ...ranked(111), ""]);
     expect([csv.headers.get("x-row-count"), csv.headers.get("content-length")]).toEqual([String(ranked(111).length), String(Buffer.byteLength(text))]);
@@ -203,6 +240,7 @@ describeDb("holder snapshots", (ctx) => {
     const head = await t.request(`/assets/holders/${TOKEN}`, { method: "HEAD", headers: { ...auth, Accept: "text/csv" } });
     expect(head.status).toBe(200);
     expect(head.headers.get("x-block-number")).toBe("111"); // the block a GET now reads
+    expect(head.headers.get("content-disposition")).toBe(`attachment; filename="holders-${TOKEN}-at-111.csv"`);
     expect(head.headers.get("content-type")).toMatch(/^text\/csv/);
     // Refusals: the page parameters, an unknown token, no token, a third download at once of one user.
     await expectError(await t.get(`/assets/holders/${TOKEN}?limit=5`, { ...auth, Accept: "text/csv" }), 400, "VALIDATION_ERROR");

@@ -1,7 +1,7 @@
 /**
  * The transfer lists' answers, for every combination of filters, start cursors, page sizes and
  * scan bounds, against a brute-force answer worked out here from the same random rows: a token's
- * list and an account's (direction, token or LP token, kind, blocks, times), each paged by its
+ * list and an account's (direction, token or LP token, counterparty, kind, blocks, times), each paged by its
  * cursors to the end. The index ranges, the kind merge, times made blocks and the bounded scan
  * must give exactly the rows a filter over every row gives, in order, each once.
  */
@@ -92,6 +92,7 @@ describeDb("transfer lists against a brute-force answer", (ctx) => {
       onAccount: fc.boolean(),
       direction: maybe(fc.constantFrom("in" as const, "out" as const)),
       asset: maybe(fc.oneof(fc.record({ tokenId: fc.constantFrom(...TOKENS, WETH) }), fc.record({ lpTokenId: fc.constantFrom(...LP_TOKENS, 9) }))),
+      counterparty: maybe(fc.constantFrom(...ACCOUNTS, DAVE)),
       kind: maybe(fc.constantFrom(...TRANSFER_KINDS)),
       fromBlock: maybe(block),
       toBlock: maybe(block),
@@ -104,10 +105,12 @@ describeDb("transfer lists against a brute-force answer", (ctx) => {
     let compared = 0;
     let nonEmpty = 0;
     let partialPages = 0;
+    let betweenTwo = 0;
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
-        const asked: TransferQuery = { limit: q.limit, kind: q.kind, fromBlock: q.fromBlock, toBlock: q.toBlock, from: q.from, to: q.to };
-        if (q.onAccount) Object.assign(asked, { direction: q.direction, ...q.asset });
+        const asked: TransferQuery = { limit: q.limit, kind: q.kind, fromBlock: q.fromBlock, toBlock: q.toBlock, fromTime: q.from, toTime: q.to };
+        if (q.onAccount) Object.assign(asked, { direction: q.direction, counterparty: q.counterparty, ...q.asset });
+        const scanned = q.onAccount && (q.asset !== undefined || q.counterparty !== undefined);
         const below = (r: NewTransfer, at: number[] | undefined) => at === undefined || r.blockNumber < at[0]! || (r.blockNumber === at[0] && r.eventIndex < at[1]!);
         // What an account's page walks through: its rows by direction, kind, blocks and times.
         const walk = data.rows
@@ -117,6 +120,8 @@ describeDb("transfer lists against a brute-force answer", (ctx) => {
           .sort(newestFirst);
         const expected = walk
           .filter((r) => !q.onAccount || q.asset === undefined || ("tokenId" in q.asset ? r.tokenId === q.asset.tokenId : r.lpTokenId === q.asset.lpTokenId))
+          // Rows between the account and the counterparty, either way (itself: its self-transfers).
+          .filter((r) => !q.onAccount || q.counterparty === undefined || (r.fromAccount === q.account && r.toAccount === q.counterparty) || (r.toAccount === q.account && r.fromAccount === q.counterparty))
           .filter((r) => below(r, q.start));
         const read = (cursor: string | undefined) => {
           const page = { ...asked, cursor };
@@ -135,7 +140,7 @@ describeDb("transfer lists against a brute-force answer", (ctx) => {
           // A page short of `limit` with more to come is one that stopped at the scan bound, and says so.
           if (page.nextCursor !== null && page.transfers.length < q.limit) expect(partial).toBe(true);
           if (partial) {
-            expect(q.onAccount && q.asset !== undefined).toBe(true);
+            expect(scanned).toBe(true);
             // …and it goes on below the last row it examined: the bound's last row of the walk.
             const last = walk.filter((r) => below(r, at))[q.scanRows - 1]!;
             expect(JSON.parse(Buffer.from(page.nextCursor!, "base64url").toString())).toEqual([last.blockNumber, last.eventIndex]);
@@ -149,6 +154,7 @@ describeDb("transfer lists against a brute-force answer", (ctx) => {
         if (q.onAccount) expect(got.map((t) => t.direction)).toEqual(expected.map((r) => (r.fromAccount === q.account ? (r.toAccount === q.account ? "self" : "out") : "in")));
         compared += expected.length;
         nonEmpty += expected.length > 0 ? 1 : 0;
+        if (q.onAccount && q.counterparty !== undefined && expected.length > 0) betweenTwo += 1;
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
@@ -157,5 +163,6 @@ describeDb("transfer lists against a brute-force answer", (ctx) => {
     expect(nonEmpty).toBeGreaterThan(RUNS / 6);
     expect(compared).toBeGreaterThan(RUNS);
     expect(partialPages).toBeGreaterThan(0);
+    expect(betweenTwo).toBeGreaterThan(0);
   }, 600_000);
 });

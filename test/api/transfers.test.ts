@@ -7,7 +7,9 @@ import { decodeAddress } from "@polkadot/util-crypto";
 import { u8aToHex } from "@polkadot/util";
 import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
-import { historyFloor, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
+import { ResponseCache } from "../../api/middleware/cache.js";
+import { sql } from "drizzle-orm";
+import { historyFloor, insertBlockExtrinsics, rowsOf, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -44,6 +46,12 @@ function rows(): NewTransfer[] {
   return out;
 }
 
+/** A made-up extrinsic hash, one per (block, extrinsic). */
+const hashOf = (block: number, extrinsic: number) => `0x${block.toString(16).padStart(8, "0")}${String(extrinsic).padStart(56, "0")}`;
+
+/** The fixture's symbol and decimals of the tokens rows() moves. */
+const UNITS: Record<number, [string, number]> = { [KSM]: ["KSM", 12], [USDT]: ["USDt", 6], 10: ["TEN", 10] };
+
 const newestFirst = (a: NewTransfer, b: NewTransfer) => b.blockNumber - a.blockNumber || b.eventIndex - a.eventIndex;
 const key = (t: { blockNumber: number; eventIndex: number }) => `${t.blockNumber}/${t.eventIndex}`;
 
@@ -57,6 +65,8 @@ describeDb("transfer lists", (ctx) => {
     // The transfers' blocks, at their times: a time filter is read as the blocks of those times.
     await insertBlocks(ctx.db, Array.from({ length: 40 }, (_, i) => ({ number: 1_000 + i, hash: `0x${(1_000 + i).toString(16)}`, timestamp: 1_700_000_000 + (1_000 + i) * 6 })));
     all = rows();
+    // The extrinsics' hashes of blocks 1000–1019 (three extrinsics each, as rows() names them).
+    await insertBlockExtrinsics(ctx.db, Array.from({ length: 20 }, (_, i) => ({ blockNumber: 1_000 + i, hashes: [0, 1, 2].map((x) => hashOf(1_000 + i, x).slice(2)).join("") })));
     await insertTransfers(ctx.db, all);
     await insertTransfers(ctx.db, all); // a replayed block writes nothing twice
     t = buildApp(ctx.db);
@@ -94,6 +104,8 @@ describeDb("transfer lists", (ctx) => {
         blockNumber: e.blockNumber,
         timestamp: e.timestamp,
         extrinsicIndex: e.extrinsicIndex,
+        // Recorded for blocks before 1020 only (as for a store indexed partly before migration 0027).
+        extrinsicHash: e.blockNumber < 1_020 ? hashOf(e.blockNumber, e.extrinsicIndex!) : null,
         eventIndex: e.eventIndex,
         tokenId: e.tokenId,
         lpTokenId: e.lpTokenId,
@@ -104,12 +116,15 @@ describeDb("transfer lists", (ctx) => {
         event: e.event,
         valueUsd: e.valueUsd,
         tip: e.tip,
+        // The token's units on each row (an account's list mixes tokens); an LP token has none.
+        symbol: e.tokenId == null ? null : UNITS[e.tokenId]![0],
+        decimals: e.tokenId == null ? null : UNITS[e.tokenId]![1],
         direction: e.fromAccount === ALICE ? (e.toAccount === ALICE ? "self" : "out") : "in",
       });
     }
   });
 
-  it("filters: direction, token, LP token, kind, block range and time range, alone and together", async () => {
+  it("filters: direction, token, LP token, counterparty, kind, block range and time range, alone and together; the old time names deprecated", async () => {
     const cases: Array<[string, (r: NewTransfer) => boolean]> = [
       ["direction=out", (r) => r.fromAccount === ALICE],
       ["direction=in", (r) => r.toAccount === ALICE],
@@ -117,7 +132,11 @@ describeDb("transfer lists", (ctx) => {
       ["lpTokenId=1", (r) => r.lpTokenId === 1],
       ["kind=mint", (r) => r.kind === "mint"],
       ["fromBlock=1010&toBlock=1020", (r) => r.blockNumber >= 1010 && r.blockNumber <= 1020],
-      [`from=${1_700_000_000 + 1030 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1030 * 6],
+      [`fromTime=${1_700_000_000 + 1030 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1030 * 6],
+      [`fromTime=${1_700_000_000 + 1010 * 6}&toTime=${1_700_000_000 + 1025 * 6}`, (r) => r.timestamp >= 1_700_000_000 + 1010 * 6 && r.timestamp <= 1_700_000_000 + 1025 * 6],
+      [`counterparty=${BOB}`, (r) => r.fromAccount === BOB || r.toAccount === BOB],
+      [`counterparty=${ALICE}`, (r) => r.fromAccount === ALICE && r.toAccount === ALICE],
+      [`counterparty=${BOB}&direction=out&tokenId=${USDT}`, (r) => r.fromAccount === ALICE && r.toAccount === BOB && r.tokenId === USDT],
       [`direction=in&tokenId=${KSM}&toBlock=1030`, (r) => r.toAccount === ALICE && r.tokenId === KSM && r.blockNumber <= 1030],
     ];
     for (const [query, pred] of cases) {
@@ -125,6 +144,27 @@ describeDb("transfer lists", (ctx) => {
       expect(expected.length, query).toBeGreaterThan(0);
       const { rows: got } = await walk(`/accounts/${ALICE}/transfers?${query}`, 5);
       expect(got.map(key), query).toEqual(expected.map(key));
+    }
+    // The time filters' old names (from, to) still filter, for one release, announcing their
+    // deprecation (RFC 9745), on a cached answer too.
+    const cached = buildApp(ctx.db, { cache: new ResponseCache() });
+    const cachedAuth = await authHeader(cached, "deprecated@example.com");
+    const [lo, hi] = [1_700_000_000 + 1010 * 6, 1_700_000_000 + 1025 * 6];
+    for (const path of [`/accounts/${ALICE}/transfers`, `/assets/${USDT}/transfers`]) {
+      const now: any = await (await cached.get(`${path}?fromTime=${lo}&toTime=${hi}`, cachedAuth)).json();
+      expect(now.transfers.length, path).toBeGreaterThan(0);
+      for (let i = 0; i < 2; i++) {
+        const res = await cached.get(`${path}?from=${lo}&to=${hi}`, cachedAuth); // a miss, then a hit
+        expect(res.status).toBe(200);
+        expect(res.headers.get("deprecation"), path).toMatch(/^@\d+$/);
+        expect(res.headers.get("link")).toMatch(/rel="deprecation"/);
+        expect(await res.json()).toEqual(now);
+      }
+      const fresh = await cached.get(`${path}?fromTime=${lo}`, cachedAuth);
+      expect(fresh.headers.get("deprecation")).toBeNull();
+      // A bound under both names is refused; an address where a time goes is still a 400.
+      await expectError(await cached.get(`${path}?from=${lo}&fromTime=${lo}`, cachedAuth), 400, "VALIDATION_ERROR");
+      await expectError(await cached.get(`${path}?from=${ALICE}`, cachedAuth), 400, "VALIDATION_ERROR");
     }
   });
 
@@ -170,9 +210,21 @@ describeDb("transfer lists", (ctx) => {
       const { rows: got } = await walk(`/assets/${USDT}/transfers${query}`, 9);
       expect(got.map(key), query).toEqual(expected.map(key));
       expect(got.every((r) => r.tokenId === USDT && r.direction === undefined)).toBe(true);
+      expect(got.map((r) => r.extrinsicHash)).toEqual(got.map((r) => (r.blockNumber < 1_020 ? hashOf(r.blockNumber, r.extrinsicIndex) : null)));
     }
     const body: any = await (await t.get(`/assets/${USDT}/transfers?limit=1`, auth)).json();
     expect(body).toMatchObject({ tokenId: USDT, symbol: "USDt", decimals: 6 });
+    // An LP token's list: its own id space (PoolAssets), the same paging and filters.
+    const lp = all.filter((r) => r.lpTokenId === 1).sort(newestFirst);
+    expect(lp.length).toBeGreaterThan(5);
+    expect((await walk(`/assets/lp/1/transfers`, 4)).rows.map(key)).toEqual(lp.map(key));
+    const late = 1_700_000_000 + 1020 * 6;
+    expect((await walk(`/assets/lp/1/transfers?fromTime=${late}`, 4)).rows.map(key)).toEqual(lp.filter((r) => r.timestamp >= late).map(key));
+    const lpBody: any = await (await t.get(`/assets/lp/1/transfers?limit=1`, auth)).json();
+    expect(lpBody).toMatchObject({ lpTokenId: 1, pool: { token0Id: expect.any(Number), token1Id: expect.any(Number) }, historyComplete: true });
+    expect(lpBody.transfers[0]).toMatchObject({ tokenId: null, lpTokenId: 1, event: "poolAssets.Transferred" });
+    await expectError(await t.get(`/assets/lp/424242/transfers`, auth), 404, "TOKEN_NOT_FOUND");
+    await expectError(await t.get(`/assets/lp/1/transfers`), 401, "UNAUTHORIZED");
   });
 
   it("an account's trades: every hop it made in any pool, newest first, paged to the end, with a block range", async () => {
@@ -220,13 +272,15 @@ describeDb("transfer lists", (ctx) => {
     expect(await first(`/accounts/${ALICE}/transfers`)).toMatchObject({ historyFrom: 1_020, historyComplete: false });
     expect(await first(`/assets/${USDT}/transfers`)).toMatchObject({ historyFrom: 1_020 });
     expect(await historyFloor(ctx.db, "holders")).toBe(floor); // balance history is not touched
+    // The extrinsic hashes of the blocks given up go with their transfers.
+    expect(rowsOf(await ctx.db.execute(sql`select block_number from block_extrinsics where block_number < 1020`))).toEqual([]);
   });
 
   it("bad input: a clear 4xx, nothing computed", async () => {
     await expectError(await t.get(`/accounts/${ALICE}/transfers`), 401, "UNAUTHORIZED");
     await expectError(await t.get(`/assets/${USDT}/transfers`), 401, "UNAUTHORIZED");
     await expectError(await t.get(`/assets/999999/transfers`, auth), 404, "TOKEN_NOT_FOUND");
-    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "tokenId=-1", "fromBlock=1e3", "tokenId=0&lpTokenId=1"]) {
+    for (const q of ["cursor=abc", "cursor=WzEsMl0=", "cursor=WyIxIiwyXQ", "kind=gift", "direction=both", "limit=0", "limit=501", "fromBlock=10&toBlock=9", "from=20&to=10", "fromTime=20&toTime=10", "tokenId=-1", "fromBlock=1e3", "tokenId=0&lpTokenId=1", "counterparty=not-an-address", `counterparty=${ALICE}x`]) {
       await expectError(await t.get(`/accounts/${ALICE}/transfers?${q}`, auth), 400, "VALIDATION_ERROR");
     }
     await expectError(await t.get(`/accounts/not-an-address/transfers`, auth), 400, "VALIDATION_ERROR");

@@ -67,6 +67,12 @@ async function historyRows(db: Database): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   const [ids] = rowsOf<{ at: string | null }>(await db.execute(sql`select to_regclass('account_ids')::text as at`));
   for (const table of PARTITIONED_TABLES) {
+    // A table made after the migration under test (block_extrinsics, 0027) has no rows before it.
+    const [made] = rowsOf<{ at: string | null }>(await db.execute(sql.raw(`select to_regclass('${table}')::text as at`)));
+    if (made!.at === null) {
+      out[table] = [];
+      continue;
+    }
     // Since 0024 a transfer names its accounts by id: read as the addresses they stand for.
     const row = table === "transfers" && ids!.at !== null ? NAMED_TRANSFER : "to_jsonb(t)";
     out[table] = rowsOf(await db.execute(sql.raw(`select (${row})::text as row from "${table}" t order by 1`)));

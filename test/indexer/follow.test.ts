@@ -12,7 +12,7 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import { decodeAddress, encodeAddress } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { createDb, eventCoverage, getCheckpoint, schema, type DbHandle } from "../../db/index.js";
+import { createDb, eventCoverage, extrinsicHashes, getCheckpoint, schema, type DbHandle } from "../../db/index.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { FOREIGN_ASSETS } from "../../indexer/devnet/plan.js";
@@ -223,18 +223,26 @@ describe(`indexer on the devnet`, () => {
   it("each signed extrinsic's fee is one fee row: the chain's actual fee and tip, and no Withdraw row beside it", async () => {
     const db = stores[0]!.handle.db;
     const fees: { block: number; eventIndex: number; extrinsic: number; who: string; amount: string; tip: string }[] = [];
+    /** Each fee's extrinsic hash as polkadot-js computes it (block/extrinsic → 0x…). */
+    const hashes = new Map<string, string>();
     for (let n = 1; n <= market.block; n++) {
-      const at = await api.at(await api.rpc.chain.getBlockHash(n));
+      const blockHash = await api.rpc.chain.getBlockHash(n);
+      const at = await api.at(blockHash);
+      const extrinsics = (await api.rpc.chain.getBlock(blockHash)).block.extrinsics;
       (await at.query.system.events()).forEach(({ event, phase }, eventIndex) => {
         if (event.section !== "transactionPayment" || event.method !== "TransactionFeePaid") return;
         const [who, actualFee, tip] = event.data;
         fees.push({ block: n, eventIndex, extrinsic: phase.asApplyExtrinsic.toNumber(), who: encodeAddress(who!.toU8a(), api.registry.chainSS58), amount: actualFee!.toString(), tip: tip!.toString() });
+        hashes.set(`${n}/${phase.asApplyExtrinsic.toNumber()}`, extrinsics[phase.asApplyExtrinsic.toNumber()]!.hash.toHex());
       });
     }
     expect(fees.length).toBeGreaterThan(10);
     const rows = await namedTransfers(db).where(eq(schema.transfers.kind, "fee"));
     const stored = rows.filter((r) => r.blockNumber <= market.block).map((r) => ({ block: r.blockNumber, eventIndex: r.eventIndex, extrinsic: r.extrinsicIndex, who: r.fromAccount, amount: r.amount, tip: r.tip }));
     expect(stored.sort((a, b) => a.block - b.block || a.eventIndex - b.eventIndex)).toEqual(fees);
+    // Each fee row's extrinsic hash (block_extrinsics) is the one polkadot-js gives the extrinsic.
+    const recorded = await extrinsicHashes(db, rows.filter((r) => r.blockNumber <= market.block));
+    expect(Object.fromEntries(recorded)).toEqual(Object.fromEntries(hashes));
     // The Withdraw that paid each fee is the fee row, not a row of its own.
     const withdrawals = await namedTransfers(db).where(eq(schema.transfers.event, "balances.Withdraw"));
     const paid = new Set(fees.map((f) => `${f.block}/${f.extrinsic}/${f.who}`));
