@@ -6,7 +6,8 @@ import { TokenDirectory } from "../../indexer/chain/directory.js";
 import { locationToken, poolKey } from "../../indexer/chain/locations.js";
 import { swapRows } from "../../indexer/swaps.js";
 import type { PoolRef } from "../../indexer/chain/reader.js";
-import { collectChanges } from "../../indexer/touched.js";
+import { collectChanges, type RawTransfer } from "../../indexer/touched.js";
+import { transferRows } from "../../indexer/transfers.js";
 import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
 
 const recorded = JSON.parse(readFileSync(new URL("./fixtures/events.json", import.meta.url), "utf8")) as {
@@ -116,5 +117,16 @@ describe("touched set", () => {
     // Only the native balance of the account it names (every event's): nothing of the refused token.
     expect([...changes.balances.keys()]).toEqual([0]);
     expect(changes.skipped).toEqual([{ eventIndex: 2, event: "foreignAssets.Issued", reason: `location ${location} derives token id ${id}, which another location has: not indexed` }]);
+  });
+});
+
+describe("transfer rows", () => {
+  const raw = (tokenId: number | null, amount: string, lpTokenId: number | null = null): RawTransfer => ({ eventIndex: 3, extrinsic: 1, event: "assets.Transferred", kind: "transfer", tokenId, lpTokenId, from: TRADER, to: TREASURY, amount, tip: null });
+  it("value each movement at its own block's price, exactly: amount ÷ 10^decimals × price; none without a price, none for an LP token", () => {
+    const prices = { prices: new Map([[1984, parseFixed("1", USD_SCALE)], [0, parseFixed("25.5", USD_SCALE)], [7, parseFixed("0.000000000000000003", USD_SCALE)]]), decimals: new Map([[1984, 6], [0, 12], [7, 10], [9, 12]]) };
+    const rows = transferRows([raw(1984, "1500000"), raw(0, "2500000000000"), raw(7, "30000000000"), raw(9, "1"), raw(null, "5", 42)], prices, { number: 77, timestamp: 1_700_000_000 });
+    // By hand: 1.5 USDt at 1; 2.5 KSM at 25.5; 3 TEN at 3e-18 (9e-18, the scale's last digit); no price for 9; an LP token has none.
+    expect(rows.map((r) => r.valueUsd)).toEqual(["1.5", "63.75", "0.000000000000000009", null, null]);
+    expect(rows[0]).toMatchObject({ blockNumber: 77, eventIndex: 3, extrinsicIndex: 1, timestamp: 1_700_000_000, tokenId: 1984, amount: "1500000", kind: "transfer" });
   });
 });
