@@ -7,6 +7,7 @@ import { execFile, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/port.js";
@@ -20,11 +21,25 @@ describe("the build and what tokenpool runs", () => {
   let image: string | undefined;
   let slim: string | undefined;
   const tokenpool = (cwd: string, ...args: string[]) => run(process.execPath, ["bin/tokenpool.mjs", ...args], { cwd, env: { ...process.env, LOG_LEVEL: "warn" } });
-  /** Which code a run of `tokenpool --help` loaded: the build or the sources (the loader's note). */
+  // Every module file the run loaded (Node's own module hooks, not the launcher's word).
+  const preload = path.resolve("test/support/loaded-modules.mjs");
+  /**
+   * The launcher's note of a run of `tokenpool --help` ("" when it runs the build), once the code
+   * that actually ran agrees with it: the modules Node loaded are dist/'s compiled CLI and none of
+   * the TypeScript sources, or the sources' CLI and none of dist/.
+   */
   const ran = async (cwd: string) => {
-    const { stdout, stderr } = await tokenpool(cwd, "--help");
+    const { stdout, stderr } = await run(process.execPath, ["--import", preload, "bin/tokenpool.mjs", "--help"], { cwd, env: { ...process.env, LOG_LEVEL: "warn" } });
     expect(stdout).toContain("Usage: tokenpool");
-    return stderr;
+    const lines = stderr.split("\n");
+    const line = lines.find((l) => l.startsWith("loaded-modules "));
+    const files = (JSON.parse(line!.slice("loaded-modules ".length)) as string[]).filter((u) => u.startsWith("file:")).map((u) => path.relative(cwd, fileURLToPath(u)));
+    const note = lines.filter((l) => l !== line).join("\n");
+    const build = files.filter((f) => f.startsWith("dist/"));
+    const sources = files.filter((f) => f.endsWith(".ts") && !f.startsWith("node_modules/"));
+    if (note === "") expect({ build: build.includes("dist/cli/main.js"), sources }, "no note: the build ran").toEqual({ build: true, sources: [] });
+    else expect({ build, sources: sources.includes("cli/main.ts") }, `"${note.trim()}": the sources ran`).toEqual({ build: [], sources: true });
+    return note;
   };
 
   beforeAll(async () => {
