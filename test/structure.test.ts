@@ -1,0 +1,129 @@
+/**
+ * The import graph's rules (docs/architecture.md, "Layout"): no file imports itself through
+ * others (no circle), and each part imports only the parts below it — shared/ nothing of ours,
+ * db/ only shared/, api/ and indexer/ never each other, client/ nothing outside itself. Read from
+ * the sources' own import lines (relative specifiers; type-only imports count: they tie files
+ * together as much for a reader). A small script rather than madge: madge resolves through the
+ * TypeScript compiler and takes seconds; this takes milliseconds and needs nothing installed.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const PARTS = ["shared", "db", "indexer", "api", "cli", "bench", "scripts", "client/src", "bin", "main.ts"];
+
+function sources(dir: string): string[] {
+  const full = path.join(ROOT, dir);
+  if (statSync(full).isFile()) return [dir];
+  return readdirSync(full, { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "node_modules" || e.name === "migrations" ? [] : sources(rel);
+    return /\.(ts|mts|mjs|js)$/.test(e.name) && !e.name.endsWith(".d.ts") ? [rel] : [];
+  });
+}
+
+/** Every file's relative imports, resolved to files of the tree (a `.js` specifier names its `.ts` source). */
+function graph(): Map<string, string[]> {
+  const files = PARTS.flatMap(sources);
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  const specifier = /(?:^|[\s;])(?:import|export)\s[^;]*?from\s*["'](\.[^"']+)["']|import\s*\(\s*["'](\.[^"']+)["']\s*\)|^\s*import\s*["'](\.[^"']+)["']/gm;
+  for (const file of files) {
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    const out: string[] = [];
+    for (const m of text.matchAll(specifier)) {
+      const spec = m[1] ?? m[2] ?? m[3]!;
+      const target = path.normalize(path.join(path.dirname(file), spec));
+      const candidates = [target, target.replace(/\.js$/, ".ts"), target.replace(/\.mjs$/, ".mts"), `${target}.ts`, path.join(target, "index.ts")];
+      const hit = candidates.find((c) => known.has(c));
+      if (hit) out.push(hit);
+    }
+    edges.set(file, [...new Set(out)]);
+  }
+  return edges;
+}
+
+/** The circles: strongly connected components of more than one file, or a file importing itself (Tarjan). */
+function circles(edges: Map<string, string[]>): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) === order.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) found.push(scc.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!order.has(v)) visit(v);
+  return found;
+}
+
+const partOf = (file: string) => PARTS.find((p) => file === p || file.startsWith(`${p}/`))!;
+
+/** What each part may import besides itself; a part not listed may import any part below the top. */
+const MAY_IMPORT: Record<string, string[]> = {
+  shared: [],
+  db: ["shared"],
+  indexer: ["db", "shared"],
+  api: ["db", "shared", "client/src"],
+  "client/src": [],
+};
+
+describe("the import graph", () => {
+  const edges = graph();
+
+  it("was read: hundreds of files and their imports", () => {
+    expect(edges.size).toBeGreaterThan(200);
+    expect([...edges.values()].reduce((n, e) => n + e.length, 0)).toBeGreaterThan(600);
+    // A known import, so a regular expression that reads nothing cannot pass the rules below.
+    expect(edges.get("api/server.ts")).toContain("api/snapshot-runner.ts");
+  });
+
+  it("has no circle of files", () => {
+    expect(circles(edges)).toEqual([]);
+  });
+
+  it("has each part import only the parts below it", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of edges) {
+      const from = partOf(file);
+      const allowed = MAY_IMPORT[from];
+      if (!allowed) continue;
+      for (const t of targets) {
+        const to = partOf(t);
+        if (to !== from && !allowed.includes(to)) wrong.push(`${file} → ${t}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("finds a circle and an import running up when there is one (the check itself)", () => {
+    const made = new Map<string, string[]>([
+      ["db/a.ts", ["db/b.ts"]],
+      ["db/b.ts", ["db/a.ts", "api/x.ts"]],
+      ["api/x.ts", []],
+    ]);
+    expect(circles(made)).toEqual([["db/a.ts", "db/b.ts"]]);
+    expect(MAY_IMPORT.db).not.toContain(partOf("api/x.ts"));
+  });
+});
