@@ -10,6 +10,13 @@ import { createDb } from "../db/index.js";
 import { createLogger } from "../shared/logger.js";
 
 export const SCHEMA_FILE = new URL("../client/src/schema.ts", import.meta.url);
+/**
+ * The API document as the app serves it (/openapi.json), written by `npm run client:types` and
+ * read back by the generators: the client is made from a file, and integrators get the same file
+ * without running the API.
+ */
+export const DOCUMENT_FILE = new URL("../docs/openapi.json", import.meta.url);
+export const documentText = (doc: unknown) => `${JSON.stringify(doc, null, 2)}\n`;
 /** The client's methods, one per operation (scripts/client-operations.ts). */
 export const OPERATIONS_FILE = new URL("../client/src/operations.ts", import.meta.url);
 

@@ -6,10 +6,13 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { generateOperations, methodName } from "../../scripts/client-operations.js";
-import { appDocument, generateSchema, OPERATIONS_FILE, SCHEMA_FILE } from "../../scripts/client-schema.js";
+import { appDocument, DOCUMENT_FILE, documentText, generateSchema, OPERATIONS_FILE, SCHEMA_FILE } from "../../scripts/client-schema.js";
 
-it("client/src/schema.ts matches the app's /openapi.json (else: npm run client:types)", async () => {
-  const doc = (await appDocument()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+it("docs/openapi.json is the app's /openapi.json, and client/src/schema.ts is made from it (else: npm run client:types)", async () => {
+  const served = await appDocument();
+  const file = readFileSync(DOCUMENT_FILE, "utf8");
+  expect(file === documentText(served), "docs/openapi.json differs from the document the app serves: run `npm run client:types` and commit it").toBe(true);
+  const doc = JSON.parse(file) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
   const generated = await generateSchema(doc);
   const committed = readFileSync(SCHEMA_FILE, "utf8");
   expect(committed === generated, "client/src/schema.ts differs from the app's document: run `npm run client:types` and commit it").toBe(true);
