@@ -65,8 +65,8 @@ export const BalanceParts = {
 };
 
 /** An optional integer query parameter in [min, max]. */
-export function intQuery(name: string, min: number, max: number, description: string) {
-  const rule = `must be an integer from ${min} to ${max}`;
+export function intQuery(name: string, min: number, max: number, description: string, hint?: string) {
+  const rule = `must be an integer from ${min} to ${max}${hint ? ` (${hint})` : ""}`;
   return z
     .string()
     // One spelling per number (no leading zeros): `limit=050` is not a second cache key for 50.

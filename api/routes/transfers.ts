@@ -17,7 +17,9 @@ const security = [{ bearerAuth: [] }];
  * looked like a sender filter and was a 400.
  */
 function deprecatedTime(name: string, now: string) {
-  const base = intQuery(name, 0, 99_999_999_999, `Deprecated: use ${now}. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with ${now}`);
+  // A time, not an address (the rows' from/to are accounts): the error says where each is asked.
+  const hint = `a Unix time: the deprecated name of ${now}; the account on the other side is asked with counterparty`;
+  const base = intQuery(name, 0, 99_999_999_999, `Deprecated: use ${now}. Accepted until 0.2.0 (the answer carries a Deprecation header); never together with ${now}`, hint);
   return base.openapi({ param: { name, in: "query", deprecated: true } });
 }
 

@@ -27,7 +27,7 @@ export default class SkipsReporter implements Reporter {
       }
     }
     if (skipped.length === 0) {
-      process.stdout.write("\nskips: none — every suite ran\n");
+      process.stdout.write(`\nskips: none${this.filtered ? "" : " — every test of the files run ran"}\n`);
       return;
     }
     const missing = skipped.filter((s) => s.missing);
