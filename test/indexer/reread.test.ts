@@ -8,6 +8,8 @@
  */
 import "@polkadot/api-augment/assetHubKusama";
 import { ApiPromise, WsProvider } from "@polkadot/api";
+import { u8aToHex } from "@polkadot/util";
+import { blake2AsU8a } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCheckpoint, getTask, type DbHandle } from "../../db/index.js";
 import { devKeyring, DEV_NAMES, fund } from "../../indexer/devnet/accounts.js";
@@ -27,7 +29,9 @@ const targets = runnableTargets("re-reads on the devnet");
 
 const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
 const LONG = 240_000;
-const [REFUNDED, DESTROYED, WRITTEN] = [500, 501, 502];
+const [REFUNDED, DESTROYED, WRITTEN, CROWDED] = [500, 501, 502, 503];
+/** Accounts of CROWDED beyond what one destroyAccounts call removes (RemoveItemsLimit): read again after it. */
+const LEFT_OVER = 2;
 
 describe("state that changes without events is read again", () => {
   let devnet: Devnet;
@@ -83,10 +87,11 @@ describe("state that changes without events is read again", () => {
     const tx = api.tx;
     await alice.send(
       tx.utility.batchAll([
-        ...[REFUNDED, DESTROYED, WRITTEN].flatMap((id) => [tx.assets.create(id, Alice.address, 1), tx.assets.setMetadata(id, `Token ${id}`, `T${id}`, 6)]),
+        ...[REFUNDED, DESTROYED, WRITTEN, CROWDED].flatMap((id) => [tx.assets.create(id, Alice.address, 1), tx.assets.setMetadata(id, `Token ${id}`, `T${id}`, 6)]),
         ...[Bob, Charlie].map((who) => tx.assets.mint(REFUNDED, who.address, 1_000)),
         ...[Bob, Charlie, Dave].map((who) => tx.assets.mint(DESTROYED, who.address, 1_000)),
         ...[Bob, Charlie].map((who) => tx.assets.mint(WRITTEN, who.address, 1_000)),
+        tx.assets.mint(CROWDED, Bob.address, 1_000),
       ]),
       "create and mint three assets",
     );
@@ -149,5 +154,33 @@ describe("state that changes without events is read again", () => {
     expect((await api.query.assets.account(WRITTEN, bob)).unwrap().balance.toString()).toBe("400");
     await expectEqualToChain();
     for (const s of stores) expect((await dbSnapshot(s.handle.db)).holders[`${WRITTEN}|${bob}`], s.name).toBe("400");
+  }, LONG);
+
+  it("an asset with more accounts than one destroyAccounts call removes: the rest are read again page by page, before the block counts as reached", async () => {
+    const limit = api.consts.assets.removeItemsLimit.toNumber();
+    const bob = keys.dev.Bob.address;
+    // limit + LEFT_OVER accounts, written as storage (no event): an existence reason that
+    // touches no System account (DepositRefunded), so only the asset's own state changes.
+    const template = (await api.query.assets.account(CROWDED, bob)).unwrap().toJSON() as Record<string, unknown>;
+    const details = (await api.query.assets.asset(CROWDED)).unwrap().toJSON() as Record<string, unknown>;
+    const extra = Array.from({ length: limit + LEFT_OVER - 1 }, (_, i) => u8aToHex(blake2AsU8a(`crowded ${i}`)));
+    await api.rpc(
+      "dev_setStorage" as never,
+      {
+        Assets: {
+          Account: extra.map((who) => [[CROWDED, who], { ...template, balance: 7, reason: "DepositRefunded" }]),
+          Asset: [[[CROWDED], { ...details, accounts: limit + LEFT_OVER, supply: 1_000 + 7 * extra.length }]],
+        },
+      } as never,
+    );
+    await api.rpc("dev_newBlock" as never);
+    await expectEqualToChain();
+    await alice.send(api.tx.assets.startDestroy(CROWDED), "start destroying the crowded asset");
+    const included = await alice.send(api.tx.assets.destroyAccounts(CROWDED), "destroy as many of its accounts as one call may");
+    const destroyed = included.events.find((e) => e.event.method === "AccountsDestroyed")!;
+    expect(destroyed.event.data.toJSON()).toEqual([CROWDED, limit, LEFT_OVER]);
+    // expectEqualToChain finds no re-read left on record: the paged follower ran it to its end.
+    await expectEqualToChain();
+    for (const s of stores) expect(Object.keys((await dbSnapshot(s.handle.db)).holders).filter((k) => k.startsWith(`${CROWDED}|`)), s.name).toHaveLength(LEFT_OVER);
   }, LONG);
 });
