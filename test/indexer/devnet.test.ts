@@ -7,6 +7,7 @@ import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { ASSETS, FOREIGN_ASSETS, FOREIGN_POOLS, NATIVE_LOCATION, POOLS, assetLocation, foreignHoldings, holderMints } from "../../indexer/devnet/plan.js";
 import { seedMarket, startLiveSwaps, warnOnTradeFailure } from "../../indexer/devnet/scenario.js";
 import { captureLog } from "../support/log.js";
+import { until } from "../support/wait.js";
 import { createSubmitter, ExtrinsicError } from "../../indexer/devnet/submitter.js";
 import { loadConfig } from "../../shared/config.js";
 
@@ -120,17 +121,24 @@ describe(`devnet market scenario`, () => {
   it("live swaps keep producing blocks until stopped", async () => {
     const start = await bestBlock(api);
     const errors: unknown[] = [];
-    const live = startLiveSwaps(api, { intervalMs: 100, onError: (err) => errors.push(err) });
-    const deadline = Date.now() + 30_000;
-    while ((await bestBlock(api)) < start + 3) {
-      if (Date.now() > deadline) throw new Error(`blocks stalled at ${await bestBlock(api)}; live-swap errors: ${errors.map(String).join("; ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const intervalMs = 100;
+    const live = startLiveSwaps(api, { intervalMs, onError: (err) => errors.push(err) });
+    await until(`3 blocks of live swaps after block ${start} (errors: ${errors.map(String).join("; ") || "none"})`, async () => (await bestBlock(api)) >= start + 3, 30_000);
     await live.stop();
     // A step may fail under load (and is retried); most must succeed.
     expect(errors.length).toBeLessThan(3);
+    // Stopped means nothing in flight: no transaction waits in the pool, the trader's next nonce
+    // is the chain's, and a block made now carries no trade of the trader's. An absence is seen
+    // only over a window: ten of the loop's intervals, in which a running loop trades at least once.
+    const { dev } = await devKeyring(0, api.registry.chainSS58 ?? 42);
     const stoppedAt = await bestBlock(api);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await new Promise((resolve) => setTimeout(resolve, 10 * intervalMs));
     expect(await bestBlock(api)).toBe(stoppedAt);
+    expect((await api.rpc.author.pendingExtrinsics()).length).toBe(0);
+    expect((await api.rpc.system.accountNextIndex(dev.Bob.address)).toNumber()).toBe((await api.query.system.account(dev.Bob.address)).nonce.toNumber());
+    await api.rpc("dev_newBlock" as never);
+    expect(await bestBlock(api)).toBe(stoppedAt + 1);
+    const made = await api.rpc.chain.getBlock(await api.rpc.chain.getBlockHash(stoppedAt + 1));
+    expect(made.block.extrinsics.filter((x) => x.isSigned).map((x) => x.signer.toString())).toEqual([]);
   }, LONG);
 });

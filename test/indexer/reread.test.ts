@@ -2,8 +2,9 @@
  * State that changes without an event naming the accounts, on the real runtime under chopsticks:
  * a refund that burns a balance (statemine 1,000,000 emits only balances.Unreserved and leaves
  * the supply as it was), an asset whose destruction is in progress and whose accounts are then
- * destroyed (AccountsDestroyed names none), and a storage write such as a migration makes (no
- * event at all). After each, every table of a follower on PGlite and on Postgres equals chain
+ * destroyed (AccountsDestroyed names none), one with more accounts than a destroyAccounts call
+ * removes (the rest read again page by page after the batch), and a storage write such as a
+ * migration makes (no event at all). After each, every table of a follower on PGlite and on Postgres equals chain
  * storage at its checkpoint, holder counts included.
  */
 import "@polkadot/api-augment/assetHubKusama";
