@@ -23,7 +23,7 @@ try {
 } finally {
   redis.disconnect();
 }
-// What the suites otherwise skip on: each is installed by .ci/run or provided beside the project.
+// What the suites otherwise skip on: each is installed by .ci/run.
 import { existsSync, readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 const has = (cmd, args = ["--version"]) => {
@@ -37,15 +37,13 @@ const has = (cmd, args = ["--version"]) => {
 const pgRoot = "/usr/lib/postgresql";
 const pgBin = existsSync(pgRoot) && readdirSync(pgRoot).some((v) => existsSync(`${pgRoot}/${v}/bin/pg_ctl`) && existsSync(`${pgRoot}/${v}/bin/initdb`));
 if (!pgBin) failures.push(`no PostgreSQL server binaries (pg_ctl, initdb) under ${pgRoot}: the fault campaign and the replica test need them`);
-const shared = new URL("../../shared/chain/asset-hub-polkadot-local.json", import.meta.url);
-if (!existsSync(shared)) failures.push(`no ${shared.pathname}: test/indexer/polkadot.test.ts reads it (../shared beside the project)`);
 // The same paths the tests look at (test/browser/*.test.ts, test/deploy/nginx.test.ts).
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromium)) failures.push(`no browser at ${chromium}: the browser tests need it (or set CHROMIUM_PATH)`);
 if (!["/usr/sbin/nginx", "/usr/bin/nginx"].some((p) => existsSync(p))) failures.push("no nginx at /usr/sbin or /usr/bin: test/deploy/nginx.test.ts needs it");
 if (!has("docker", ["compose", "version"]) && !has("docker-compose")) failures.push("neither `docker compose` nor `docker-compose`: test/deploy/compose.test.ts needs one");
 if (!has("mkfifo", ["--version"])) failures.push("no mkfifo: test/shared/secret.test.ts needs it");
-if (failures.length === 0) console.log("ci: PostgreSQL binaries, ../shared, chromium, nginx, docker compose and mkfifo are here");
+if (failures.length === 0) console.log("ci: PostgreSQL binaries, chromium, nginx, docker compose and mkfifo are here");
 
 for (const f of failures) console.error(`ci: ${f}`);
 process.exit(failures.length ? 1 : 0);
