@@ -23,7 +23,7 @@ const ALICE = "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27
 const BOB = "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48";
 const POOL = "0x0101010101010101010101010101010101010101010101010101010101010101";
 const POOL2 = "0x0202020202020202020202020202020202020202020202020202020202020202";
-/** Public LP-token owners of live pools (../shared/chain/README.md, from the kheopswap directory). */
+/** Public LP-token owners of live pools (docs/chains.md, "Pool accounts": from the kheopswap directory). */
 const PAH_DOT_USDT_POOL = "12dvmstTqsjrPrPdouMpbsgaaQjPGYFh7gMaiNgZ7Rzaacok";
 const KAH_KSM_USDT_POOL = "GYX5QBG1ymcRfnrkscpRYnSueiHCk8ZZPnJ7fEwzUycc3gY";
 

@@ -5,7 +5,7 @@
  * DispatchInfo layouts) the way a parachain applies one — PendingValidationCode, then a block
  * whose validation data carries GoAhead (chopsticks sends it) — and then gets the activity only
  * the new runtime has: pools, liquidity, swaps, transfers with the new event layouts.
- * See ../shared/chain/README.md, "A runtime upgrade under chopsticks (measured)".
+ * See docs/chains.md, "A real upgrade under chopsticks".
  */
 import "@polkadot/api-augment/assetHubKusama";
 import { readFile } from "node:fs/promises";
