@@ -25,7 +25,7 @@ export type Stop = () => Promise<void>;
  */
 async function startLocalChain(config: Config, logger: Logger, stops: Stop[], say: Say): Promise<{ wsUrl: string; startMarket: () => void }> {
   say("starting the local devnet (chopsticks, the Asset Hub Kusama runtime)…");
-  const devnet = await startDevnet({ genesis: config.devnetGenesis, port: config.devnetPort, logger });
+  const devnet = await startDevnet({ genesis: config.devnetGenesis, port: config.devnetPort, logger, progress: logger.isLevelEnabled("debug") });
   stops.unshift(() => devnet.close());
   say(`devnet at ${devnet.wsUrl}`);
   const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });

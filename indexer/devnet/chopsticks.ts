@@ -22,6 +22,11 @@ export interface DevnetOptions {
   port?: number;
   /** Level of chopsticks' own logs; "warn" keeps its per-block chatter out of ours. */
   logLevel?: ChopsticksLogLevel;
+  /**
+   * chopsticks' "⠋ Fetching" spinner on a terminal, redrawn on every storage read (for as long as
+   * the chain runs): off unless asked for, e.g. with LOG_LEVEL=debug.
+   */
+  progress?: boolean;
   /** Where to say which chain runs when it is not the one asked for; stderr when unset. */
   logger?: Logger;
 }
@@ -73,17 +78,33 @@ export class DevnetNotInstalled extends ConfigError {
 /** Devnets open in this process; the shared executor worker may only end with the last one. */
 let open = 0;
 
+/** Sets `vars` in process.env for the time of `run`, then puts the previous values back. */
+async function withEnv<T>(vars: Record<string, string | undefined>, run: () => Promise<T>): Promise<T> {
+  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const put = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  put(vars);
+  try {
+    return await run();
+  } finally {
+    put(previous);
+  }
+}
+
 /**
- * chopsticks reads its log level from LOG_LEVEL once, when its logger module is first evaluated,
- * and rejects values outside its own list (our "silent" would throw at import). Its loggers copy
- * the level when created, so changing it afterwards has no effect. The only reliable knob is to
- * import it lazily with LOG_LEVEL set for that moment, then put our variable back. The first
- * start in a process decides the level.
+ * chopsticks reads its settings from the environment once, when its modules are first evaluated:
+ * its log level from LOG_LEVEL (rejecting values outside its own list: our "silent" would throw
+ * at import; its loggers copy the level when created), and whether to draw its spinner from
+ * stdout being a terminal with neither CI nor TEST set. The only reliable knob is to import it
+ * lazily with those variables set for that moment, then put ours back. The first start in a
+ * process decides both.
  */
-function loadChopsticks(logLevel: ChopsticksLogLevel): Promise<Chopsticks> {
-  loaded ??= (async () => {
-    const previous = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = logLevel;
+function loadChopsticks(logLevel: ChopsticksLogLevel, progress: boolean): Promise<Chopsticks> {
+  loaded ??= withEnv({ LOG_LEVEL: logLevel, TEST: progress ? process.env.TEST : "1" }, async () => {
     try {
       return (await import(CHOPSTICKS_MODULE)) as Chopsticks;
     } catch (err) {
@@ -91,11 +112,8 @@ function loadChopsticks(logLevel: ChopsticksLogLevel): Promise<Chopsticks> {
       const code = (err as { code?: string }).code;
       if ((code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && String((err as Error).message).includes(CHOPSTICKS_MODULE)) throw new DevnetNotInstalled();
       throw err;
-    } finally {
-      if (previous === undefined) delete process.env.LOG_LEVEL;
-      else process.env.LOG_LEVEL = previous;
     }
-  })();
+  });
   return loaded;
 }
 
@@ -166,7 +184,7 @@ async function closeDevnet(chopsticks: Chopsticks, ctx: Context): Promise<void> 
  * in memory: every start is a fresh genesis.
  */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
-  const chopsticks = await loadChopsticks(opts.logLevel ?? "warn");
+  const chopsticks = await loadChopsticks(opts.logLevel ?? "warn", opts.progress ?? false);
   const genesis = await genesisArgument(opts.genesis ?? DEFAULT_GENESIS, opts.logger);
   const requestedPort = opts.port ?? 0;
   const ctx = await chopsticks.setupWithServer({ genesis, port: requestedPort, "build-block-mode": "Instant" });

@@ -15,7 +15,7 @@ import { seedMarket, startLiveSwaps, warnOnTradeFailure } from "./scenario.js";
 /** Starts the devnet, seeds it, prints its URL and keeps the market moving; resolves to its stop. */
 export async function runDevnet(config: Config, logger: Logger): Promise<() => Promise<void>> {
   let started = Date.now();
-  const devnet = await startDevnet({ genesis: config.devnetGenesis, port: config.devnetPort, logger });
+  const devnet = await startDevnet({ genesis: config.devnetGenesis, port: config.devnetPort, logger, progress: logger.isLevelEnabled("debug") });
   logger.info({ ms: Date.now() - started, port: devnet.port }, "chopsticks started");
   const api = await ApiPromise.create({ provider: new WsProvider(devnet.wsUrl), noInitWarn: true });
   started = Date.now();
