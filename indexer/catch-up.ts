@@ -11,6 +11,7 @@ import type { IndexerMetrics } from "../shared/metrics.js";
 import { isStateDiscarded, StateDiscardedAt, type ChainReader } from "./chain/reader.js";
 import type { Deriver } from "./derive.js";
 import type { Pipeline } from "./pipeline.js";
+import type { ProgressLog } from "./progress-log.js";
 import { readTokenHolders, REREAD_TASK, scheduleReread, writeTokenHolders, type RereadRequest, type RereadTask } from "./reread.js";
 import { resnapshotMarket } from "./resnapshot.js";
 import { UNVERIFIED_UPGRADE, UPGRADE_SWEEP_TASK } from "./sweep.js";
@@ -23,6 +24,8 @@ export interface CatchUpContext {
   pipeline: Pipeline;
   batchBlocks: number;
   logger: Logger;
+  /** Where each committed batch is told (debug), and the periodic summary (info). */
+  progress: ProgressLog;
   fence?: (tx: Database) => Promise<void>;
   metrics?: IndexerMetrics;
   stopped(): boolean;
@@ -102,9 +105,6 @@ export async function catchUp(ctx: CatchUpContext, from: number, to: number, cha
   });
   timer?.();
   for (const r of requests) ctx.logger.warn({ block: last.number, reason: r.reason, with: holders ? "this batch" : "a re-read after it" }, "indexer: state changed without events: reading it again");
-  ctx.logger.info(
-    { from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: chainFinalized - last.number, ms: Date.now() - started },
-    "indexer: batch committed",
-  );
+  ctx.progress.committed({ from: from + 1, to: last.number, blocks: batch.size, events, swaps, skipped, holders: batch.holderRows, lag: chainFinalized - last.number, ms: Date.now() - started });
   return { last, blocks: batch.size, skipped, reread: scheduled.length > 0 };
 }

@@ -20,6 +20,7 @@ import { Heartbeat } from "./heartbeat.js";
 import { startHistory } from "./history.js";
 import { OtherChainError, prunedMessage, PRUNED_ADVICE, sameChain, StatePrunedError } from "./start.js";
 import { Pipeline } from "./pipeline.js";
+import { createProgressLog, type ProgressLog } from "./progress-log.js";
 import { applyRepairs, RepairQueue } from "./repair.js";
 import { REREAD_TASK, runReread } from "./reread.js";
 import { SweepStopped } from "./sweep.js";
@@ -53,6 +54,7 @@ export class Follower {
   /** Resolves each time a batch is committed (tests and the CLI wait on it). */
   onCommit: ((block: number) => void) | undefined;
   private readonly heartbeat: Heartbeat;
+  private readonly progress: ProgressLog;
   /** Bootstrap accounts last reported: a report that moves them is progress, a restart's first is not. */
   private bootstrapSeen: number | undefined;
 
@@ -61,6 +63,7 @@ export class Follower {
     private readonly options: FollowerOptions,
   ) {
     this.heartbeat = new Heartbeat((write) => this.fenced(write), () => ({ finalized: this.status.finalized, block: this.status.block }), options.logger);
+    this.progress = createProgressLog(options.logger);
   }
 
   start(): void {
@@ -321,6 +324,7 @@ export class Follower {
         pipeline,
         batchBlocks: this.options.batchBlocks,
         logger: this.options.logger,
+        progress: this.progress,
         fence: this.options.fence,
         metrics: this.options.metrics,
         stopped: () => this.stopped,

@@ -118,7 +118,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     childBlock = 0;
     following = false;
     bootstrapping = false;
-    const env = { ...process.env, WS_URL: relay.url, DATABASE_URL: pg.url, LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? "info", INDEXER_BATCH_BLOCKS: "2", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
+    const env = { ...process.env, WS_URL: relay.url, DATABASE_URL: pg.url, LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? "debug", INDEXER_BATCH_BLOCKS: "2", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
     // SIGUSR2 makes the child write a diagnostic report (its sockets and timers): see diagnosis.
     const p = spawn(process.execPath, ["--report-on-signal", "--report-signal=SIGUSR2", `--report-directory=${reportDir}`, "bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "pipe"] });
     p.stderr?.on("data", (chunk: Buffer) => appendFileSync(childLog, chunk));

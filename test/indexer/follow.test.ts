@@ -77,7 +77,7 @@ describe(`indexer on the devnet`, () => {
   let kills = 0;
 
   const spawnIndexer = (wsUrl: string) => {
-    const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: killDir, DATABASE_URL: "", LOG_LEVEL: "info", INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
+    const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: killDir, DATABASE_URL: "", LOG_LEVEL: "debug", INDEXER_BATCH_BLOCKS: "3", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
     // node itself (bin/tokenpool.mjs imports the build in-process), not the tsx wrapper: SIGKILL must hit the indexer.
     const p = spawn(process.execPath, ["bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "ignore"] });
     let buffered = "";

@@ -56,7 +56,7 @@ afterEach(async () => {
 });
 
 function spawnIndexer(wsUrl: string, dataDir: string, onLine: (line: Record<string, any>, me: Indexer) => void = () => {}): Indexer {
-  const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info", INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
+  const env = { ...process.env, WS_URL: wsUrl, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "debug", INDEXER_BATCH_BLOCKS: "4", ORACLE_MIN_LIQUIDITY_USD: "1", INDEXER_HISTORY_HOURS: "0" };
   // node itself (bin/tokenpool.mjs imports the build in-process), not a wrapper: SIGKILL must hit the indexer.
   const child = spawn(process.execPath, ["bin/tokenpool.mjs", "indexer"], { env, stdio: ["ignore", "pipe", "ignore"] });
   const me: Indexer = { child, lines: [], exited: new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code))) };

@@ -1,8 +1,9 @@
 /** A logger whose lines the test can read: every line written, as text and parsed. */
 import { Writable } from "node:stream";
+import type { LogLevel } from "../../shared/config.js";
 import { createLogger } from "../../shared/logger.js";
 
-export function captureLog() {
+export function captureLog(level: LogLevel = "debug") {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -14,6 +15,6 @@ export function captureLog() {
     lines,
     text: () => lines.join(""),
     records: () => lines.flatMap((l) => l.split("\n").filter(Boolean)).map((l) => JSON.parse(l) as Record<string, any>),
-    logger: createLogger("debug", "api", stream),
+    logger: createLogger(level, "api", stream),
   };
 }
