@@ -62,10 +62,14 @@ export class Deriver {
     private readonly chain: { identity: ChainIdentity; nativeTokenId: number; directory: TokenDirectory },
     private readonly options: DeriveOptions,
   ) {
-    const configured = options.oracle.stablecoins;
-    const anchors = chainAnchors(chain.identity, chain.nativeTokenId);
-    this.anchors = configured ?? { ids: anchors.ids, symbols: [] };
-    options.logger.info(
+    this.anchors = options.oracle.stablecoins ?? { ids: chainAnchors(chain.identity, chain.nativeTokenId).ids, symbols: [] };
+  }
+
+  /** Says which tokens are worth 1 USD: once a connection (the follower), not once a backfill chunk. */
+  announceAnchors(): void {
+    const configured = this.options.oracle.stablecoins;
+    const anchors = chainAnchors(this.chain.identity, this.chain.nativeTokenId);
+    this.options.logger.info(
       configured ? { chain: anchors.chain, anchors: configured } : { chain: anchors.chain, anchors: anchors.names, ids: anchors.ids },
       configured ? "oracle: USD anchors from USD_STABLECOINS" : "oracle: USD anchors of this chain",
     );

@@ -159,6 +159,7 @@ export class Follower {
     const log = this.options.logger;
     const reader = new ChainReader(api, this.options.nativeTokenId);
     const deriver = new Deriver(reader, this.options);
+    deriver.announceAnchors();
     const s: Session = { reader, deriver, bootstrapper: new Bootstrapper(this.db, reader, deriver, { ...this.options, onTask: this.onTask, signal: this.abort.signal }) };
     let failure: Error | undefined;
     const queue = new RepairQueue();
