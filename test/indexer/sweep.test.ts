@@ -7,7 +7,8 @@
  *   reconcile this replaced missed it: the transfer's read overwrote the counts it compared);
  * - two USDt balances swapped, 1,000 USDt moved out of the KSM/USDt pool account, 5 KSM moved
  *   between two holders: supply and account counts unchanged;
- * - a reserve (a hold) placed on an account with no event.
+ * - a reserve (a hold) placed on an account with no event;
+ * - a token's name, symbol and owner written with no event, as a migration would.
  *
  * Each is found and repaired by the first full pass that begins after it (the bound docs/chains.md
  * states): then every table equals chain storage at the follower's checkpoint, with the native
@@ -176,5 +177,20 @@ describe("the verification sweep finds and repairs what the chain does not annou
       expect(BigInt(row!.transferable), s.name).toBeLessThanOrEqual(chain.free.toBigInt());
     }
     console.log(`a hold with no event: repaired on every store ${seconds.toFixed(1)} s after the change`);
+  }, LONG);
+
+  it("a token's details changed with no event (a migration renaming it, a new owner written): the token row follows", async () => {
+    const metadata = (await api.query.assets.metadata(USDT)).toJSON() as Record<string, unknown>;
+    const details = (await api.query.assets.asset(USDT)).unwrap().toJSON() as Record<string, unknown>;
+    const owner = keys.dev.Bob.address;
+    expect(details.owner).not.toBe(owner);
+    await setStorage({ Assets: { Metadata: [[[USDT], { ...metadata, name: "Tether USD (migrated)", symbol: "USDT.m" }]], Asset: [[[USDT], { ...details, owner }]] } });
+    const since = Date.now();
+    const seconds = await repaired(since);
+    for (const [i, s] of stores.entries()) {
+      expect((await dbSnapshot(s.handle.db)).tokens[USDT], s.name).toMatchObject({ name: "Tether USD (migrated)", symbol: "USDT.m", owner });
+      expect(drifts(String(USDT))[i], s.name).toContain("tokens.wrong");
+    }
+    console.log(`a token renamed with no event: repaired on every store ${seconds.toFixed(1)} s after the change`);
   }, LONG);
 });
