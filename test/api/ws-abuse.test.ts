@@ -89,6 +89,16 @@ describe("/ws under abuse", () => {
     expect((await c.call("subscribe", { topic: "blocks" })).result.topic).toBe("blocks");
   });
 
+  it("gives each connection slot back when its socket closes: the whole limit opens again, round after round", async () => {
+    const from = ip();
+    for (let round = 0; round < 2; round++) {
+      const opened = await Promise.all(Array.from({ length: 4 }, () => open(from)));
+      expect(server.live.slotsOf(from), `round ${round}`).toBe(4);
+      for (const c of opened) c.close();
+      await until(`round ${round}'s slots to be given back`, () => server.live.slotsOf(from) === 0, 5_000);
+    }
+  });
+
   it("reserves connection slots before the token check: a burst of upgrades opens at most the limit", async () => {
     const from = ip();
     const outcomes = await Promise.all(
