@@ -18,7 +18,8 @@ import type { BlockReads, WantedState } from "./fetch.js";
 import { Market, type AnchorConfig, type AnchorNotice, type OracleSettings } from "./market.js";
 import { liquidityRows, swapRows } from "./swaps.js";
 import { transferRows } from "./transfers.js";
-import { collectChanges, type BlockChanges, type SkippedEvent } from "./touched.js";
+import { collectChanges } from "./touched.js";
+import type { BlockChanges, SkippedEvent } from "./block-changes.js";
 import type { Batch } from "./writer.js";
 
 /** "history": a backfill, which reads no holder balances and writes no current state. */

@@ -7,7 +7,8 @@
 import type { NewLiquidityEvent, NewSwap } from "../db/index.js";
 import { formatFixed, USD_SCALE, usdValue } from "../shared/decimal.js";
 import type { PoolRef } from "./chain/reader.js";
-import { findPool, type RawLiquidity, type RawSwap, type SkippedEvent } from "./touched.js";
+import type { RawLiquidity, RawSwap, SkippedEvent } from "./block-changes.js";
+import { findPool } from "./pool-events.js";
 
 export interface Valuation {
   prices: Map<number, bigint>;

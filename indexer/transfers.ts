@@ -1,11 +1,11 @@
 /**
- * Transfer rows of a block: each balance movement an event reported (indexer/touched.ts), with
+ * Transfer rows of a block: each balance movement an event reported (indexer/movements.ts), with
  * its block, time, and its USD value at the prices of its own block (null for a token without
  * one, and for LP tokens, which have no price of their own).
  */
 import type { NewTransfer } from "../db/index.js";
 import { formatFixed, USD_SCALE, usdValue } from "../shared/decimal.js";
-import type { RawTransfer } from "./touched.js";
+import type { RawTransfer } from "./block-changes.js";
 
 export function transferRows(raw: RawTransfer[], prices: { prices: Map<number, bigint>; decimals: Map<number, number> }, at: { number: number; timestamp: number }): NewTransfer[] {
   return raw.map((t) => {

@@ -144,7 +144,7 @@ describe("decoding on today's runtimes", () => {
 
   /*
    * Every balance-movement event kind the indexer turns into a transfer row (MOVEMENTS in
-   * indexer/touched.ts: 10 of `balances`, 6 of pallet-assets under Assets, ForeignAssets and
+   * indexer/movements.ts: 10 of `balances`, 6 of pallet-assets under Assets, ForeignAssets and
    * PoolAssets) and both fee events, all from today's metadata, not from the devnet: the devnet's
    * runtime (statemine 1,000,000, 2023) has no Assets/ForeignAssets `Deposited`/`Withdrawn`
    * (pallet-assets gained them later), no `balances.TransferOnHold`/`TransferAndHold` (fellows

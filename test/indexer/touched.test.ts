@@ -6,7 +6,8 @@ import { TokenDirectory } from "../../indexer/chain/directory.js";
 import { locationToken, poolKey } from "../../indexer/chain/locations.js";
 import { swapRows } from "../../indexer/swaps.js";
 import type { PoolRef } from "../../indexer/chain/reader.js";
-import { collectChanges, type RawTransfer } from "../../indexer/touched.js";
+import type { RawTransfer } from "../../indexer/block-changes.js";
+import { collectChanges } from "../../indexer/touched.js";
 import { transferRows } from "../../indexer/transfers.js";
 import { parseFixed, USD_SCALE } from "../../shared/decimal.js";
 
