@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { formatFixed, parseFixed, USD_SCALE } from "../../shared/decimal.js";
 import { rowsOf, type Database } from "../database.js";
 import { unnestRows } from "./bulk.js";
-import { addCandleVolumes } from "./candles.js";
+import { addCandleVolumes } from "./candle-writes.js";
 import { ensurePartitions } from "./partitions.js";
 import { liquidityEvents, poolVolumeHourly, poolVolumeMinutely, swaps } from "../schema/index.js";
 

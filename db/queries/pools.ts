@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 import { poolReserves, pools } from "../schema/index.js";
 import { unnestRows } from "./bulk.js";
-import { addPoolCandles } from "./candles.js";
+import { addPoolCandles } from "./candle-writes.js";
 import { idArray } from "./prices.js";
 import { excludedSet, notOlder } from "./upsert.js";
 
