@@ -44,7 +44,7 @@ const BREAKS = [
   ["at", "?atTime= after the head's time answers (a later block could still come)", "api/services/as-of.ts", `    if (q.atTime > head.timestamp) throw new AppError("BLOCK_NOT_INDEXED",`, `    if (q.atTime > head.timestamp + 12) throw new AppError("BLOCK_NOT_INDEXED",`, ["test/api/balances-at.test.ts", "test/api/portfolio-at.test.ts"]],
   // Lists and their walk through the partitions.
   ["lists", "the walk skips the first block below each slice", "db/queries/partitions.ts", `    upper = oldest.from - 1;`, `    upper = oldest.from - 2;`, ["test/db/partitions.test.ts", "test/db/transfer-walk.test.ts"]],
-  ["lists", "a sweep that read too many rows is taken as the page", "db/queries/transfers.ts", "  return found.length > 0 && found[0]!.over ? undefined : found;", "  return found;", ["test/db/transfer-walk.test.ts"]],
+  ["lists", "a sweep that read too many rows is taken as the page", "db/queries/transfer-walk.ts", "  return found.length > 0 && found[0]!.over ? undefined : found;", "  return found;", ["test/db/transfer-walk.test.ts"]],
   ["lists", "the holders page at an offset past the end repeats the first page", "db/queries/holders.ts", `  if (total !== undefined && offset >= total) return [];`, ``, ["test/db/queries.test.ts", "test/api/reads.test.ts"]],
   ["lists", "holders ranked by address before balance ties", "db/queries/holders.ts", "const rankOrder = [sql`${holders.balance} desc nulls last`, asc(holders.account)] as const;", "const rankOrder = [sql`${holders.balance} desc nulls last`, desc(holders.account)] as const;", ["test/db/queries.test.ts", "test/api/reads.test.ts"]],
   // Budgets and limits.

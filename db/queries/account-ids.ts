@@ -61,7 +61,7 @@ export async function accountIds(db: Database, addresses: Iterable<string | null
   return ids;
 }
 
-/** The address of each id in `ids` (a page's rows: db/queries/transfers.ts). */
+/** The address of each id in `ids` (a page's rows: db/queries/transfer-walk.ts). */
 export async function addressesOf(db: Database, ids: Iterable<number | null>): Promise<Map<number, string>> {
   const want = [...new Set([...ids].filter((i): i is number => i !== null))];
   if (want.length === 0) return new Map();

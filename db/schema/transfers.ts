@@ -58,7 +58,7 @@ export const transfers = pgTable(
     primaryKey({ columns: [t.blockNumber, t.eventIndex] }),
     // Each route's order as an index: an account's sent and received (merged by the query), a
     // token's, an LP token's. The kind comes next, so a kind filter is one index range and a list
-    // of every kind merges one range per kind (db/queries/transfers.ts). Newest first is the
+    // of every kind merges one range per kind (db/queries/transfer-walk.ts). Newest first is the
     // ascending order of (−block, −event): negated, so that no other index can serve it. With
     // plain keys the planner may walk the primary key backwards filtering on the token instead,
     // and a token in a quarter of the rows asked for blocks before its first transfer read every

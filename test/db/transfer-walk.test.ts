@@ -1,5 +1,5 @@
 /**
- * The walk of a transfer list through its partitions (issue 40, db/queries/transfers.ts): where a
+ * The walk of a transfer list through its partitions (issue 40, db/queries/transfer-walk.ts): where a
  * list is sparse below its newest partition, each later slice is swept — one index range per
  * side and partition, every kind at once — instead of merged per kind (eight ranges), its page
  * exact; where a slice holds more of the key than a sweep reads, the merge reads it; and a slice
