@@ -1,10 +1,13 @@
+/**
+ * The API process: startApiServer opens its stores (stores.ts), builds the app and its helpers
+ * (cache, fast path, holder snapshots, /ws hub, block switch, metrics) and listens, behind the
+ * HTTP edge (http-edge.ts); close() takes it all down in order.
+ */
 import { startSnapshotRunner } from "./snapshot-runner.js";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { getRequestListener, RequestError } from "@hono/node-server";
-import { appliedMigrations, BLOCKS_CHANNEL, createDb, type BlockAnnouncement, type Database, type DbHandle } from "../db/index.js";
+import { BLOCKS_CHANNEL, type BlockAnnouncement, type DbHandle } from "../db/index.js";
 import type { Config } from "../shared/config.js";
-import { ConfigError } from "../shared/errors.js";
 import type { Logger } from "../shared/logger.js";
 import { resolveJwtSecret } from "../shared/secret.js";
 import { createApp, CSV_LIMITS, type AppDeps } from "./app.js";
@@ -13,7 +16,7 @@ import { CONNECTION_LIMITS, connectionBudget, type ConnectionBudget, type Connec
 import { markHead } from "./env.js";
 import { loadSymbols } from "./canonical.js";
 import { dropUntrustedForwarding, trustedPeers } from "./middleware/client-ip.js";
-import { errorBody } from "./errors.js";
+import { answerClientErrors, closeHttp, requestListener, writeJsonError } from "./http-edge.js";
 import { createTokenIssuer } from "./auth/tokens.js";
 import { ApiMetrics, startMetricsServer } from "../shared/metrics.js";
 import { ResponseCache } from "./middleware/cache.js";
@@ -24,28 +27,7 @@ import { snapshots } from "./snapshot.js";
 import { readBudgetFor } from "./middleware/read-budget.js";
 import { LiveHub, type HubLimits } from "./live/hub.js";
 import { attachLive, type LiveLimits, type LiveServer } from "./live/ws.js";
-import { MemoryRateLimitStore } from "./rate-limit/memory-store.js";
-import { RedisRateLimitStore } from "./rate-limit/redis-store.js";
-import type { RateLimitStore } from "./rate-limit/store.js";
-
-/**
- * Requests Node's parser refuses before any route sees them (a bad Host or request line, a URL or
- * headers over 16 KiB, a bad Content-Length) get the API's error body instead of Node's bare
- * answer: 431 for oversized headers, 400 otherwise. A socket already gone (reset, timed out
- * mid-request) is only destroyed.
- */
-function answerClientErrors(server: Server): void {
-  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable) return void socket.destroy();
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify({
-      success: false,
-      error: { code: "VALIDATION_ERROR", message: tooLarge ? "The request line and headers exceed 16 KiB." : "The request could not be parsed as HTTP/1.1." },
-    });
-    const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
-}
+import { closeStores, openStores, type Stores } from "./stores.js";
 
 /**
  * The listening socket's accept queue: connections the kernel has accepted and the process has
@@ -58,74 +40,6 @@ export const LISTEN_BACKLOG = 4096;
 
 /** How long shutdown lets requests in flight finish before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
-
-const MALFORMED_TARGET = "The request target or the Host header is malformed.";
-
-function jsonError(status: number, message: string, code: "VALIDATION_ERROR" | "INTERNAL_ERROR" = "VALIDATION_ERROR"): Response {
-  return new Response(JSON.stringify(errorBody(code, message)), { status, headers: { "content-type": "application/json" } });
-}
-
-function writeJsonError(res: ServerResponse, status: number, message: string, close: boolean): void {
-  const body = JSON.stringify(errorBody("VALIDATION_ERROR", message));
-  const headers: Record<string, string | number> = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
-  if (close) headers.Connection = "close";
-  res.writeHead(status, headers);
-  res.end(body);
-}
-
-/**
- * The request listener: @hono/node-server's, with an error handler so that what it refuses
- * before the app (a Host or absolute-form target WHATWG URL rejects, a backslash in the path, a
- * target that is not a path: `OPTIONS *`, `ftp://…`) answers with the error body instead of an
- * empty 400. The server is created with `requireHostHeader: false` (Node's own answer to an
- * HTTP/1.1 request without Host is an empty 400), so that check is made here, on the same terms.
- * While `state.closing`, answers close their connection. Well-formed requests pay two property
- * checks and a boolean.
- */
-function requestListener(fetch: Parameters<typeof getRequestListener>[0], hostname: string, logger: Logger, state: { closing: boolean }) {
-  const listener = getRequestListener(fetch, {
-    hostname,
-    errorHandler: (err) => {
-      if (err instanceof RequestError) return jsonError(400, MALFORMED_TARGET);
-      // The app answers its own failures (onError); this is a failure outside it.
-      logger.error({ err }, "api: request failed outside the app");
-      return jsonError(500, "An unexpected error occurred.", "INTERNAL_ERROR");
-    },
-  });
-  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
-    if (incoming.headers.host === undefined && incoming.httpVersionMajor === 1 && incoming.httpVersionMinor === 1) {
-      return writeJsonError(outgoing, 400, "An HTTP/1.1 request needs a Host header.", true);
-    }
-    if (state.closing) outgoing.shouldKeepAlive = false;
-    void listener(incoming, outgoing);
-  };
-}
-
-/**
- * Stops the HTTP server so that shutdown always completes: no new connections; idle keep-alive
- * connections closed at once (and each one that goes idle after its answer); requests in flight
- * given `graceMs` to finish; then every connection left — a body that never finishes (Node stops
- * timing requests out once the server is closing), a /ws peer that never answers the close
- * frame — is cut, in one log line with their count.
- */
-function closeHttp(server: Server, sockets: Set<Duplex>, graceMs: number, logger: Logger): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const cut = setTimeout(() => {
-      const open = [...sockets].filter((s) => !s.destroyed);
-      logger.warn({ connections: open.length, graceMs }, `api: shutdown cut ${open.length} connection${open.length === 1 ? "" : "s"} still open after the ${graceMs} ms grace period`);
-      server.closeAllConnections();
-      // Upgraded sockets (/ws, an Upgrade answered as HTTP) are not in Node's list: cut them too.
-      for (const socket of open) socket.destroy();
-    }, graceMs);
-    server.close(() => {
-      clearInterval(idle);
-      clearTimeout(cut);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
 
 export interface ApiServer {
   port: number;
@@ -160,52 +74,6 @@ export interface ApiServerOptions {
   connections?: Partial<ConnectionLimits>;
   /** CSV downloads' minimum rate and places (tests make them small); default CSV_LIMITS. */
   csv?: Pick<NonNullable<AppDeps["csv"]>, "pace" | "snapshot" | "current">;
-}
-
-interface Stores {
-  handle: DbHandle;
-  /** Whether `handle` is the API's own (closed with it), not a shared one. */
-  own: boolean;
-  replica: DbHandle | undefined;
-  store: RateLimitStore;
-}
-
-/**
- * The store (migrated), its read replica and the rate-limit counters. A shared Postgres store
- * (`npm start`: the indexer's) is not the API's pool: reads get one of their own, with the API's
- * statement_timeout, so neither can drain the other's connections. PGlite has one connection in
- * all, and is shared.
- */
-async function openStores(config: Config, shared: DbHandle | undefined): Promise<Stores> {
-  const own = !shared || (shared.kind === "postgres" && config.databaseUrl !== undefined);
-  const handle = own ? await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, statementTimeoutMs: config.apiStatementTimeoutMs, maxConnections: config.apiDbConnections }) : shared!;
-  await handle.migrate();
-  // A replica follows the primary's schema: it is never migrated from here.
-  const replica = config.databaseReadUrl ? await createDb({ databaseUrl: config.databaseReadUrl, statementTimeoutMs: config.apiStatementTimeoutMs, maxConnections: config.apiDbConnections }) : undefined;
-  if (replica) {
-    try {
-      await replicaFollows(handle.db, replica.db);
-    } catch (err) {
-      await replica.close().catch(() => {});
-      if (own) await handle.close().catch(() => {});
-      throw err;
-    }
-  }
-  let store: RateLimitStore;
-  if (config.redisUrl) {
-    const redis = new RedisRateLimitStore(config.redisUrl, config.redisPrefix);
-    await redis.ready();
-    store = redis;
-  } else {
-    store = new MemoryRateLimitStore();
-  }
-  return { handle, own, replica, store };
-}
-
-async function closeStores({ handle, own, replica, store }: Stores): Promise<void> {
-  await store.close().catch(() => {});
-  await replica?.close().catch(() => {});
-  if (own) await handle.close().catch(() => {});
 }
 
 /**
@@ -341,27 +209,4 @@ export async function startApiServer(config: Config, logger: Logger, options: Ap
       if (own) await handle.close();
     },
   };
-}
-
-/**
- * A read replica is checked at start, not found out per request: it must answer and carry the
- * primary's schema (it is never migrated from here). One that lags a migration just applied to
- * the primary is waited for up to 10 s. Otherwise the start fails, saying which.
- */
-async function replicaFollows(primary: Database, replica: Database): Promise<void> {
-  const want = await appliedMigrations(primary);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    let have: number;
-    try {
-      have = await appliedMigrations(replica);
-    } catch (err) {
-      throw new ConfigError(`DATABASE_READ_URL does not answer (${(err as Error).message.slice(0, 120)}); it must be a replica of DATABASE_URL`);
-    }
-    if (have >= want) return;
-    if (Date.now() > deadline) {
-      throw new ConfigError(`DATABASE_READ_URL has ${have} of the primary's ${want} migrations: it must be a streaming replica of DATABASE_URL (it is never migrated itself)`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
