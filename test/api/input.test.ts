@@ -75,6 +75,18 @@ describeDb("hostile input", (ctx) => {
     }
   });
 
+  it("the depth limit is exact: a body 32 levels deep is read, 33 is refused", async () => {
+    const t = buildApp(ctx.db);
+    const post = (body: string) => t.request("/auth/register", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
+    const objects = (n: number) => '{"a":'.repeat(n - 1) + "{}" + "}".repeat(n - 1);
+    for (const nested of [arrays, objects]) {
+      expect(await expectError(await post(nested(33)), 400, "VALIDATION_ERROR"), nested.name).toMatch(/nests deeper than 32 levels/);
+      // 32 levels pass the depth check; the route's schema then refuses the body for what it is.
+      expect(await expectError(await post(nested(32)), 400, "VALIDATION_ERROR"), nested.name).not.toMatch(/nests deeper/);
+    }
+  });
+
   it("unknown or repeated query parameters are 400 on every route, and never reach the response cache", async () => {
     await seedMarket(ctx.db);
     const cache = new ResponseCache();
