@@ -41,6 +41,20 @@ describe("Retry-After", () => {
     });
     expect((await long(new Request("http://x/pool/stats"))).status).toBe(429);
   });
+
+  it("tries a refused request again exactly maxRetries times (0: never), waiting 1 s, 2 s, … without Retry-After", async () => {
+    const refused = (maxRetries: number) => {
+      const seen = { sent: 0, waits: [] as number[] };
+      const f = sessionFetch(async () => (seen.sent++, new Response("{}", { status: 429 })), session, { maxRetries }, async (ms) => void seen.waits.push(ms));
+      return { f, seen };
+    };
+    const none = refused(0);
+    expect((await none.f(new Request("http://x/pool/stats"))).status).toBe(429);
+    expect(none.seen).toEqual({ sent: 1, waits: [] });
+    const three = refused(3);
+    expect((await three.f(new Request("http://x/pool/stats"))).status).toBe(429);
+    expect(three.seen).toEqual({ sent: 4, waits: [1_000, 2_000, 4_000] });
+  });
 });
 
 describe("paginate", () => {
