@@ -23,20 +23,26 @@ function sources(dir: string): string[] {
   });
 }
 
+/**
+ * A relative specifier: `import … from`, `export … from` (spaced or not: `import{a}from"./a.js"`),
+ * `import("./a.js")` or import(`./a.js`), and `import "./a.js"`.
+ */
+const SPECIFIER = /(?:^|[\s;])(?:import|export)\b[^;]*?from\s*["'](\.[^"']+)["']|import\s*\(\s*["'`](\.[^"'`$]+)["'`]\s*\)|^\s*import\s*["'](\.[^"']+)["']/gm;
+
 /** Every file's relative imports, resolved to files of the tree (a `.js` specifier names its `.ts` source). */
 function graph(): Map<string, string[]> {
   const files = PARTS.flatMap(sources);
   const known = new Set(files);
   const edges = new Map<string, string[]>();
-  const specifier = /(?:^|[\s;])(?:import|export)\s[^;]*?from\s*["'](\.[^"']+)["']|import\s*\(\s*["'](\.[^"']+)["']\s*\)|^\s*import\s*["'](\.[^"']+)["']/gm;
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
     const out: string[] = [];
-    for (const m of text.matchAll(specifier)) {
+    for (const m of text.matchAll(SPECIFIER)) {
       const spec = m[1] ?? m[2] ?? m[3]!;
       const target = path.normalize(path.join(path.dirname(file), spec));
       const candidates = [target, target.replace(/\.js$/, ".ts"), target.replace(/\.mjs$/, ".mts"), `${target}.ts`, path.join(target, "index.ts")];
-      const hit = candidates.find((c) => known.has(c));
+      // An import of test/ code is kept too: no part of the project may import it (test/ is not a part).
+      const hit = candidates.find((c) => known.has(c)) ?? (target.startsWith(`test${path.sep}`) ? target.replace(/\.js$/, ".ts") : undefined);
       if (hit) out.push(hit);
     }
     edges.set(file, [...new Set(out)]);
@@ -125,5 +131,7 @@ describe("the import graph", () => {
     ]);
     expect(circles(made)).toEqual([["db/a.ts", "db/b.ts"]]);
     expect(MAY_IMPORT.db).not.toContain(partOf("api/x.ts"));
+    const read = (text: string) => [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3]);
+    expect(read('import{type A}from"../db/a.js";\nexport const b = () => import(`./b.js`);\nimport type { C } from "./c.js";\nimport "./d.js";\nexport * from "./e.js";')).toEqual(["../db/a.js", "./b.js", "./c.js", "./d.js", "./e.js"]);
   });
 });
