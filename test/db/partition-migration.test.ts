@@ -86,7 +86,7 @@ const targets: Array<[string, () => Promise<Store>, string | undefined]> = [
 ];
 
 for (const [name, open, skip] of targets) {
-  describe.skipIf(skip !== undefined)(`migration 0023 [${name}]`, () => {
+  describe.skipIf(skip !== undefined)(`migration 0023 [${name}]${skip ? ` (skipped: ${skip})` : ""}`, () => {
     it("a store with history rows keeps every row, now in a partition per million blocks, and answers as before", async () => {
       const store = await open();
       try {
