@@ -24,10 +24,23 @@ function sources(dir: string): string[] {
 }
 
 /**
- * A relative specifier: `import … from`, `export … from` (spaced or not: `import{a}from"./a.js"`),
- * `import("./a.js")` or import(`./a.js`), and `import "./a.js"`.
+ * A relative specifier: `import … from`, `export … from` (spaced or not: `import{a}from"./a.js"`), a JSDoc
+ * `@import { A } from "./a.js"`, `import("./a.js")` or import(`./a.js`), `import "./a.js"`, a `require("./a.js")`
+ * (`createRequire(import.meta.url)("./a.js")` and `.resolve(…)` included), and `new URL("./a.ts", import.meta.url)`
+ * (a file spawned or loaded by its path: it runs with the importer, so it counts as an import).
  */
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\b[^;]*?from\s*["'](\.[^"']+)["']|import\s*\(\s*["'`](\.[^"'`$]+)["'`]\s*\)|^\s*import\s*["'](\.[^"']+)["']/gm;
+const SPECIFIER = new RegExp(
+  [
+    /(?:^|[\s;@])(?:import|export)\b[^;]*?from\s*["'](\.[^"']+)["']/.source,
+    /import\s*\(\s*["'`](\.[^"'`$]+)["'`]\s*\)/.source,
+    /^\s*import\s*["'](\.[^"']+)["']/.source,
+    /(?:\brequire|createRequire\([^)]*\))(?:\.resolve)?\s*\(\s*["'`](\.[^"'`$]+)["'`]/.source,
+    /new\s+URL\(\s*["'`](\.[^"'`$]+)["'`]\s*,\s*import\.meta\.url/.source,
+  ].join("|"),
+  "gm",
+);
+/** The specifier a match of SPECIFIER holds, whichever form matched. */
+const specifierOf = (m: RegExpMatchArray): string => m.slice(1).find((g) => g !== undefined)!;
 
 /** Every file's relative imports, resolved to files of the tree (a `.js` specifier names its `.ts` source). */
 function graph(): Map<string, string[]> {
@@ -38,7 +51,7 @@ function graph(): Map<string, string[]> {
     const text = readFileSync(path.join(ROOT, file), "utf8");
     const out: string[] = [];
     for (const m of text.matchAll(SPECIFIER)) {
-      const spec = m[1] ?? m[2] ?? m[3]!;
+      const spec = specifierOf(m);
       const target = path.normalize(path.join(path.dirname(file), spec));
       const candidates = [target, target.replace(/\.js$/, ".ts"), target.replace(/\.mjs$/, ".mts"), `${target}.ts`, path.join(target, "index.ts")];
       // An import of test/ code is kept too: no part of the project may import it (test/ is not a part).
@@ -131,7 +144,12 @@ describe("the import graph", () => {
     ]);
     expect(circles(made)).toEqual([["db/a.ts", "db/b.ts"]]);
     expect(MAY_IMPORT.db).not.toContain(partOf("api/x.ts"));
-    const read = (text: string) => [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3]);
+    const read = (text: string) => [...text.matchAll(SPECIFIER)].map(specifierOf);
     expect(read('import{type A}from"../db/a.js";\nexport const b = () => import(`./b.js`);\nimport type { C } from "./c.js";\nimport "./d.js";\nexport * from "./e.js";')).toEqual(["../db/a.js", "./b.js", "./c.js", "./d.js", "./e.js"]);
+    expect(
+      read(
+        '/** @import { F } from "../api/f.js" */\nconst g = createRequire(import.meta.url)("./g.cjs");\nconst h = require("./h.js");\nconst i = createRequire(import.meta.url).resolve("./i.js");\nspawn(node, [new URL("./j.ts", import.meta.url).pathname]);\nconst k = require("node:fs");\nconst l = new URL("https://example.com/", base);',
+      ),
+    ).toEqual(["../api/f.js", "./g.cjs", "./h.js", "./i.js", "./j.ts"]);
   });
 });
