@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startApiServer, type ApiServer } from "../../api/server.js";
 import { insertPrices, recordEventRanges, upsertTokens, type DbHandle, type NewToken } from "../../db/index.js";
-import { HEAD_BLOCK, seedMarket as seedFixtures } from "../support/fixtures.js";
+import { ALICE, HEAD_BLOCK, seedMarket as seedFixtures } from "../support/fixtures.js";
 import { devKeyring } from "../../indexer/devnet/accounts.js";
 import { startDevnet, type Devnet } from "../../indexer/devnet/chopsticks.js";
 import { assetLocation, assetUnits, NATIVE_LOCATION } from "../../indexer/devnet/plan.js";
@@ -76,6 +76,17 @@ const printedDecimal = (dec: string, digits = 2) => {
 const printedAmount = (raw: string, decimals: number, digits = 4) => {
   const unit = 10n ** BigInt(decimals);
   return printed(BigInt(raw) / unit, (BigInt(raw) % unit).toString().padStart(decimals, "0").slice(0, decimals), digits);
+};
+/**
+ * A fraction from the API ("0.199999999999886862") as the percentage the dashboard shows for it:
+ * the decimal point moved two places by string arithmetic (exact), then cut like any figure
+ * (`digits` decimals, below 1 down to the fourth significant one), and " %"; null is "–".
+ */
+const printedPercent = (fraction: string | null, digits = 2) => {
+  if (fraction === null) return "–";
+  const [int = "0", frac = ""] = fraction.replace(/^-/, "").split(".");
+  const f = frac.padEnd(2, "0");
+  return `${printed(BigInt(int + f.slice(0, 2)), f.slice(2), digits, fraction.startsWith("-"))} %`;
 };
 /** Polls `read` until it equals `want()` (both read again each time), for at most 15 s: the market moves while a page is compared with the API. */
 async function settled<T>(read: () => Promise<T>, want: () => Promise<T>): Promise<{ shown: T; api: T }> {
@@ -441,6 +452,51 @@ describe.skipIf(skip)(`dashboard pages on a seeded store in chromium${skip ? ` (
     await show(page, base, "#/token/999999999");
     expect(await page.locator("p.empty").innerText()).toMatch(/not indexed/);
     expect(errors).toEqual([]);
+  }, LONG);
+
+  it("percentages are the API's fractions × 100: an account's shares of supply and of pools, and each pool's fee", async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    // The account page is behind a login: registered through the form, as a user would.
+    await show(page, base, `#/account/${ALICE}`);
+    await page.fill('#auth input[name="email"]', "percent@example.com");
+    await page.fill('#auth input[name="password"]', "correct horse battery");
+    await page.click("#register");
+    await page.waitForSelector("#portfolio");
+    const auth = { authorization: `Bearer ${await page.evaluate("sessionStorage.getItem(\"tokenpool.token\")")}` };
+    const portfolio: any = await (await fetch(`${base}/accounts/${ALICE}`, { headers: auth })).json();
+    // Each table's "Share …" column, read by its heading, row by row (keyed by the row's token).
+    const shares = (table: string, key: string) =>
+      page.locator(table).evaluate((t, k) => {
+        const col = [...t.querySelectorAll("thead th")].findIndex((th) => th.textContent!.startsWith("Share"));
+        return [...t.querySelectorAll(`tbody tr[${k}]`)].map((r) => `${r.getAttribute(k)}: ${(r.children[col] as any).innerText}`);
+      }, key);
+    const tokens = await shares("#portfolio", "data-token-id");
+    const positions = await shares("#positions", "data-lp-token-id");
+    expect(portfolio.tokens.length).toBeGreaterThanOrEqual(3);
+    expect(portfolio.lpPositions.length).toBeGreaterThanOrEqual(1);
+    // Every pool's "Fee" figure: its feeRate from the pair's stats.
+    const pools: any = await (await fetch(`${base}/pools?limit=500`)).json();
+    expect(pools.pools.length).toBeGreaterThan(0);
+    const fees: Record<string, string[]> = {};
+    const feeRates: Record<string, string[]> = {};
+    for (const p of pools.pools) {
+      const pair = `${p.tokenA.tokenId}/${p.tokenB.tokenId}`;
+      const stats = (await (await fetch(`${base}/pool/stats/${pair}`)).json()) as { feeRate: string };
+      feeRates[pair] = [printedPercent(stats.feeRate)];
+      await show(page, base, `#/pool/${pair}`);
+      fees[pair] = await page.locator("#pool-facts dt").evaluateAll((dts) => dts.filter((dt) => dt.textContent === "Fee").map((dt) => (dt.nextElementSibling as any).innerText));
+    }
+    // One comparison, so a wrong figure anywhere shows every one in the diff.
+    expect({ tokens, positions, fees }).toEqual({
+      tokens: portfolio.tokens.map((t: any) => `${t.tokenId}: ${printedPercent(t.share, 4)}`),
+      positions: portfolio.lpPositions.map((l: any) => `${l.lpTokenId}: ${printedPercent(l.share, 4)}`),
+      fees: feeRates,
+    });
+    expect(errors).toEqual([]);
+    await page.close();
   }, LONG);
 
   it("a page left before its answers arrive draws nothing into the next one and follows none of its topics", async () => {
