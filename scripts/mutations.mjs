@@ -69,6 +69,7 @@ const BREAKS = [
   ["client", "maxRetries: 0 still retries once (and every limit one more)", "client/src/http.ts", `      if (retriable(res.status) && attempt < maxRetries) {`, `      if (retriable(res.status) && attempt <= maxRetries) {`, ["client/test"]],
   // The dashboard.
   ["dashboard", "amounts shown ten times too large", "api/dashboard/src/format.ts", `  const s = String(amount).padStart(decimals + 1, "0");`, `  const s = String(amount).padStart(decimals, "0") + "0";`, ["test/browser/dashboard.test.ts"]],
+  ["dashboard", "percentages (shares of supply and of a pool, a pool's fee) shown ten times too large", "api/dashboard/src/format.ts", "export const percent = (share: Dec, digits = 2): string => (share === null || share === undefined ? \"–\" : `${num(String(Number(share) * 100), digits)} %`);", "export const percent = (share: Dec, digits = 2): string => (share === null || share === undefined ? \"–\" : `${num(String(Number(share) * 1000), digits)} %`);", ["test/browser/dashboard.test.ts"]],
 ];
 
 function run(cmd, args, cwd, extra = {}) {
