@@ -110,11 +110,19 @@ describe("the metrics server's shutdown", () => {
     const socket = net.connect(metrics.port, "127.0.0.1");
     socket.on("error", () => {});
     await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-    socket.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"); // headers never end
-    await new Promise((r) => setTimeout(r, 100));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    // One write: a whole request, then one whose headers never end. The answer to the first shows
+    // the server has read the write, so the connection holds a request in progress (not idle).
+    socket.write("GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    await until("the answer to the first request", () => answer.startsWith("HTTP/1.1 404 ") && answer.includes("not found: GET /metrics") && answer.endsWith("\r\n0\r\n\r\n"), 5_000);
     const started = Date.now();
     await metrics.close();
-    expect(Date.now() - started).toBeLessThan(3_000);
+    const took = Date.now() - started;
+    // Held by the unfinished request, then cut (an idle connection would close at once).
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(3_000);
+    await until("the server to cut the connection", () => socket.destroyed, 2_000);
     socket.destroy();
   });
 });

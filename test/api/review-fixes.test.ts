@@ -22,6 +22,7 @@ import { type DbHandle } from "../../db/index.js";
 import { ApiMetrics } from "../../shared/metrics.js";
 import { authHeader, buildApp, expectError, TEST_SECRET } from "../support/app.js";
 import { memoryStore, services } from "../support/db.js";
+import { until } from "../support/wait.js";
 
 let handle: DbHandle;
 async function db() {
@@ -116,12 +117,18 @@ describe("a client aborting its request body", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server?.close(() => resolve())));
 
-  /** Sends the start of a request, then closes the connection; resolves once it is logged. */
+  /**
+   * Sends the start of a request (with Expect: 100-continue), waits for the server's 100 — it is
+   * written as the request is handed to the app, so the abort below lands on a request in flight —
+   * then closes the connection; resolves once it is logged.
+   */
   async function abandon(head: string): Promise<Record<string, any>> {
     const before = log.records().filter((r) => r.msg === "request").length;
-    const socket = net.connect(port, "127.0.0.1", () => socket.write(head));
+    let answer = "";
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(head.replace("\r\n", "\r\nExpect: 100-continue\r\n")));
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
     socket.on("error", () => {});
-    await new Promise((r) => setTimeout(r, 150));
+    await until("the server's 100 Continue", () => answer.startsWith("HTTP/1.1 100 Continue\r\n\r\n"), 5_000);
     socket.destroy();
     const deadline = Date.now() + 5_000;
     for (;;) {

@@ -124,6 +124,20 @@ async function raw(port: number, request: string): Promise<RawResponse> {
   }
 }
 
+/** Resolves once `text` has arrived on `socket` (from the listener's attachment on). */
+function received(socket: net.Socket, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let buf = "";
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString("latin1");
+      if (!buf.includes(text)) return;
+      socket.off("data", onData);
+      resolve();
+    };
+    socket.on("data", onData);
+  });
+}
+
 const closed = (socket: net.Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
 
 /** `promise`, or a rejection naming `what` after `ms`. */
@@ -227,8 +241,11 @@ describe("the API server's edges", () => {
       const { server: own, logs } = await startOwn({ shutdownGraceMs: 300 });
       const slow = await open(own.port);
       try {
-        slow.write("POST /auth/login HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
-        await new Promise((r) => setTimeout(r, 100)); // the request reaches the route
+        // Expect: 100-continue makes Node answer 100 as it hands the request to the route: the
+        // proof that the request is in flight (not an idle connection) before shutdown starts.
+        const taken = received(slow, "HTTP/1.1 100 Continue\r\n\r\n");
+        slow.write("POST /auth/login HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+        await within(3_000, "the 100 Continue of the slow request", taken);
         const started = Date.now();
         await within(5_000, "shutdown", own.close());
         const took = Date.now() - started;
@@ -255,8 +272,9 @@ describe("the API server's edges", () => {
 
         const body = JSON.stringify({ email: "nobody@example.com", password: "correct horse battery" });
         const answer = readResponse(busy);
-        busy.write(`POST /auth/login HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-        await new Promise((r) => setTimeout(r, 100));
+        const taken = received(busy, "HTTP/1.1 100 Continue\r\n\r\n");
+        busy.write(`POST /auth/login HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+        await within(3_000, "the 100 Continue of the busy request", taken); // it is in flight, not idle
 
         const started = Date.now();
         const shutdown = own.close();
