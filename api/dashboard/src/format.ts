@@ -64,8 +64,22 @@ export function kindText(x: { kind: string; direction?: string }): string {
   if (x.kind === "transfer") return x.direction === "self" ? "to self" : x.direction === "in" ? "received" : x.direction === "out" ? "sent" : "transfer";
   return esc(KINDS[x.kind] ?? x.kind);
 }
+/**
+ * A decimal string × 100, by moving its point ("0.29" → "29", "0.0001" → "0.01"): exact, where
+ * Number("0.29") * 100 is 28.999999999999996. A JSON number (a progress fraction) is written out first.
+ */
+export function times100(value: string | number): string {
+  let s = String(value);
+  if (/e/i.test(s)) s = Number(value).toFixed(20);
+  const neg = s.startsWith("-");
+  const [int = "0", frac = ""] = (neg ? s.slice(1) : s).split(".");
+  const padded = frac.padEnd(2, "0");
+  const whole = `${int}${padded.slice(0, 2)}`.replace(/^0+(?=\d)/, "");
+  const rest = padded.slice(2).replace(/0+$/, "");
+  return (neg ? "-" : "") + (rest ? `${whole}.${rest}` : whole);
+}
 /** A share (a fraction such as "0.25") as a percentage. */
-export const percent = (share: Dec, digits = 2): string => (share === null || share === undefined ? "–" : `${num(String(Number(share) * 100), digits)} %`);
+export const percent = (share: Dec | number, digits = 2): string => (share === null || share === undefined ? "–" : `${num(times100(share), digits)} %`);
 export const short = (a: string | null | undefined): string => (a && a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-6)}` : (a ?? "–"));
 export const time = (ts: number): string => new Date(ts * 1000).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

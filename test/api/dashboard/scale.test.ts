@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { axisDecimals, nonNegative, rangeFormatter } from "../../../api/dashboard/src/scale.js";
-import { lpDecimals, sumDec, units, wholeUnits } from "../../../api/dashboard/src/format.js";
+import { lpDecimals, percent, sumDec, times100, units, wholeUnits } from "../../../api/dashboard/src/format.js";
 
 /** The labels a scale from lo to hi shows, about eight of them at an even step. */
 const labels = (lo: number, hi: number, minDecimals = 0) => {
@@ -55,5 +55,23 @@ describe("amounts", () => {
     expect(sumDec(["0.1", "0.2"])).toBe("0.3");
     expect(sumDec(["123456789012345678901234567890.000000000000000001", "1"])).toBe("123456789012345678901234567891.000000000000000001");
     expect(sumDec([])).toBe("0");
+  });
+});
+
+describe("percentages", () => {
+  it("a share × 100 moves the point, exactly: 0.29 is 29 %, not 28.99 % (Number(\"0.29\") * 100 is 28.999999999999996)", () => {
+    expect(times100("0.29")).toBe("29");
+    expect(times100("0.57")).toBe("57");
+    expect(times100("0.003")).toBe("0.3");
+    expect(times100("0.0000001")).toBe("0.00001");
+    expect(times100("1")).toBe("100");
+    expect(times100("12.3456789")).toBe("1234.56789");
+    expect(times100("-0.015")).toBe("-1.5");
+    expect(times100(1e-7)).toBe("0.00001");
+    expect(percent("0.29")).toBe("29 %");
+    expect(percent("0.57", 4)).toBe("57 %");
+    expect(percent("0.199999999", 4)).toBe("19.9999 %");
+    expect(percent("0.000001234", 2)).toBe("0.0001234 %");
+    expect(percent(null)).toBe("–");
   });
 });
