@@ -56,4 +56,29 @@ describeDb("holder parts", (ctx) => {
     expect((await accountHoldings(ctx.db, ALICE)).map((h) => h.tokenId)).toEqual([0]);
     expect(await countHolders(ctx.db, 7)).toBe(0);
   });
+
+  it("a token's holder count equals its rows after every batch: holders added to a token already counted, updated, removed, and read late", async () => {
+    const rows = async () => (await holdersByOffset(ctx.db, 9, 0, 100)).length;
+    const batches: Parameters<typeof upsertHolders>[1][] = [
+      [{ tokenId: 9, account: "acct-a", balance: "5", blockNumber: 20 }, { tokenId: 9, account: "acct-b", balance: "6", blockNumber: 20 }],
+      // A new holder beside an update of a counted one: the count grows by one, not by two.
+      [{ tokenId: 9, account: "acct-c", balance: "7", blockNumber: 21 }, { tokenId: 9, account: "acct-a", balance: "8", blockNumber: 21 }],
+      [{ tokenId: 9, account: "acct-b", balance: "0", blockNumber: 22 }, { tokenId: 9, account: "acct-d", balance: "1", blockNumber: 22 }, { tokenId: 9, account: "acct-e", balance: "2", blockNumber: 22 }],
+      // An older read of a counted holder changes nothing; of a new one, it adds it.
+      [{ tokenId: 9, account: "acct-c", balance: "70", blockNumber: 19 }, { tokenId: 9, account: "acct-f", balance: "3", blockNumber: 19 }],
+      [{ tokenId: 9, account: "acct-a", balance: "0", blockNumber: 23 }],
+    ];
+    const counts: [number, number][] = [];
+    for (const batch of batches) {
+      await upsertHolders(ctx.db, batch);
+      counts.push([await countHolders(ctx.db, 9), await rows()]);
+    }
+    expect(counts).toEqual([
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 5],
+      [4, 4],
+    ]);
+  });
 });
