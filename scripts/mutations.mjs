@@ -4,7 +4,7 @@
  * see as a wrong answer, a lost row or a limit gone, and the tests named beside it must catch it.
  * Each break is made in a scratch worktree of HEAD (the working tree is never touched), the tests
  * are run there, and a table says which broke a test (caught) and which passed them all (missed).
- * Not part of `npm test`: a campaign takes about ten minutes on 2 cores. Its latest table is in
+ * Not part of `npm test`: a campaign takes about twenty minutes on 2 cores. Its latest table is in
  * docs/architecture.md ("Deliberate breaks").
  *
  *   node scripts/mutations.mjs                 every break
