@@ -188,10 +188,10 @@ describe.skipIf(skip)(`deploy/nginx.conf in the real nginx, before two tokenpool
     expect((await get(port, "/oracle/value/0", "127.0.0.5")).status).toBe(200);
   });
 
-  it("a burst of 100 from one client passes the edge (30 at a time: it holds at most 32 in progress); past the burst, the edge refuses with the API's error body, JSON and Retry-After", async () => {
+  it("a burst of 100 from one client passes the edge (16 at a time: it holds at most 32 in progress, and nginx may still hold the last wave); past the burst, the edge refuses with the API's error body, JSON and Retry-After", async () => {
     const from = "127.0.0.7";
     const answers: Awaited<ReturnType<typeof get>>[] = [];
-    for (let wave = 0; wave < 5; wave++) answers.push(...(await Promise.all(Array.from({ length: 30 }, () => get(port, "/oracle/value/0", from)))));
+    while (answers.length < 150) answers.push(...(await Promise.all(Array.from({ length: Math.min(16, 150 - answers.length) }, () => get(port, "/oracle/value/0", from)))));
     const ok = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
     // Every answer is the app's 200 or a 429: the app's (with its RateLimit headers) or the edge's.
