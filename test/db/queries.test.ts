@@ -138,12 +138,17 @@ describeDb("db layer", (ctx) => {
 
   it("/pool/stats's one statement (poolStatsNow) gives the 24 h totals of the window ending at the newest block, equal to swapTotals and a scan, wherever the block falls in its hour and minute", async () => {
     const start = HEAD_TIME - 30 * 3_600;
-    const rows = Array.from({ length: 300 }, (_, i) => swapRow(i, { blockNumber: 10_000 + i, eventIndex: i % 7, pool: [USDT, TEN, 18][i % 3]!, timestamp: start + Math.floor((i * 30 * 3_600) / 300) + (i % 11) * 17 }));
+    // And one swap on the first second of a minute: the head's own minute, read swap by swap, starts with it.
+    const onMinute = Math.floor((HEAD_TIME - 2 * 3_600) / 60) * 60 + 7 * 60;
+    const rows = [
+      ...Array.from({ length: 300 }, (_, i) => swapRow(i, { blockNumber: 10_000 + i, eventIndex: i % 7, pool: [USDT, TEN, 18][i % 3]!, timestamp: start + Math.floor((i * 30 * 3_600) / 300) + (i % 11) * 17 })),
+      swapRow(300, { blockNumber: 10_300, eventIndex: 0, pool: USDT, timestamp: onMinute }),
+    ];
     await ctx.db.transaction((tx) => insertSwaps(tx as never, rows));
     expect(await poolStatsNow(ctx.db)).toMatchObject({ head: undefined, volumeUsd: "0", feeUsd: "0", swaps: 0 });
     // Heads on an hour, on a minute, a second before and after each, and in between.
     // And the window's own edges: a swap 86,399 s before the head is in it, one 86,400 s before is not.
-    const heads = [HEAD_TIME, HEAD_TIME - 1, HEAD_TIME + 1, start + 24 * 3_600, start + 24 * 3_600 + 59, start + 25 * 3_600 + 60, start + 26 * 3_600 + 3_599, start + 27 * 3_600 + 1_234, HEAD_TIME + 3 * 3_600 + 17, rows[5]!.timestamp + 86_399, rows[5]!.timestamp + 86_400];
+    const heads = [HEAD_TIME, HEAD_TIME - 1, HEAD_TIME + 1, start + 24 * 3_600, start + 24 * 3_600 + 59, start + 25 * 3_600 + 60, start + 26 * 3_600 + 3_599, start + 27 * 3_600 + 1_234, HEAD_TIME + 3 * 3_600 + 17, rows[5]!.timestamp + 86_399, rows[5]!.timestamp + 86_400, onMinute, onMinute + 30];
     for (const [i, t] of heads.entries()) {
       await insertBlocks(ctx.db, [{ number: 50_000 + i, hash: `0x${i}`, timestamp: t }]);
       const w = { from: t - 86_400, to: t };
