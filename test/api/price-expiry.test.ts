@@ -5,7 +5,7 @@
  * pools without the native token is priced through them and its TVL counts each priced side once.
  */
 import { beforeEach, expect, it } from "vitest";
-import { allTokens, insertBlocks, insertPoolReserves, insertPrices, latestPrices, listPools, upsertHolders, upsertLpHolders, upsertPools, upsertTokens, type Database, type NewToken } from "../../db/index.js";
+import { addTokenCandles, allTokens, insertBlocks, insertPoolReserves, insertPrices, latestPrices, listPools, upsertHolders, upsertLpHolders, upsertPools, upsertTokens, type Database, type NewToken } from "../../db/index.js";
 import { LiveHub, type Peer } from "../../api/live/hub.js";
 import { parseTopic, type Topic } from "../../api/live/topics.js";
 import { tvl } from "../../api/services/pools.js";
@@ -52,6 +52,25 @@ describeDb("a price that expired (fixture: ZERO priced at block 1,000, expired a
     expect(at(HEAD_TIME - 23 * HOUR).usd).toEqual({ open: "0.025", high: "0.025", low: "0.025", close: "0.025" }); // current until the expiry inside it
     expect(at(HEAD_TIME - 22 * HOUR).usd).toBeNull();
     expect(at(HEAD_TIME).usd).toBeNull();
+  });
+
+  it("GET /pools/{a}/{b}/ohlcv: a 4h candle folded from several hourly rows closes at tokenA's last price in it, opens at its first", async () => {
+    // Two new prices of ZERO in one 4 h candle, in different hours (two stored 1 h rows): 0.03, then 0.05.
+    const start = Math.floor(HEAD_TIME / (4 * HOUR)) * 4 * HOUR - 4 * HOUR;
+    const early = { number: 1_700, time: start + 600, price: "0.03" };
+    const late = { number: 1_800, time: start + 2 * HOUR + 600, price: "0.05" };
+    await insertBlocks(ctx.db, [early, late].map((b) => ({ number: b.number, hash: `0x${b.number.toString(16).padStart(64, "0")}`, timestamp: b.time })));
+    const reserves = (blockNumber: number, timestamp: number) => ({ token0Id: KSM, token1Id: ZERO, blockNumber, timestamp, reserve0: "10000000000000", reserve1: "4000" });
+    await insertPoolReserves(ctx.db, [reserves(1_000, HEAD_TIME - 25 * HOUR), reserves(early.number, early.time), reserves(late.number, late.time), reserves(HEAD_BLOCK, HEAD_TIME)]);
+    const points = [early, late].map((b) => ({ tokenId: ZERO, blockNumber: b.number, priceUsd: b.price }));
+    await insertPrices(ctx.db, points);
+    await addTokenCandles(ctx.db, points, (n) => (n === early.number ? early.time : late.time));
+    const from = start - 4 * HOUR;
+    const body: any = await (await t.get(`/pools/${ZERO}/${KSM}/ohlcv?interval=4h&from=${from}&to=${HEAD_TIME}`)).json();
+    const candle = body.candles.find((c: any) => c.timestamp === start);
+    // The truth from the raw price points, not the stored rows: open at the first, close at the last.
+    expect(candle.usd).toEqual({ open: "0.03", high: "0.05", low: "0.03", close: "0.05" });
+    expect(body.candles).toEqual(await bruteForceCandles(ctx.db, { id: ZERO, decimals: 0 }, { id: KSM, decimals: 12 }, "4h", from, HEAD_TIME));
   });
 
   it("GET /accounts/{address}: a holding and an LP side without a current price are null and add nothing to the total", async () => {
