@@ -9,7 +9,7 @@ import { beforeEach, expect, it } from "vitest";
 import { canonicalPath } from "../../api/canonical.js";
 import { ResponseCache } from "../../api/middleware/cache.js";
 import { sql } from "drizzle-orm";
-import { historyFloor, insertBlockExtrinsics, rowsOf, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
+import { historyFloor, insertBlockExtrinsics, insertSwaps, rowsOf, insertBlocks, insertTransfers, pruneTransfers, schema, setCheckpoint, type NewTransfer } from "../../db/index.js";
 import { authHeader, buildApp, expectError, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
 import { ALICE, BOB, CHARLIE, KSM, seedMarket, USDT } from "../support/fixtures.js";
@@ -229,10 +229,14 @@ describeDb("transfer lists", (ctx) => {
   });
 
   it("an account's trades: every hop it made in any pool, newest first, paged to the end, with a block range", async () => {
+    const [one] = await ctx.db.select().from(schema.swaps).where(sql`account is not null`).orderBy(sql`block_number desc`).limit(1);
+    // A two-pool route of the same trader in the same block: both hops are multiHop.
+    await insertSwaps(ctx.db, [0, 1].map((hop) => ({ ...one!, eventIndex: one!.eventIndex + 100, hop, hops: 2 })));
     const swaps = await ctx.db.select().from(schema.swaps);
     const counts = new Map<string, number>();
     for (const s of swaps) if (s.account) counts.set(s.account, (counts.get(s.account) ?? 0) + 1);
-    const [trader] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const trader = one!.account!; // the trader of the route above (counts: every account's trades)
+    expect(counts.get(trader)).toBeGreaterThan(2);
     const mine = swaps.filter((s) => s.account === trader).sort((a, b) => b.blockNumber - a.blockNumber || b.eventIndex - a.eventIndex || b.hop - a.hop);
     expect(mine.length).toBeGreaterThan(1);
     const hop = (r: { blockNumber: number; eventIndex: number; hop: number }) => `${r.blockNumber}/${r.eventIndex}/${r.hop}`;
@@ -244,6 +248,9 @@ describeDb("transfer lists", (ctx) => {
       cursor = body.nextCursor;
     } while (cursor !== null && got.length <= mine.length);
     expect(got.map(hop)).toEqual(mine.map(hop));
+    // Multi-hop or not, as the stored rows say: a route of several pools is multiHop on every hop of it.
+    expect(got.map((g) => `${hop(g)} hops=${g.hops} multiHop=${g.multiHop}`)).toEqual(mine.map((s) => `${hop(s)} hops=${s.hops} multiHop=${s.hops > 1}`));
+    expect(new Set(mine.map((s) => s.hops > 1))).toEqual(new Set([true, false])); // both kinds are in the walk
     expect(got[0]).toMatchObject({ tokenIn: mine[0]!.tokenIn, tokenOut: mine[0]!.tokenOut, amountIn: mine[0]!.amountIn, pool: { token0Id: mine[0]!.token0Id, token1Id: mine[0]!.token1Id } });
     const block = mine[0]!.blockNumber;
     const ranged: any = await (await t.get(`/accounts/${trader}/swaps?fromBlock=${block}&toBlock=${block}`, auth)).json();
