@@ -40,6 +40,7 @@ const BREAKS = [
   ["prices", "a stablecoin is worth 0.1 USD", "indexer/prices.ts", `best.set(id, { price: pow10(USD_SCALE), depth: INFINITE, hops: 0, via: -1 });`, `best.set(id, { price: pow10(USD_SCALE - 1), depth: INFINITE, hops: 0, via: -1 });`, ["test/indexer/prices.test.ts"]],
   ["prices", "a price that fell below the floor never expires", "indexer/market.ts", `    for (const id of this.prices.keys()) if (!next.has(id)) changed.set(id, null);`, ``, ["test/indexer/market.test.ts", "test/indexer/price-expiry.test.ts"]],
   ["pools", "the 24 h window is a second short", "db/queries/pool-stats.ts", "      w as (select timestamp - ${DAY - 1}::bigint as lo, timestamp + 1 as hi from head),", "      w as (select timestamp - ${DAY - 2}::bigint as lo, timestamp + 1 as hi from head),", ["test/db/queries.test.ts"]],
+  ["pools", "/pool/stats drops the swaps of the first second of the head's own minute", "db/queries/pool-stats.ts", "from swaps, e where timestamp >= greatest(m1, m0) and timestamp < hi", "from swaps, e where timestamp > greatest(m1, m0) and timestamp < hi", ["test/db/queries.test.ts"]],
   // Answers as of a block.
   ["at", "?at= one block past the store's head answers instead of BLOCK_NOT_INDEXED", "api/services/as-of.ts", `    if (q.at > head.number) throw new AppError("BLOCK_NOT_INDEXED",`, `    if (q.at > head.number + 1) throw new AppError("BLOCK_NOT_INDEXED",`, ["test/api/balances-at.test.ts", "test/api/portfolio-at.test.ts"]],
   ["at", "?atTime= after the head's time answers (a later block could still come)", "api/services/as-of.ts", `    if (q.atTime > head.timestamp) throw new AppError("BLOCK_NOT_INDEXED",`, `    if (q.atTime > head.timestamp + 12) throw new AppError("BLOCK_NOT_INDEXED",`, ["test/api/balances-at.test.ts", "test/api/portfolio-at.test.ts"]],
@@ -50,6 +51,9 @@ const BREAKS = [
   ["lists", "the holders page at an offset past the end repeats the first page", "db/queries/holders.ts", `  if (total !== undefined && offset >= total) return [];`, ``, ["test/db/queries.test.ts", "test/api/reads.test.ts"]],
   ["lists", "holders ranked by address before balance ties", "db/queries/holders.ts", "const rankOrder = [sql`${holders.balance} desc nulls last`, asc(holders.account)] as const;", "const rankOrder = [sql`${holders.balance} desc nulls last`, desc(holders.account)] as const;", ["test/db/queries.test.ts", "test/api/reads.test.ts"]],
   ["lists", "a token's holder count grows by one more on each batch", "db/queries/holders.ts", "      on conflict (token_id) do update set holders = holder_counts.holders + excluded.holders`);", "      on conflict (token_id) do update set holders = holder_counts.holders + excluded.holders + 1`);", ["test/db/holders.test.ts"]],
+  ["lists", "an account's multi-hop trades are listed as single-hop (multiHop false on a 2-hop route)", "api/services/history.ts", `      multiHop: s.hops > 1,
+      pool: {`, `      multiHop: s.hops > 2,
+      pool: {`, ["test/api/transfers.test.ts"]],
   // Budgets and limits.
   ["budgets", "a client may run one read more than its budget", "api/middleware/read-budget.ts", `    if (client.running >= this.perClient) return false;`, `    if (client.running > this.perClient) return false;`, ["test/api/read-budget.test.ts"]],
   ["budgets", "a JSON body one level deeper than the limit is read", "api/middleware/json-body.ts", `    if (depth >= MAX_JSON_DEPTH) return { tooDeep: true };`, `    if (depth > MAX_JSON_DEPTH) return { tooDeep: true };`, ["test/api/input.test.ts"]],
