@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -42,6 +43,18 @@ const SPECIFIER = new RegExp(
 /** The specifier a match of SPECIFIER holds, whichever form matched. */
 const specifierOf = (m: RegExpMatchArray): string => m.slice(1).find((g) => g !== undefined)!;
 
+/**
+ * A file's relative specifiers: TypeScript's own scanner (ts.preProcessFile: every import, export
+ * and import()/require() form, comments anywhere inside them, a side-effect import mid-line) and
+ * SPECIFIER for what the scanner does not read (JSDoc @import, createRequire, new URL). A
+ * regular expression alone was fooled by a comment holding ";" inside an import's braces.
+ */
+function specifiers(text: string): string[] {
+  const scanned = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+  const matched = [...text.matchAll(SPECIFIER)].map(specifierOf);
+  return [...new Set([...scanned, ...matched])].filter((spec) => spec.startsWith("."));
+}
+
 /** Every file's relative imports, resolved to files of the tree (a `.js` specifier names its `.ts` source). */
 function graph(): Map<string, string[]> {
   const files = PARTS.flatMap(sources);
@@ -50,8 +63,7 @@ function graph(): Map<string, string[]> {
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
     const out: string[] = [];
-    for (const m of text.matchAll(SPECIFIER)) {
-      const spec = specifierOf(m);
+    for (const spec of specifiers(text)) {
       const target = path.normalize(path.join(path.dirname(file), spec));
       const candidates = [target, target.replace(/\.js$/, ".ts"), target.replace(/\.mjs$/, ".mts"), `${target}.ts`, path.join(target, "index.ts")];
       // An import of test/ code is kept too: no part of the project may import it (test/ is not a part).
@@ -144,12 +156,14 @@ describe("the import graph", () => {
     ]);
     expect(circles(made)).toEqual([["db/a.ts", "db/b.ts"]]);
     expect(MAY_IMPORT.db).not.toContain(partOf("api/x.ts"));
-    const read = (text: string) => [...text.matchAll(SPECIFIER)].map(specifierOf);
+    const read = (text: string) => specifiers(text).sort();
     expect(read('import{type A}from"../db/a.js";\nexport const b = () => import(`./b.js`);\nimport type { C } from "./c.js";\nimport "./d.js";\nexport * from "./e.js";')).toEqual(["../db/a.js", "./b.js", "./c.js", "./d.js", "./e.js"]);
     expect(
       read(
         '/** @import { F } from "../api/f.js" */\nconst g = createRequire(import.meta.url)("./g.cjs");\nconst h = require("./h.js");\nconst i = createRequire(import.meta.url).resolve("./i.js");\nspawn(node, [new URL("./j.ts", import.meta.url).pathname]);\nconst k = require("node:fs");\nconst l = new URL("https://example.com/", base);',
       ),
     ).toEqual(["../api/f.js", "./g.cjs", "./h.js", "./i.js", "./j.ts"]);
+    // Comments inside an import (one holding ";"), a side-effect import mid-line, a commented import().
+    expect(read('import {\n  type AppEnv, // the env; see api/env.ts\n} from "../api/env.js";\nimport /* note */ "./m.js";\nawait import(/* webpackIgnore */ "./n.js");\nx = 1; import "./o.js";')).toEqual(["../api/env.js", "./m.js", "./n.js", "./o.js"]);
   });
 });
