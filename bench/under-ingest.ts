@@ -1,5 +1,7 @@
 /** Section 5 of `npm run bench`: reads under ingest (see bench/suite.ts). */
 import { spawn, type ChildProcess } from "node:child_process";
+import { setPriority } from "node:os";
+import postgres from "postgres";
 import { load, range, spread, stop, type LoadResult } from "./load.js";
 import { allCpus, cannotPin, pin, postgresPids } from "./pin.js";
 import { INGEST_RATE, log, results, ROUTES, rows, RUNS, SECONDS } from "./settings.js";
@@ -11,8 +13,11 @@ type Figures = Record<string, { p99: ReturnType<typeof spread>; p50: ReturnType<
 /**
  * The read routes at a fixed rate (INGEST_RATE, below saturation, so p99 is latency rather than
  * queueing behind autocannon on the same cores), idle and then while bench/ingest-load.ts commits
- * a block a second — in two forms: as the processes fall on the machine's cores, and pinned
- * (bench/pin.ts: the API and the load generator on core 0, the indexer and Postgres on core 1).
+ * a block a second — in three forms: as the processes fall on the machine's cores; pinned
+ * (bench/pin.ts: the API and the load generator on core 0, the indexer and Postgres on core 1);
+ * and pinned with the indexer's own PostgreSQL backends at the lowest CPU priority (nice 19), so
+ * that on core 1 the reads' backends run first and what is left of a slowdown is what crosses
+ * through the store itself (locks, buffer eviction, WAL), not two processes taking turns on a core.
  * Meanwhile a checker reads the big token's first holders page over and over: its balances carry
  * the block number that wrote them and its count grows by INGEST.NEW_PER_BLOCK a block, so a page
  * that mixes two blocks shows.
@@ -28,7 +33,9 @@ export async function underIngest(base: string, env: Record<string, string>, aut
   }
   const pinned = await form(base, env, auth, { reads: [process.pid, apiPid], writes: postgresPids() });
   report(", pinned (API and load on core 0, indexer and Postgres on core 1)", "≤ 1.5×", 1.5, pinned);
-  results.underIngest = { rate: INGEST_RATE, shared, pinned };
+  const yielding = await form(base, env, auth, { reads: [process.pid, apiPid], writes: postgresPids(), writerNice: 19 });
+  report(", pinned, the indexer's backends at nice 19", "≤ 1.5×", 1.5, yielding);
+  results.underIngest = { rate: INGEST_RATE, shared, pinned, yielding };
 }
 
 function report(how: string, target: string, bound: number, f: Awaited<ReturnType<typeof form>>): void {
@@ -52,7 +59,18 @@ function report(how: string, target: string, bound: number, f: Awaited<ReturnTyp
   });
 }
 
-async function form(base: string, env: Record<string, string>, auth: Record<string, string>, cores?: { reads: number[]; writes: number[] }) {
+/** The PostgreSQL backends of the ingest child (its connections carry INGEST_APP as application_name). */
+const INGEST_APP = "tokenpool-bench-ingest";
+async function backendsOf(databaseUrl: string, app: string): Promise<number[]> {
+  const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    return (await client<{ pid: number }[]>`select pid from pg_stat_activity where application_name = ${app}`).map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+async function form(base: string, env: Record<string, string>, auth: Record<string, string>, cores?: { reads: number[]; writes: number[]; writerNice?: number }) {
   const measure = async () => {
     const out: Figures = {};
     for (const [label, p, needsAuth] of ROUTES) {
@@ -77,13 +95,20 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
     const blockOf = (residue: number) => (residue === 1 ? HEAD : residue);
     const from = blockOf(Number(BigInt(before.holders[0]!.balance) % 1_000_000n));
     const ingest = await new Promise<ChildProcess>((resolve, reject) => {
-      const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+      const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env, PGAPPNAME: INGEST_APP }, stdio: ["ignore", "pipe", "inherit"] });
       if (cores) pin([p.pid!], "1");
       p.stdout!.once("data", () => resolve(p));
       p.once("exit", (code) => reject(new Error(`ingest-load exited ${code}`)));
     });
     let summary = "";
     ingest.stdout!.on("data", (d: Buffer) => (summary += d.toString()));
+    if (cores?.writerNice !== undefined) {
+      // The child has committed a block: its pool's connections are open. They end with it, so nothing is set back.
+      const pids = await backendsOf(env.DATABASE_URL!, INGEST_APP);
+      if (pids.length === 0) throw new Error("the ingest child's PostgreSQL backends were not found (application_name)");
+      for (const pid of pids) setPriority(pid, cores.writerNice);
+      log(`  the ingest's ${pids.length} backends at nice ${cores.writerNice}`);
+    }
     let checking = true;
     let checked = 0;
     const blocks = new Set<number>();
