@@ -102,13 +102,6 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
     });
     let summary = "";
     ingest.stdout!.on("data", (d: Buffer) => (summary += d.toString()));
-    if (cores?.writerNice !== undefined) {
-      // The child has committed a block: its pool's connections are open. They end with it, so nothing is set back.
-      const pids = await backendsOf(env.DATABASE_URL!, INGEST_APP);
-      if (pids.length === 0) throw new Error("the ingest child's PostgreSQL backends were not found (application_name)");
-      for (const pid of pids) setPriority(pid, cores.writerNice);
-      log(`  the ingest's ${pids.length} backends at nice ${cores.writerNice}`);
-    }
     let checking = true;
     let checked = 0;
     const blocks = new Set<number>();
@@ -127,6 +120,14 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
     })();
     let busy: Figures;
     try {
+      // Inside the try: a failure here (no backends found, EPERM) still stops the ingest child.
+      if (cores?.writerNice !== undefined) {
+        // The child has committed a block: its pool's connections are open. They end with it, so nothing is set back.
+        const pids = await backendsOf(env.DATABASE_URL!, INGEST_APP);
+        if (pids.length === 0) throw new Error("the ingest child's PostgreSQL backends were not found (application_name)");
+        for (const pid of pids) setPriority(pid, cores.writerNice);
+        log(`  the ingest's ${pids.length} backends at nice ${cores.writerNice}`);
+      }
       log("  under ingest, fixed rate…");
       busy = await measure();
     } finally {
