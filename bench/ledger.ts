@@ -116,13 +116,14 @@ async function storeSettings(handle: DbHandle): Promise<{ name: string; text: st
     return Number(r.setting) * unit;
   };
   const tuned = bytes("shared_buffers") >= 1024 ** 3 && bytes("max_wal_size") >= 8 * 1024 ** 3 && settings.wal_compression !== "off";
-  const gb = (b: number) => `${Number((b / 1024 ** 3).toPrecision(2))} GB`;
+  // 128 MB as such, not "0.13 GB".
+  const gb = (b: number) => (b < 1024 ** 3 ? `${Math.round(b / 1024 ** 2)} MB` : `${Number((b / 1024 ** 3).toPrecision(2))} GB`);
   const text = `shared_buffers ${gb(bytes("shared_buffers"))}, max_wal_size ${gb(bytes("max_wal_size"))}, wal_compression ${settings.wal_compression}, checkpoint_timeout ${settings.checkpoint_timeout} s`;
   return { name: tuned ? "PostgreSQL set for a backfill" : "PostgreSQL as installed", text, settings };
 }
 
 /** The rows the transfer pages are measured on: 20M × BENCH_SCALE; PGlite holds its store in this process: a tenth there. */
-const transferTarget = (handle: DbHandle) => Math.round((handle.kind === "postgres" ? 20_000_000 : 2_000_000) * SCALE);
+const transferTarget = (handle: DbHandle, scale = SCALE) => Math.round((handle.kind === "postgres" ? 20_000_000 : 2_000_000) * scale);
 
 /**
  * The bytes free where the store keeps its data: Postgres' data directory when it is on this
@@ -146,18 +147,31 @@ const disk = (dir: string) => {
 /**
  * Refuses a fill the store's disk cannot hold: `rows` more at `perMillion` bytes a million (as
  * measured on a filled store), a fifth more for the indexes built again after it (their sort runs
- * and the new index beside the old, one partition at a time), and 5 GB left over.
+ * and the new index beside the old, one partition at a time), the WAL PostgreSQL may keep between
+ * checkpoints (max_wal_size: 1 GB as installed, 16 GB set for a backfill), and 5 GB left over.
  */
 async function refuseUnlessRoom(handle: DbHandle, rows: number, perMillion: number): Promise<void> {
+  const wal = await maxWalBytes(handle);
   // And the fill's `blocks` rows: ≈ 80 bytes each with their key.
-  const need = (rows / 1_000_000) * perMillion * 1.2 + (rows / ROWS_PER_BLOCK) * 80 + 5 * 1024 ** 3;
+  const perRow = (1.2 * perMillion) / 1_000_000 + 80 / ROWS_PER_BLOCK;
+  const need = rows * perRow + wal + 5 * 1024 ** 3;
   const { free, where } = await roomOf(handle);
   const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
-  log(`  transfers: ${(perMillion / 1024 / 1024).toFixed(0)} MB per million rows; ${rows.toLocaleString("en")} more rows need ${gb(need)}, ${gb(free)} free in ${where}`);
+  log(`  transfers: ${(perMillion / 1024 / 1024).toFixed(0)} MB per million rows; ${rows.toLocaleString("en")} more rows need ${gb(need)} (${gb(wal)} of it WAL), ${gb(free)} free in ${where}`);
   if (need > free) {
-    const fits = Math.floor((free - 5 * 1024 ** 3) / ((1.2 * perMillion) / 1_000_000 + 80 / ROWS_PER_BLOCK));
-    throw new Error(`the transfer bench needs ${gb(need)} for ${rows.toLocaleString("en")} rows at ${(perMillion / 1024 / 1024).toFixed(0)} MB per million, and ${where} has ${gb(free)} free: at most ~${Math.max(0, fits).toLocaleString("en")} rows fit (BENCH_SCALE=${Math.max(0, fits / 20_000_000).toFixed(1)})`);
+    const fits = Math.max(0, Math.floor((free - wal - 5 * 1024 ** 3) / perRow));
+    // The scale that fits, rounded down (transferTarget: 20M rows × BENCH_SCALE, a tenth on PGlite).
+    const scale = Math.floor((fits / transferTarget(handle, 1)) * 10) / 10;
+    throw new Error(`the transfer bench needs ${gb(need)} for ${rows.toLocaleString("en")} rows at ${(perMillion / 1024 / 1024).toFixed(0)} MB per million and ${gb(wal)} of WAL, and ${where} has ${gb(free)} free: at most ~${fits.toLocaleString("en")} rows fit (BENCH_SCALE=${scale.toFixed(1)})`);
   }
+}
+
+/** PostgreSQL's max_wal_size in bytes (pg_settings gives it in MB); none for PGlite. */
+async function maxWalBytes(handle: DbHandle): Promise<number> {
+  if (handle.kind !== "postgres") return 0;
+  const [r] = rowsOf<{ setting: string; unit: string | null }>(await handle.db.execute(sql`select setting, unit from pg_settings where name = 'max_wal_size'`));
+  const unit = { "8kB": 8192, kB: 1024, MB: 1024 ** 2 }[r?.unit ?? ""] ?? 1;
+  return Number(r?.setting ?? 0) * unit;
 }
 
 /** The newest page and the page 100 pages deep (keyset), uncached p50, of `read` at 50 rows a page. */
