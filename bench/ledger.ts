@@ -2,11 +2,10 @@
  * The ledger's figures (issue 26): transfer ingestion, transfer pages at 20M rows, and one
  * balance as of a past block on 10M history rows. Run alone with BENCH_PARTS=transfers.
  */
-import { statfsSync } from "node:fs";
-import { freemem, tmpdir } from "node:os";
 import { sql } from "drizzle-orm";
 import { accountIds, accountTransfers, balanceAt, transferAddresses, ensurePartitionsBetween, insertTransfers, partitionsOf, rowsOf, timesAsBlocks, tokenTransfers, type DbHandle, type NewTransfer, type TransferAsset, type TransferFilter } from "../db/index.js";
 import { tableBytes } from "./keys.js";
+import { FILLED_BYTES_PER_MILLION, refuseUnlessRoom, storeSettings, transferTarget } from "./transfer-store.js";
 import { scaleOf, stableName } from "./results.js";
 import { range, spread, timings, type Spread } from "./load.js";
 import { log, results, rows, ROWS_PER_BLOCK, RUNS, SCALE } from "./settings.js";
@@ -89,90 +88,6 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
 
 type Writers = 1 | 2 | 4;
 const WRITERS: Writers[] = [1, 2, 4];
-
-/**
- * Transfers' bytes a million rows once filled (table and its five indexes, integer account ids):
- * 292 MB measured at 20M rows on 2026-11-28, the list indexes built after the fill as it builds
- * them. The ingestion runs' own figure is no guide to the fill: their 900,000 rows are inserted
- * one by one into indexes that split as they grow (674 MB a million at 300,000 rows).
- */
-const FILLED_BYTES_PER_MILLION = 292 * 1024 * 1024;
-
-/**
- * The PostgreSQL settings that decide a bulk write's pace, and whether they are those
- * docs/operators.md gives for a backfill ("PostgreSQL for a backfill": shared_buffers ≥ 1 GB,
- * max_wal_size ≥ 8 GB, wal_compression on) or the store as installed. Rows written into the
- * middle of big indexes dirty pages all over them: with the defaults (128 MB of buffers, a
- * checkpoint every 1 GB of WAL) most of those pages are written out again and again, each first
- * change after a checkpoint with a full copy of its page in the WAL.
- */
-async function storeSettings(handle: DbHandle): Promise<{ name: string; text: string; settings: Record<string, string> }> {
-  if (handle.kind !== "postgres") return { name: "PGlite", text: "PGlite", settings: {} };
-  const got = rowsOf<{ name: string; setting: string; unit: string | null }>(await handle.db.execute(sql`select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'synchronous_commit')`));
-  const settings = Object.fromEntries(got.map((r) => [r.name, r.setting]));
-  const bytes = (name: string) => {
-    const r = got.find((g) => g.name === name)!;
-    const unit = { "8kB": 8192, kB: 1024, MB: 1024 ** 2 }[r.unit ?? ""] ?? 1;
-    return Number(r.setting) * unit;
-  };
-  const tuned = bytes("shared_buffers") >= 1024 ** 3 && bytes("max_wal_size") >= 8 * 1024 ** 3 && settings.wal_compression !== "off";
-  // 128 MB as such, not "0.13 GB".
-  const gb = (b: number) => (b < 1024 ** 3 ? `${Math.round(b / 1024 ** 2)} MB` : `${Number((b / 1024 ** 3).toPrecision(2))} GB`);
-  const text = `shared_buffers ${gb(bytes("shared_buffers"))}, max_wal_size ${gb(bytes("max_wal_size"))}, wal_compression ${settings.wal_compression}, checkpoint_timeout ${settings.checkpoint_timeout} s`;
-  return { name: tuned ? "PostgreSQL set for a backfill" : "PostgreSQL as installed", text, settings };
-}
-
-/** The rows the transfer pages are measured on: 20M × BENCH_SCALE; PGlite holds its store in this process: a tenth there. */
-const transferTarget = (handle: DbHandle, scale = SCALE) => Math.round((handle.kind === "postgres" ? 20_000_000 : 2_000_000) * scale);
-
-/**
- * The bytes free where the store keeps its data: Postgres' data directory when it is on this
- * machine (else the temporary directory's disk, said so), PGlite's memory or disk.
- */
-async function roomOf(handle: DbHandle): Promise<{ free: number; where: string }> {
-  if (handle.kind === "pglite") return process.env.BENCH_PGLITE_DISK ? { free: disk(tmpdir()), where: tmpdir() } : { free: freemem(), where: "memory (PGlite)" };
-  const [dir] = rowsOf<{ setting: string }>(await handle.db.execute(sql`select setting from pg_settings where name = 'data_directory'`));
-  try {
-    return { free: disk(dir!.setting), where: dir!.setting };
-  } catch {
-    return { free: disk(tmpdir()), where: `${tmpdir()} (the data directory ${dir?.setting ?? "?"} is not on this machine)` };
-  }
-}
-
-const disk = (dir: string) => {
-  const s = statfsSync(dir);
-  return s.bavail * s.bsize;
-};
-
-/**
- * Refuses a fill the store's disk cannot hold: `rows` more at `perMillion` bytes a million (as
- * measured on a filled store), a fifth more for the indexes built again after it (their sort runs
- * and the new index beside the old, one partition at a time), the WAL PostgreSQL may keep between
- * checkpoints (max_wal_size: 1 GB as installed, 16 GB set for a backfill), and 5 GB left over.
- */
-async function refuseUnlessRoom(handle: DbHandle, rows: number, perMillion: number): Promise<void> {
-  const wal = await maxWalBytes(handle);
-  // And the fill's `blocks` rows: ≈ 80 bytes each with their key.
-  const perRow = (1.2 * perMillion) / 1_000_000 + 80 / ROWS_PER_BLOCK;
-  const need = rows * perRow + wal + 5 * 1024 ** 3;
-  const { free, where } = await roomOf(handle);
-  const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
-  log(`  transfers: ${(perMillion / 1024 / 1024).toFixed(0)} MB per million rows; ${rows.toLocaleString("en")} more rows need ${gb(need)} (${gb(wal)} of it WAL), ${gb(free)} free in ${where}`);
-  if (need > free) {
-    const fits = Math.max(0, Math.floor((free - wal - 5 * 1024 ** 3) / perRow));
-    // The scale that fits, rounded down (transferTarget: 20M rows × BENCH_SCALE, a tenth on PGlite).
-    const scale = Math.floor((fits / transferTarget(handle, 1)) * 10) / 10;
-    throw new Error(`the transfer bench needs ${gb(need)} for ${rows.toLocaleString("en")} rows at ${(perMillion / 1024 / 1024).toFixed(0)} MB per million and ${gb(wal)} of WAL, and ${where} has ${gb(free)} free: at most ~${fits.toLocaleString("en")} rows fit (BENCH_SCALE=${scale.toFixed(1)})`);
-  }
-}
-
-/** PostgreSQL's max_wal_size in bytes (pg_settings gives it in MB); none for PGlite. */
-async function maxWalBytes(handle: DbHandle): Promise<number> {
-  if (handle.kind !== "postgres") return 0;
-  const [r] = rowsOf<{ setting: string; unit: string | null }>(await handle.db.execute(sql`select setting, unit from pg_settings where name = 'max_wal_size'`));
-  const unit = { "8kB": 8192, kB: 1024, MB: 1024 ** 2 }[r?.unit ?? ""] ?? 1;
-  return Number(r?.setting ?? 0) * unit;
-}
 
 /** The newest page and the page 100 pages deep (keyset), uncached p50, of `read` at 50 rows a page. */
 async function pages(read: (before: { blockNumber: number; eventIndex: number } | undefined, limit: number) => Promise<Array<{ blockNumber: number; eventIndex: number }>>) {
