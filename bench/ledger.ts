@@ -54,8 +54,7 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
   };
   // Writer counts alternate (1, 2, 4, 4, 2, 1, 1, 2, 4…): the machine's pace moves between minutes and falls on all alike.
   for (let run = 0; run < RUNS * 3; run++) {
-    const round = Math.floor(run / 3);
-    const writers = WRITERS[round % 2 === 0 ? run % 3 : 2 - (run % 3)]!;
+    const writers = writersOfRun(run);
     const sets = Array.from({ length: writers }, () => {
       const d = rowsFrom(first);
       first += n / 10;
@@ -88,6 +87,8 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
 
 type Writers = 1 | 2 | 4;
 const WRITERS: Writers[] = [1, 2, 4];
+/** The writers of run `run`: 1, 2, 4, then 4, 2, 1, and again, so every count has as many runs early as late. */
+export const writersOfRun = (run: number): Writers => WRITERS[Math.floor(run / 3) % 2 === 0 ? run % 3 : 2 - (run % 3)]!;
 
 /** The newest page and the page 100 pages deep (keyset), uncached p50, of `read` at 50 rows a page. */
 async function pages(read: (before: { blockNumber: number; eventIndex: number } | undefined, limit: number) => Promise<Array<{ blockNumber: number; eventIndex: number }>>) {

@@ -26,18 +26,27 @@ export const FILLED_BYTES_PER_MILLION = 292 * 1024 * 1024;
  */
 export async function storeSettings(handle: DbHandle): Promise<{ name: string; text: string; settings: Record<string, string> }> {
   if (handle.kind !== "postgres") return { name: "PGlite", text: "PGlite", settings: {} };
-  const got = rowsOf<{ name: string; setting: string; unit: string | null }>(await handle.db.execute(sql`select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'synchronous_commit')`));
-  const settings = Object.fromEntries(got.map((r) => [r.name, r.setting]));
-  const bytes = (name: string) => {
-    const r = got.find((g) => g.name === name)!;
-    const unit = { "8kB": 8192, kB: 1024, MB: 1024 ** 2 }[r.unit ?? ""] ?? 1;
-    return Number(r.setting) * unit;
-  };
-  const tuned = bytes("shared_buffers") >= 1024 ** 3 && bytes("max_wal_size") >= 8 * 1024 ** 3 && settings.wal_compression !== "off";
-  // 128 MB as such, not "0.13 GB".
-  const gb = (b: number) => (b < 1024 ** 3 ? `${Math.round(b / 1024 ** 2)} MB` : `${Number((b / 1024 ** 3).toPrecision(2))} GB`);
-  const text = `shared_buffers ${gb(bytes("shared_buffers"))}, max_wal_size ${gb(bytes("max_wal_size"))}, wal_compression ${settings.wal_compression}, checkpoint_timeout ${settings.checkpoint_timeout} s`;
-  return { name: tuned ? "PostgreSQL set for a backfill" : "PostgreSQL as installed", text, settings };
+  const got = await pgSettings(handle, ["shared_buffers", "max_wal_size", "checkpoint_timeout", "wal_compression", "synchronous_commit"]);
+  const settings = Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.setting]));
+  const bytes = (name: string) => got[name]!.bytes;
+  const text = `shared_buffers ${size(bytes("shared_buffers"))}, max_wal_size ${size(bytes("max_wal_size"))}, wal_compression ${settings.wal_compression}, checkpoint_timeout ${settings.checkpoint_timeout} s`;
+  return { name: setForBackfill(bytes("shared_buffers"), bytes("max_wal_size"), settings.wal_compression!) ? "PostgreSQL set for a backfill" : "PostgreSQL as installed", text, settings };
+}
+
+/** Whether a store has the settings docs/operators.md gives for a backfill (at least 1 GB of buffers and 8 GB of WAL, compressed). */
+export const setForBackfill = (sharedBuffers: number, maxWalSize: number, walCompression: string): boolean =>
+  sharedBuffers >= 1024 ** 3 && maxWalSize >= 8 * 1024 ** 3 && walCompression !== "off";
+
+/** A byte count as a setting reads: 128 MB as such, not "0.13 GB". */
+export const size = (b: number): string => (b < 1024 ** 3 ? `${Math.round(b / 1024 ** 2)} MB` : `${Number((b / 1024 ** 3).toPrecision(2))} GB`);
+
+/** A pg_settings value in bytes: `setting` counts `unit`s (shared_buffers in 8kB pages, max_wal_size in MB). */
+export const settingBytes = (setting: string, unit: string | null): number => Number(setting) * ({ "8kB": 8192, kB: 1024, MB: 1024 ** 2 }[unit ?? ""] ?? 1);
+
+/** Named PostgreSQL settings, each as read and in bytes. */
+async function pgSettings(handle: DbHandle, names: string[]): Promise<Record<string, { setting: string; bytes: number }>> {
+  const got = rowsOf<{ name: string; setting: string; unit: string | null }>(await handle.db.execute(sql`select name, setting, unit from pg_settings where name = any(${`{${names.join(",")}}`}::text[])`));
+  return Object.fromEntries(got.map((r) => [r.name, { setting: r.setting, bytes: settingBytes(r.setting, r.unit) }]));
 }
 
 /** The rows the transfer pages are measured on: 20M × BENCH_SCALE; PGlite holds its store in this process: a tenth there. */
@@ -69,25 +78,25 @@ const disk = (dir: string) => {
  * checkpoints (max_wal_size: 1 GB as installed, 16 GB set for a backfill), and 5 GB left over.
  */
 export async function refuseUnlessRoom(handle: DbHandle, rows: number, perMillion: number): Promise<void> {
-  const wal = await maxWalBytes(handle);
-  // And the fill's `blocks` rows: ≈ 80 bytes each with their key.
-  const perRow = (1.2 * perMillion) / 1_000_000 + 80 / ROWS_PER_BLOCK;
-  const need = rows * perRow + wal + 5 * 1024 ** 3;
+  const wal = handle.kind === "postgres" ? (await pgSettings(handle, ["max_wal_size"])).max_wal_size!.bytes : 0;
   const { free, where } = await roomOf(handle);
+  const room = roomFor(rows, perMillion, ROWS_PER_BLOCK, wal, free);
   const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
-  log(`  transfers: ${(perMillion / 1024 / 1024).toFixed(0)} MB per million rows; ${rows.toLocaleString("en")} more rows need ${gb(need)} (${gb(wal)} of it WAL), ${gb(free)} free in ${where}`);
-  if (need > free) {
-    const fits = Math.max(0, Math.floor((free - wal - 5 * 1024 ** 3) / perRow));
+  log(`  transfers: ${(perMillion / 1024 / 1024).toFixed(0)} MB per million rows; ${rows.toLocaleString("en")} more rows need ${gb(room.need)} (${gb(wal)} of it WAL), ${gb(free)} free in ${where}`);
+  if (room.need > free) {
     // The scale that fits, rounded down (transferTarget: 20M rows × BENCH_SCALE, a tenth on PGlite).
-    const scale = Math.floor((fits / transferTarget(handle, 1)) * 10) / 10;
-    throw new Error(`the transfer bench needs ${gb(need)} for ${rows.toLocaleString("en")} rows at ${(perMillion / 1024 / 1024).toFixed(0)} MB per million and ${gb(wal)} of WAL, and ${where} has ${gb(free)} free: at most ~${fits.toLocaleString("en")} rows fit (BENCH_SCALE=${scale.toFixed(1)})`);
+    const scale = Math.floor((room.fits / transferTarget(handle, 1)) * 10) / 10;
+    throw new Error(`the transfer bench needs ${gb(room.need)} for ${rows.toLocaleString("en")} rows at ${(perMillion / 1024 / 1024).toFixed(0)} MB per million and ${gb(wal)} of WAL, and ${where} has ${gb(free)} free: at most ~${room.fits.toLocaleString("en")} rows fit (BENCH_SCALE=${scale.toFixed(1)})`);
   }
 }
 
-/** PostgreSQL's max_wal_size in bytes (pg_settings gives it in MB); none for PGlite. */
-async function maxWalBytes(handle: DbHandle): Promise<number> {
-  if (handle.kind !== "postgres") return 0;
-  const [r] = rowsOf<{ setting: string; unit: string | null }>(await handle.db.execute(sql`select setting, unit from pg_settings where name = 'max_wal_size'`));
-  const unit = { "8kB": 8192, kB: 1024, MB: 1024 ** 2 }[r?.unit ?? ""] ?? 1;
-  return Number(r?.setting ?? 0) * unit;
+/**
+ * The bytes `rows` transfer rows need at `perMillion` a million: a fifth more for the indexes
+ * built again after the fill, the fill's `blocks` rows (≈ 80 bytes each with their key), the
+ * WAL, and 5 GB left over; and the most rows `free` bytes hold so.
+ */
+export function roomFor(rows: number, perMillion: number, rowsPerBlock: number, wal: number, free: number): { need: number; fits: number } {
+  const perRow = (1.2 * perMillion) / 1_000_000 + 80 / rowsPerBlock;
+  const spare = 5 * 1024 ** 3;
+  return { need: rows * perRow + wal + spare, fits: Math.max(0, Math.floor((free - wal - spare) / perRow)) };
 }
