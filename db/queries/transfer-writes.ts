@@ -1,5 +1,5 @@
 /** Transfer rows appended by the indexer, in one statement per call (the ingestion hot path). */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database.js";
 import type { transfers } from "../schema/index.js";
 import { accountIds } from "./account-ids.js";
@@ -25,6 +25,17 @@ export async function insertTransfers(db: Database, rows: NewTransfer[], ids?: M
   await ensurePartitions(db, "transfers", rows.map((r) => r.blockNumber));
   const known = ids !== undefined && rows.every((r) => (r.fromAccount == null || ids.has(r.fromAccount)) && (r.toAccount == null || ids.has(r.toAccount)));
   const idOf = known ? ids : await accountIds(db, transferAddresses(rows));
+  await db.execute(sql`insert into transfers ${TRANSFER_COLUMNS} ${unnestTransfers(rows, idOf)} on conflict (block_number, event_index) do nothing`);
+}
+
+/** The columns unnestTransfers gives, in its order. */
+export const TRANSFER_COLUMNS = sql.raw("(block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd, tip)");
+
+/**
+ * `rows` as one `select` of array parameters (unnest), in TRANSFER_COLUMNS' order, their accounts
+ * as the ids in `idOf`; also what bench/bulk-load.ts loads a table without indexes with.
+ */
+export function unnestTransfers(rows: NewTransfer[], idOf: Map<string, number>): SQL {
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
   const idCol = (k: "fromAccount" | "toAccount") =>
     pgArray(
@@ -37,10 +48,7 @@ export async function insertTransfers(db: Database, rows: NewTransfer[], ids?: M
         return id;
       }),
     );
-  await db.execute(sql`
-    insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd, tip)
-    select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
+  return sql`select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
                          ${col("tokenId")}::bigint[], ${col("lpTokenId")}::bigint[], ${idCol("fromAccount")}::integer[], ${idCol("toAccount")}::integer[],
-                         ${col("amount")}::numeric[], ${col("kind")}::text[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])
-    on conflict (block_number, event_index) do nothing`);
+                         ${col("amount")}::numeric[], ${col("kind")}::text[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])`;
 }
