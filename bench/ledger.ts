@@ -3,8 +3,10 @@
  * balance as of a past block on 10M history rows. Run alone with BENCH_PARTS=transfers.
  */
 import { sql } from "drizzle-orm";
-import { accountIds, accountTransfers, balanceAt, transferAddresses, ensurePartitionsBetween, insertTransfers, partitionsOf, rowsOf, timesAsBlocks, tokenTransfers, type DbHandle, type NewTransfer, type TransferAsset, type TransferFilter } from "../db/index.js";
+import { accountTransfers, balanceAt, ensurePartitionsBetween, insertTransfers, partitionsOf, rowsOf, timesAsBlocks, tokenTransfers, type DbHandle, type NewTransfer, type TransferAsset, type TransferFilter } from "../db/index.js";
+import { bulkLoad, bulkSpread, type BulkLoad } from "./bulk-load.js";
 import { tableBytes } from "./keys.js";
+import { BENCH_ACCOUNTS, benchTransfers, writeAsIndexer } from "./transfer-rows.js";
 import { FILLED_BYTES_PER_MILLION, refuseUnlessRoom, storeSettings, transferTarget } from "./transfer-store.js";
 import { scaleOf, stableName } from "./results.js";
 import { range, spread, timings, type Spread } from "./load.js";
@@ -24,39 +26,14 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
   // more writers raise (on 2 cores two left 14 % of the CPU idle, each waiting on its round trips).
   const rates: Record<Writers, number[]> = { 1: [], 2: [], 4: [] };
   let exact = true;
-  const accounts = Array.from({ length: 1_000 }, (_, i) => `acct${String(i).padStart(44, "0")}`);
   // Far above the fill (bench/ledger.ts transferPages: from block 1,000, up to 20M × BENCH_SCALE blocks at one row a block).
   let first = 1_000_000_000;
-  const rowsFrom = (start: number): NewTransfer[] =>
-    Array.from({ length: n }, (_, i) => ({
-      blockNumber: start + Math.floor(i / 10),
-      eventIndex: i % 10,
-      extrinsicIndex: i % 10,
-      timestamp: 1_700_000_000 + i,
-      tokenId: i % 7,
-      lpTokenId: null,
-      // One busy account (every 4th row) among a thousand.
-      fromAccount: i % 4 === 0 ? accounts[0]! : accounts[i % accounts.length]!,
-      toAccount: accounts[(i * 7 + 1) % accounts.length]!,
-      amount: String(BigInt(i + 1) * 1_000_000_007n),
-      kind: "transfer",
-      event: "balances.Transfer",
-      valueUsd: `${i}.25`,
-    }));
-  const write = async (data: NewTransfer[]) => {
-    for (let i = 0; i < data.length; i += 10_000) {
-      const batch = data.slice(i, i + 10_000);
-      const ids = await accountIds(handle.db, transferAddresses(batch));
-      await handle.db.transaction(async (tx) => {
-        for (let j = 0; j < batch.length; j += 2_000) await insertTransfers(tx as never, batch.slice(j, j + 2_000), ids);
-      });
-    }
-  };
+  const write = (data: NewTransfer[]) => writeAsIndexer(handle, data, insertTransfers);
   // Writer counts alternate (1, 2, 4, 4, 2, 1, 1, 2, 4…): the machine's pace moves between minutes and falls on all alike.
   for (let run = 0; run < RUNS * 3; run++) {
     const writers = writersOfRun(run);
     const sets = Array.from({ length: writers }, () => {
-      const d = rowsFrom(first);
+      const d = benchTransfers(first, n);
       first += n / 10;
       return d;
     });
@@ -82,7 +59,35 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
   rows.push({ what: `ingestion: transfer rows/s, four writers at once, ${RUNS} runs${on} (${store.text})`, measure: `ingestion: transfer rows/s, four writers at once${on}`, figure: `${range(four)}${exactly}`, ...four });
   rows.push({ what: `ingestion: the store's ceiling, transfer rows/s: the better of two and four writers (${ceiling === four ? "four" : "two"})${on}`, measure: `ingestion: the store's ceiling, transfer rows/s${on}`, figure: `${range(ceiling)}${exactly}`, ...ceiling, target: "≥ 100,000 (Postgres)", met: ceiling.median >= 100_000 && exact });
   results.transfers = { rowsPerSecond: ceiling, oneWriter: one, twoWriters: two, fourWriters: four, rates, countsExact: exact, bytesPerMillion: transferBytesPerMillion, store };
-  await transferPages(handle, accounts[0]!);
+  await transferPages(handle, BENCH_ACCOUNTS[0]!);
+  // Last: a diagnostic without a target, which a failure must not cost the measures that have one.
+  (results.transfers as Record<string, unknown>).bulk = await bulkLoads(handle, on);
+}
+
+/**
+ * The bulk-load diagnostic (bench/bulk-load.ts): RUNS loads of 10M × BENCH_SCALE rows, at least
+ * 2M (a fifth of a partition of Polkadot Asset Hub's ≈ 11M; smaller builds would flatter the
+ * sort) and at most 10M (a partition of the bench's ten rows a block); a tenth on PGlite, whose
+ * store is this process's memory (as transferTarget).
+ */
+async function bulkLoads(handle: DbHandle, on: string): Promise<BulkLoad[]> {
+  const loads: BulkLoad[] = [];
+  const n = Math.min(10_000_000, Math.max(2_000_000, Math.round(10_000_000 * SCALE))) / (handle.kind === "postgres" ? 1 : 10);
+  for (let run = 0; run < RUNS; run++) {
+    const l = await bulkLoad(handle, n);
+    log(`  bulk load ${run + 1}/${RUNS}: ${l.rows} rows, load ${l.loadS.toFixed(1)} s, indexes ${l.indexS.toFixed(1)} s, range check and attach ${l.attachS.toFixed(1)} s: ${l.rowsPerSecond} rows/s`);
+    loads.push(l);
+  }
+  const { whole, load } = bulkSpread(loads);
+  const mid = [...loads].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(loads.length / 2)]!;
+  const exact = loads.every((l) => l.countsExact && l.indexesAdopted);
+  rows.push({
+    what: `ingestion, bulk (a diagnostic of the path past the per-row ceiling): a partition's ${mid.rows.toLocaleString("en")} transfer rows loaded without indexes by two writers, its five indexes then built and the table attached, ${RUNS} runs${on}`,
+    measure: `ingestion, bulk: transfer rows/s, a partition loaded, then indexed and attached, ${scaleOf(mid.rows)}${on}`,
+    figure: `${range(whole)} rows/s whole (the load alone ${range(load)}; the median run: load ${mid.loadS.toFixed(1)} s, indexes ${mid.indexS.toFixed(1)} s, range check and attach ${mid.attachS.toFixed(1)} s; maintenance_work_mem ${mid.maintenanceWorkMem}); counts exact, indexes adopted: ${exact ? "yes" : "NO"}`,
+    ...whole,
+  });
+  return loads;
 }
 
 type Writers = 1 | 2 | 4;
