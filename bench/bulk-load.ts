@@ -27,7 +27,7 @@ export interface BulkLoad {
   /** Rows over the whole, and the load alone. */
   rowsPerSecond: number;
   loadRowsPerSecond: number;
-  /** The store's maintenance_work_mem (what each index build sorts in). */
+  /** What each index build sorted in: BENCH_MAINTENANCE_WORK_MEM, or the store's maintenance_work_mem. */
   maintenanceWorkMem: string;
   countsExact: boolean;
   /** Whether the attach adopted every index built here (none built again). */
@@ -52,8 +52,15 @@ export function indexStatements(defs: { name: string; def: string; primary: bool
   return { builds, after };
 }
 
+/** The index builds' sort memory, when set (BENCH_MAINTENANCE_WORK_MEM: 64MB, 1GB…); refused unless it is one. */
+export function sortMemoryOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!/^\d+(kB|MB|GB)$/.test(value)) throw new Error(`BENCH_MAINTENANCE_WORK_MEM: a size such as 64MB or 1GB, not "${value}"`);
+  return value;
+}
+
 /** Loads `rows` rows (at most a partition's: ten a block) as above; every step is timed. */
-export async function bulkLoad(handle: DbHandle, rows: number): Promise<BulkLoad> {
+export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sortMemoryOf(process.env.BENCH_MAINTENANCE_WORK_MEM)): Promise<BulkLoad> {
   const db = handle.db;
   const n = Math.min(rows, PARTITION_BLOCKS * 10);
   await db.execute(sql.raw(`drop table if exists ${TABLE}`));
@@ -77,7 +84,13 @@ export async function bulkLoad(handle: DbHandle, rows: number): Promise<BulkLoad
     const { builds, after } = indexStatements(defs, TABLE);
     t = performance.now();
     // Two at a time: a build is a sort on one core (and the machine has two); CREATE INDEX builds share the table.
-    for (let i = 0; i < builds.length; i += 2) await Promise.all(builds.slice(i, i + 2).map((s) => db.execute(sql.raw(s))));
+    // Each in a transaction of its own, with BENCH_MAINTENANCE_WORK_MEM as its sort memory when set (the store's own otherwise).
+    const build = (statement: string) =>
+      db.transaction(async (tx) => {
+        if (sortMemory) await tx.execute(sql.raw(`set local maintenance_work_mem = '${sortMemory}'`));
+        await tx.execute(sql.raw(statement));
+      });
+    for (let i = 0; i < builds.length; i += 2) await Promise.all(builds.slice(i, i + 2).map(build));
     for (const s of after) await db.execute(sql.raw(s));
     const indexS = (performance.now() - t) / 1000;
     t = performance.now();
@@ -89,6 +102,7 @@ export async function bulkLoad(handle: DbHandle, rows: number): Promise<BulkLoad
     const built = defs.map((d) => (d.primary ? `${TABLE}_pkey` : `${d.name}_bulk`)).sort();
     const onPartition = rowsOf<{ name: string }>(await db.execute(sql`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${TABLE}::regclass order by 1`)).map((r) => r.name);
     const [mwm] = rowsOf<{ v: string }>(await db.execute(sql`select current_setting('maintenance_work_mem') as v`));
+    const maintenanceWorkMem = sortMemory ?? mwm!.v;
     return {
       rows: n,
       loadS,
@@ -96,7 +110,7 @@ export async function bulkLoad(handle: DbHandle, rows: number): Promise<BulkLoad
       attachS,
       rowsPerSecond: Math.round(n / (loadS + indexS + attachS)),
       loadRowsPerSecond: Math.round(n / loadS),
-      maintenanceWorkMem: mwm!.v,
+      maintenanceWorkMem,
       countsExact: Number(counted!.n) === n,
       indexesAdopted: JSON.stringify(onPartition) === JSON.stringify(built),
     };

@@ -83,7 +83,8 @@ async function bulkLoads(handle: DbHandle, on: string): Promise<BulkLoad[]> {
   const exact = loads.every((l) => l.countsExact && l.indexesAdopted);
   rows.push({
     what: `ingestion, bulk (a diagnostic of the path past the per-row ceiling): a partition's ${mid.rows.toLocaleString("en")} transfer rows loaded without indexes by two writers, its five indexes then built and the table attached, ${RUNS} runs${on}`,
-    measure: `ingestion, bulk: transfer rows/s, a partition loaded, then indexed and attached, ${scaleOf(mid.rows)}${on}`,
+    // The sort memory in the name: a build that spills to disk and one that does not are two measures.
+    measure: `ingestion, bulk: transfer rows/s, a partition loaded, then indexed and attached, ${scaleOf(mid.rows)}${on}, maintenance_work_mem ${mid.maintenanceWorkMem}`,
     figure: `${range(whole)} rows/s whole (the load alone ${range(load)}; the median run: load ${mid.loadS.toFixed(1)} s, indexes ${mid.indexS.toFixed(1)} s, range check and attach ${mid.attachS.toFixed(1)} s; maintenance_work_mem ${mid.maintenanceWorkMem}); counts exact, indexes adopted: ${exact ? "yes" : "NO"}`,
     ...whole,
   });

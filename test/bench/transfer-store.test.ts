@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bulkLoad, indexStatements } from "../../bench/bulk-load.js";
+import { bulkLoad, indexStatements, sortMemoryOf } from "../../bench/bulk-load.js";
 import { writersOfRun } from "../../bench/ledger.js";
 import { refuseUnlessRoom, roomFor, setForBackfill, settingBytes, size, storeSettings } from "../../bench/transfer-store.js";
 import { rowsOf } from "../../db/index.js";
@@ -99,6 +99,10 @@ describe("the transfer bench's store: disk before a fill, the settings it names,
         const left = () => count(sql`select count(*) as n from transfers where block_number >= 2000000000`);
         const table = () => count(sql`select count(*) as n from pg_class where relname = 'transfers_bulk_bench'`);
         expect([await left(), await table()]).toEqual([0, 0]);
+        // The builds' sort memory as asked, named in the figures; anything but a size refused before any work.
+        expect(await bulkLoad(handle, 100, "96MB")).toMatchObject({ rows: 100, countsExact: true, indexesAdopted: true, maintenanceWorkMem: "96MB" });
+        expect(() => sortMemoryOf("1GB'; drop table transfers; --")).toThrow(/a size such as 64MB/);
+        expect([sortMemoryOf(undefined), sortMemoryOf(""), sortMemoryOf("1GB")]).toEqual([undefined, undefined, "1GB"]);
         // An attach that fails (the partition exists already) fails the load and leaves neither the table nor rows behind.
         await handle.db.execute(sql`select ensure_block_partitions('transfers'::regclass, '{2000000000}'::bigint[])`);
         await expect(bulkLoad(handle, 20)).rejects.toThrow();
