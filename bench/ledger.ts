@@ -64,6 +64,12 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
   (results.transfers as Record<string, unknown>).bulk = await bulkLoads(handle, on);
 }
 
+/** BENCH_PARTS=bulk: the bulk-load diagnostic alone, on a store of its own. */
+export async function bulkIngestion(handle: DbHandle): Promise<void> {
+  const store = await storeSettings(handle);
+  await bulkLoads(handle, `, ${store.name}`);
+}
+
 /**
  * The bulk-load diagnostic (bench/bulk-load.ts): RUNS loads of 10M × BENCH_SCALE rows, at least
  * 2M (a fifth of a partition of Polkadot Asset Hub's ≈ 11M; smaller builds would flatter the

@@ -24,6 +24,7 @@
  *    DEVNET_GENESIS. BENCH_PARTS=store or =peer runs one half; =http only the HTTP load (4),
  *    =snapshots only the holder snapshots (a 600,000-holder token at a past block, its CSV),
  *    =transfers the ledger (bench/ledger.ts: transfers at 20M rows, balances at a past block),
+ *    =bulk its bulk-load diagnostic alone (BENCH_MAINTENANCE_WORK_MEM: the builds' sort memory),
  *    =asof answers as of a past block on the synthetic store, and BENCH_ROUTES (labels' parts,
  *    comma-separated) only those routes of it. Each row replaces the row of the same measure in
  *    results.json; the replaced row moves to results-history.jsonl (bench/results.ts).
@@ -43,7 +44,7 @@ import { createLogger } from "../shared/logger.js";
 import { bruteForceCandles, INTERVAL_SECONDS } from "../test/support/candles.js";
 import { freePort } from "../test/support/port.js";
 import { keyVariants } from "./keys.js";
-import { balanceLookups, transferIngestion } from "./ledger.js";
+import { balanceLookups, bulkIngestion, transferIngestion } from "./ledger.js";
 import { alternate, answers, child, CONNECTIONS, load, machineSpeed, median, onServer, pct, peakRssMb, range, spread, stop, timings, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
 import { snapshotBench } from "./snapshots.js";
@@ -244,6 +245,7 @@ async function main(): Promise<void> {
   // which runs them all).
   const alone: Array<[string, Array<(h: DbHandle) => Promise<void>>]> = [
     ["transfers", [transferIngestion, balanceLookups, keyVariants]],
+    ["bulk", [bulkIngestion]],
     ["ingest", [ingestion, balanceLookups]],
     ["asof", [async (h) => generate(h.db, scaled(FULL), log), async (h) => void (await pastLatencies(h))]],
   ];
