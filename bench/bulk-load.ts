@@ -11,7 +11,6 @@
  */
 import { sql } from "drizzle-orm";
 import { PARTITION_BLOCKS, rowsOf, TRANSFER_COLUMNS, unnestTransfers, type DbHandle } from "../db/index.js";
-import { spread, type Spread } from "./load.js";
 import { benchTransfers, writeAsIndexer } from "./transfer-rows.js";
 
 /** Far above every other row of the bench (the fill from block 1,000, the ingestion runs from 1,000,000,000). */
@@ -84,10 +83,13 @@ export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sort
     const { builds, after } = indexStatements(defs, TABLE);
     t = performance.now();
     // Two at a time: a build is a sort on one core (and the machine has two); CREATE INDEX builds share the table.
-    // Each in a transaction of its own, with BENCH_MAINTENANCE_WORK_MEM as its sort memory when set (the store's own otherwise).
+    // Each in a transaction of its own, with BENCH_MAINTENANCE_WORK_MEM as its sort memory when set (the store's own
+    // otherwise), as the build sees it.
+    const seen = new Set<string>();
     const build = (statement: string) =>
       db.transaction(async (tx) => {
         if (sortMemory) await tx.execute(sql.raw(`set local maintenance_work_mem = '${sortMemory}'`));
+        seen.add(rowsOf<{ v: string }>(await tx.execute(sql`select current_setting('maintenance_work_mem') as v`))[0]!.v);
         await tx.execute(sql.raw(statement));
       });
     for (let i = 0; i < builds.length; i += 2) await Promise.all(builds.slice(i, i + 2).map(build));
@@ -100,9 +102,8 @@ export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sort
     const [counted] = rowsOf<{ n: string | number }>(await db.execute(sql`select count(*) as n from transfers where block_number >= ${FIRST_BLOCK}`));
     // The partition's indexes are the ones built above: an attach that found one unfit built its own, under another name.
     const built = defs.map((d) => (d.primary ? `${TABLE}_pkey` : `${d.name}_bulk`)).sort();
-    const onPartition = rowsOf<{ name: string }>(await db.execute(sql`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${TABLE}::regclass order by 1`)).map((r) => r.name);
-    const [mwm] = rowsOf<{ v: string }>(await db.execute(sql`select current_setting('maintenance_work_mem') as v`));
-    const maintenanceWorkMem = sortMemory ?? mwm!.v;
+    // Sorted here, as `built`: the database's collation may order underscores otherwise.
+    const onPartition = rowsOf<{ name: string }>(await db.execute(sql`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${TABLE}::regclass`)).map((r) => r.name).sort();
     return {
       rows: n,
       loadS,
@@ -110,16 +111,11 @@ export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sort
       attachS,
       rowsPerSecond: Math.round(n / (loadS + indexS + attachS)),
       loadRowsPerSecond: Math.round(n / loadS),
-      maintenanceWorkMem,
+      maintenanceWorkMem: [...seen].join(", "),
       countsExact: Number(counted!.n) === n,
       indexesAdopted: JSON.stringify(onPartition) === JSON.stringify(built),
     };
   } finally {
     await db.execute(sql.raw(`drop table if exists ${TABLE}`));
   }
-}
-
-/** The bulk loads' figures as one spread each (runs: several loads, alternated with the incremental runs' pace). */
-export function bulkSpread(loads: BulkLoad[]): { whole: Spread; load: Spread } {
-  return { whole: spread(loads.map((l) => l.rowsPerSecond)), load: spread(loads.map((l) => l.loadRowsPerSecond)) };
 }

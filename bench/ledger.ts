@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { accountTransfers, balanceAt, ensurePartitionsBetween, insertTransfers, partitionsOf, rowsOf, timesAsBlocks, tokenTransfers, type DbHandle, type NewTransfer, type TransferAsset, type TransferFilter } from "../db/index.js";
-import { bulkLoad, bulkSpread, type BulkLoad } from "./bulk-load.js";
+import { bulkLoad, type BulkLoad } from "./bulk-load.js";
 import { tableBytes } from "./keys.js";
 import { BENCH_ACCOUNTS, benchTransfers, writeAsIndexer } from "./transfer-rows.js";
 import { FILLED_BYTES_PER_MILLION, refuseUnlessRoom, storeSettings, transferTarget } from "./transfer-store.js";
@@ -78,13 +78,14 @@ export async function bulkIngestion(handle: DbHandle): Promise<void> {
  */
 async function bulkLoads(handle: DbHandle, on: string): Promise<BulkLoad[]> {
   const loads: BulkLoad[] = [];
-  const n = Math.min(10_000_000, Math.max(2_000_000, Math.round(10_000_000 * SCALE))) / (handle.kind === "postgres" ? 1 : 10);
+  const n = Math.round(Math.min(10_000_000, Math.max(2_000_000, 10_000_000 * SCALE)) / (handle.kind === "postgres" ? 1 : 10));
   for (let run = 0; run < RUNS; run++) {
     const l = await bulkLoad(handle, n);
     log(`  bulk load ${run + 1}/${RUNS}: ${l.rows} rows, load ${l.loadS.toFixed(1)} s, indexes ${l.indexS.toFixed(1)} s, range check and attach ${l.attachS.toFixed(1)} s: ${l.rowsPerSecond} rows/s`);
     loads.push(l);
   }
-  const { whole, load } = bulkSpread(loads);
+  const whole = spread(loads.map((l) => l.rowsPerSecond));
+  const load = spread(loads.map((l) => l.loadRowsPerSecond));
   const mid = [...loads].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(loads.length / 2)]!;
   const exact = loads.every((l) => l.countsExact && l.indexesAdopted);
   rows.push({
