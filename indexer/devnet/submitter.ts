@@ -37,8 +37,10 @@ export interface Submitter {
   send(tx: SubmittableExtrinsic<"promise">, label: string): Promise<Included>;
 }
 
-// Instant mode builds a block within a second or two even on a loaded machine.
-const INCLUSION_TIMEOUT_MS = 20_000;
+// Instant mode builds a block within a second or two; on a loaded 2-core CI machine, with
+// indexers reading the same chopsticks, a build was seen to take over 20 s. A wait this long only
+// ever ends a run that is stuck for good.
+const INCLUSION_TIMEOUT_MS = 60_000;
 
 /** "assets.InUse" for pallet errors, "Token.UnknownAsset" or "BadOrigin" for the others. */
 export function describeDispatchError(api: ApiPromise, error: DispatchError | SpRuntimeDispatchError): string {
