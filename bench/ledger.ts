@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { accountTransfers, balanceAt, ensurePartitionsBetween, insertTransfers, partitionsOf, rowsOf, timesAsBlocks, tokenTransfers, type DbHandle, type NewTransfer, type TransferAsset, type TransferFilter } from "../db/index.js";
+import { transferKindCode } from "../db/schema/transfers.js";
 import { bulkLoad, type BulkLoad } from "./bulk-load.js";
 import { tableBytes } from "./keys.js";
 import { BENCH_ACCOUNTS, benchTransfers, writeAsIndexer } from "./transfer-rows.js";
@@ -150,7 +151,7 @@ async function transferPages(handle: DbHandle, busy: string): Promise<void> {
              case when i % 4 = 0 then ${BUSY_TOKEN} when i % 4 = 1 and i >= ${target / 2} then ${LATE_TOKEN} else i % 1500 end, null,
              case when i % 10 = 3 then null when i % 50 = 0 then ${busyId!.id}::integer else m.ids[i % 200000 + 1] end,
              case when i % 10 = 7 then null else m.ids[(i * 7 + 1) % 200000 + 1] end, (i::numeric + 1) * 1000000007,
-             case i % 10 when 3 then 'deposit' when 7 then 'withdraw' else 'transfer' end, 'assets.Transferred', (i % 1000)::numeric + 0.25
+             case i % 10 when 3 then ${transferKindCode("deposit")} when 7 then ${transferKindCode("withdraw")} else ${transferKindCode("transfer")} end::smallint, 'assets.Transferred', (i % 1000)::numeric + 0.25
       from generate_series(${from}::bigint, ${to}::bigint) i, (select ${ids!.ids}::integer[] as ids) m`);
     log(`  ${(to + 1).toLocaleString("en")} transfer rows (${((performance.now() - t) / 1000).toFixed(0)} s)`);
   }

@@ -15,6 +15,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
+import { transferKindCode } from "../db/schema/transfers.js";
 import { startBenchNode, type BenchNode } from "./node/start.js";
 import { recordResults, type Row } from "./results.js";
 import { freshStore } from "./stores.js";
@@ -89,7 +90,7 @@ async function measure(node: BenchNode, workers: number, prefetch: number): Prom
     const db = store.handle.db as unknown as { execute(q: unknown): Promise<unknown> };
     const rows = {
       transfers: await count(db, sql`select count(*)::int as n from transfers`),
-      fees: await count(db, sql`select count(*)::int as n from transfers where kind = 'fee'`),
+      fees: await count(db, sql`select count(*)::int as n from transfers where kind = ${transferKindCode("fee")}::smallint`),
       swaps: await count(db, sql`select count(*)::int as n from swaps`),
       reserves: await count(db, sql`select count(*)::int as n from pool_reserves`),
     };

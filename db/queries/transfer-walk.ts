@@ -7,7 +7,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 import type { transfers } from "../schema/index.js";
-import { TRANSFER_KINDS, type TransferKind } from "../schema/transfers.js";
+import { TRANSFER_KINDS, transferKindCode, transferKindOf, type TransferKind } from "../schema/transfers.js";
 import { addressesOf } from "./account-ids.js";
 import { blockRangeOfTimes } from "./chain.js";
 import { listSlices } from "./partitions.js";
@@ -78,7 +78,7 @@ export function byKind(key: SQL, f: TransferFilter, limit: number): SQL {
   const kinds = f.kind === undefined ? TRANSFER_KINDS : [f.kind];
   const where = range(f);
   return sql.join(
-    kinds.map((kind) => sql`(select ${COLUMNS} from transfers where ${key} and kind = ${kind} and ${where} order by nb, ne limit ${limit})`),
+    kinds.map((kind) => sql`(select ${COLUMNS} from transfers where ${key} and kind = ${transferKindCode(kind)}::smallint and ${where} order by nb, ne limit ${limit})`),
     sql` union all `,
   );
 }
@@ -96,7 +96,7 @@ export const toTransfer = (r: Record<string, unknown>): ReadTransfer => ({
   fromId: r.fromId === null ? null : Number(r.fromId),
   toId: r.toId === null ? null : Number(r.toId),
   amount: r.amount as string,
-  kind: r.kind as Transfer["kind"],
+  kind: transferKindOf(r.kind as number),
   event: r.event as string,
   valueUsd: r.valueUsd as string | null,
   tip: r.tip as string | null,

@@ -1,7 +1,7 @@
 /** Transfer rows appended by the indexer, in one statement per call (the ingestion hot path). */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database.js";
-import type { transfers } from "../schema/index.js";
+import { transferKindCode, type transfers } from "../schema/index.js";
 import { accountIds } from "./account-ids.js";
 import { pgArray } from "./bulk.js";
 import { ensurePartitions } from "./partitions.js";
@@ -50,5 +50,5 @@ export function unnestTransfers(rows: NewTransfer[], idOf: Map<string, number>):
     );
   return sql`select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
                          ${col("tokenId")}::bigint[], ${col("lpTokenId")}::bigint[], ${idCol("fromAccount")}::integer[], ${idCol("toAccount")}::integer[],
-                         ${col("amount")}::numeric[], ${col("kind")}::text[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])`;
+                         ${col("amount")}::numeric[], ${pgArray(rows.map((r) => transferKindCode(r.kind)))}::smallint[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])`;
 }

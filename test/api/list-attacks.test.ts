@@ -10,7 +10,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { accountSwapsQuery, ensurePartitionsBetween, inListOrder, poolSwapsQuery, rowsOf, TRANSFER_SCAN_ROWS } from "../../db/index.js";
-import { TRANSFER_KINDS } from "../../db/schema/transfers.js";
+import { TRANSFER_KINDS, transferKindCode } from "../../db/schema/transfers.js";
 import { accountTransferPage, tokenTransferPage } from "../../api/services/transfers.js";
 import { authHeader, buildApp, noRequestLimit, type TestApp } from "../support/app.js";
 import { describeDb } from "../support/db.js";
@@ -40,13 +40,13 @@ async function fill(db: Parameters<typeof seedMarket>[0]): Promise<void> {
            case when i % 4 = 0 then ${USDT} when i % 4 = 1 and i >= ${TRANSFERS / 2} then ${TEN} else 100 + i % 50 end, null,
            (select id from account_ids where address = case when i % 10 = 3 then null when i % 40 = 0 then ${ALICE} else 'acct' || (i % 5000) end),
            (select id from account_ids where address = case when i % 10 = 7 then null else 'acct' || ((i * 7 + 1) % 5000) end), i + 1,
-           case i % 10 when 3 then 'deposit' when 7 then 'withdraw' else 'transfer' end, 'assets.Transferred', null
+           case i % 10 when 3 then ${transferKindCode("deposit")} when 7 then ${transferKindCode("withdraw")} else ${transferKindCode("transfer")} end::smallint, 'assets.Transferred', null
     from generate_series(0, ${TRANSFERS - 1}::integer) i`);
   // ALICE's newest transfer: to BOB, in the last block.
   await db.execute(sql`insert into account_ids (address) values (${BOB}) on conflict (address) do nothing`);
   await db.execute(sql`
     insert into transfers (block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd)
-    values (${LAST}::bigint, 20, 1, ${timeOf(LAST)}::bigint, 100, null, (select id from account_ids where address = ${ALICE}), (select id from account_ids where address = ${BOB}), 1, 'transfer', 'assets.Transferred', null)`);
+    values (${LAST}::bigint, 20, 1, ${timeOf(LAST)}::bigint, 100, null, (select id from account_ids where address = ${ALICE}), (select id from account_ids where address = ${BOB}), 1, ${transferKindCode("transfer")}, 'assets.Transferred', null)`);
   await db.execute(sql`
     insert into swaps (block_number, event_index, hop, token0_id, token1_id, token_in, token_out, amount_in, amount_out, fee, volume_usd, fee_usd, account, timestamp)
     select b, e, 0, ${KSM}, p, ${KSM}, p, 1000, 990, 3, 1, 0.003, case when p = ${WETH} then ${BOB} else 'trader' || (i % 500) end, ${timeOf(FIRST)}::bigint + (b - ${FIRST}::bigint) * 12

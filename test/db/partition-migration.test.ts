@@ -15,19 +15,22 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { accountTransfers, balanceAt, insertTransfers, MIGRATIONS_FOLDER, partitionsOf, PARTITIONED_TABLES, rowsOf, schema, tokenAt, type Database } from "../../db/index.js";
+import { accountTransfers, balanceAt, ensurePartitionsBetween, insertTransfers, MIGRATIONS_FOLDER, partitionsOf, PARTITIONED_TABLES, rowsOf, schema, tokenAt, type Database } from "../../db/index.js";
+import { TRANSFER_KINDS, transferKindCode, transferKindOf, type TransferKind } from "../../db/schema/transfers.js";
 import { services } from "../support/db.js";
 
-/** The migrations as they were before partitions: the journal cut after 0022. */
-function migrationsBefore0023(): string {
+/** The migrations as they were before `tag`: the journal cut before it. */
+function migrationsBefore(tag: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tokenpool-migrations-"));
   cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
   const journal = JSON.parse(readFileSync(path.join(dir, "meta/_journal.json"), "utf8")) as { entries: { idx: number; tag: string }[] };
-  expect(journal.entries.map((e) => e.tag)).toContain("0023_block_partitions");
-  journal.entries = journal.entries.filter((e) => e.idx <= 22);
+  const cut = journal.entries.find((e) => e.tag === tag);
+  expect(cut, tag).toBeDefined();
+  journal.entries = journal.entries.filter((e) => e.idx < cut!.idx);
   writeFileSync(path.join(dir, "meta/_journal.json"), JSON.stringify(journal));
   return dir;
 }
+const migrationsBefore0023 = () => migrationsBefore("0023_block_partitions");
 
 interface Store {
   db: Database;
@@ -73,8 +76,11 @@ async function historyRows(db: Database): Promise<Record<string, unknown[]>> {
       out[table] = [];
       continue;
     }
-    // Since 0024 a transfer names its accounts by id: read as the addresses they stand for.
-    const row = table === "transfers" && ids!.at !== null ? NAMED_TRANSFER : "to_jsonb(t)";
+    // Since 0024 a transfer names its accounts by id: read as the addresses they stand for; since
+    // 0028 its kind by code: read as the kind's name.
+    const [kind] = rowsOf<{ type: string }>(await db.execute(sql`select data_type as type from information_schema.columns where table_name = 'transfers' and column_name = 'kind'`));
+    const named = kind!.type === "smallint" ? `${NAMED_TRANSFER} || jsonb_build_object('kind', (array[${TRANSFER_KINDS.map((k) => `'${k}'`).join(", ")}])[t.kind + 1])` : NAMED_TRANSFER;
+    const row = table === "transfers" && ids!.at !== null ? named : "to_jsonb(t)";
     out[table] = rowsOf(await db.execute(sql.raw(`select (${row})::text as row from "${table}" t order by 1`)));
   }
   return out;
@@ -164,4 +170,62 @@ for (const [name, open, skip] of targets) {
       }
     });
   });
+}
+
+for (const [name, open, skip] of targets) {
+  describe.skipIf(skip !== undefined)(`migration 0028 [${name}]${skip ? ` (skipped: ${skip})` : ""}`, () => {
+    it("a transfer's kind becomes its code: every kind reads back by name, a kind filter finds it, a code outside the list is an error", async () => {
+      const store = await open();
+      try {
+        await store.migrate(migrationsBefore("0028_kind_codes"));
+        const { db } = store;
+        // One row of each kind, as the text the store held before, in reverse order of the codes.
+        const kinds = [...TRANSFER_KINDS].reverse();
+        await insertTransfersAsText(db, kinds);
+        const before = await historyRows(db);
+
+        await store.migrate(MIGRATIONS_FOLDER);
+        expect(await historyRows(db)).toEqual(before);
+        const [type] = rowsOf<{ type: string }>(await db.execute(sql`select data_type as type from information_schema.columns where table_name = 'transfers' and column_name = 'kind'`));
+        expect(type!.type).toBe("smallint");
+        const all = (await accountTransfers(db, "alice", undefined, {}, 20)).rows;
+        expect(all.map((r) => [r.blockNumber, r.kind])).toEqual(kinds.map((k, i) => [i + 1, k]).reverse());
+        for (const k of TRANSFER_KINDS) expect((await accountTransfers(db, "alice", undefined, { kind: k }, 20)).rows.map((r) => r.kind), k).toEqual([k]);
+        // Written after it, through the indexer's insert, and read back the same way.
+        await insertTransfers(db, [{ blockNumber: 100, eventIndex: 0, timestamp: 1_700_000_600, tokenId: 1984, fromAccount: "alice", toAccount: "bob", amount: "1", kind: "slash", event: "balances.Slashed" }]);
+        expect((await accountTransfers(db, "alice", undefined, { kind: "slash" }, 20)).rows.map((r) => r.blockNumber)).toEqual([100, kinds.indexOf("slash") + 1]);
+        // A code outside the list is an error when read, never another kind; a kind outside it has no code.
+        expect(() => transferKindOf(TRANSFER_KINDS.length)).toThrow(`no kind has the code ${TRANSFER_KINDS.length}`);
+        expect(() => transferKindCode("teleport" as TransferKind)).toThrow('no such kind "teleport"');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("a kind the list does not name stops the migration (the store as it was), never a guessed code", async () => {
+      const store = await open();
+      try {
+        await store.migrate(migrationsBefore("0028_kind_codes"));
+        const { db } = store;
+        await insertTransfersAsText(db, ["transfer", "teleport"]);
+        await expect(store.migrate(MIGRATIONS_FOLDER)).rejects.toThrow();
+        const [type] = rowsOf<{ type: string }>(await db.execute(sql`select data_type as type from information_schema.columns where table_name = 'transfers' and column_name = 'kind'`));
+        expect(type!.type).toBe("text");
+        expect(rowsOf(await db.execute(sql`select kind from transfers order by block_number`))).toEqual([{ kind: "transfer" }, { kind: "teleport" }]);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+/** Rows at blocks 1, 2, … of `kinds`, from alice to bob, written as the store before 0028 held them (the kind as text). */
+async function insertTransfersAsText(db: Database, kinds: string[]): Promise<void> {
+  await db.execute(sql`insert into account_ids (address) values ('alice'), ('bob') on conflict (address) do nothing`);
+  await ensurePartitionsBetween(db, 0, kinds.length);
+  for (const [i, kind] of kinds.entries()) {
+    await db.execute(sql`
+      insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
+      values (${i + 1}, 0, ${1_700_000_000 + i * 6}, 1984, (select id from account_ids where address = 'alice'), (select id from account_ids where address = 'bob'), 1, ${kind}, 'e')`);
+  }
 }

@@ -9,6 +9,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { accountTransfers, dropPartitionsBefore, ensurePartitionsBetween, inListOrder, rowsOf, SWEEP_ROWS, tokenTransfers, type Database } from "../../db/index.js";
 import { PgDialect } from "drizzle-orm/pg-core";
+import { transferKindCode as kind } from "../../db/schema/transfers.js";
 import { explaining } from "../support/explain.js";
 import { describeDb } from "../support/db.js";
 
@@ -73,13 +74,13 @@ describeDb("the walk of a transfer list", (ctx) => {
       insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
       select p * 1000000 + 500 + j * 10, j, 1700000000 + p, 7,
              case when j = 1 then ${id(acct("eve"))} else ${id(DAVE)} end, case when j = 1 then ${id(DAVE)} else ${id(acct("eve"))} end, 1,
-             (array['transfer', 'deposit', 'fee'])[j + 1], 'e'
+             (array[${kind("transfer")}, ${kind("deposit")}, ${kind("fee")}]::smallint[])[j + 1], 'e'
       from generate_series(0, ${PARTITIONS - 2}) p, generate_series(0, 2) j`);
     await ctx.db.execute(sql`
       insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
-      select 1000000 + i, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, (array['transfer', 'withdraw'])[i % 2 + 1], 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
-      union all select 2000100 + i, 5, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, 'transfer', 'e' from generate_series(1, 2000) i
-      union all select ${(PARTITIONS - 1) * 1_000_000 + 5}, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, 'mint', 'e'`);
+      select 1000000 + i, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, (array[${kind("transfer")}, ${kind("withdraw")}]::smallint[])[i % 2 + 1], 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
+      union all select 2000100 + i, 5, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, ${kind("transfer")}::smallint, 'e' from generate_series(1, 2000) i
+      union all select ${(PARTITIONS - 1) * 1_000_000 + 5}, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, ${kind("mint")}::smallint, 'e'`);
     await ctx.db.execute(sql`analyze transfers`);
   }
 
@@ -147,7 +148,7 @@ describeDb("the walk of a transfer list", (ctx) => {
     // the newest it knows, in the first slice: the list the handle keeps is stale, the page is not.
     const ahead = (PARTITIONS + 3) * 1_000_000 + 7;
     await ensurePartitionsBetween(ctx.db, ahead, ahead);
-    await ctx.db.execute(sql`insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event) values (${ahead}, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, 'transfer', 'e')`);
+    await ctx.db.execute(sql`insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event) values (${ahead}, 0, 1700000000, 9, ${id(BUSY)}, ${id(acct("eve"))}, 1, ${kind("transfer")}::smallint, 'e')`);
     expect((await page(handle.db)).rows.slice(0, 3).map((r) => r.blockNumber)).toEqual([ahead, (PARTITIONS - 1) * 1_000_000 + 5, 2_002_100]);
     expect(others(handle.take())).not.toContain("select c.relname as name, pg_get_expr(c.");
   });
@@ -158,7 +159,7 @@ describeDb("the walk of a transfer list", (ctx) => {
     // The last block of each partition below the newest, and the first of each: where one slice ends and the next begins.
     await ctx.db.execute(sql`
       insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
-      select b, 0, 1700000000, 7, ${id(EDGE)}, ${id(acct("eve"))}, 1, 'transfer', 'e'
+      select b, 0, 1700000000, 7, ${id(EDGE)}, ${id(acct("eve"))}, 1, ${kind("transfer")}::smallint, 'e'
       from generate_series(1, ${PARTITIONS - 1}) p, unnest(array[p * 1000000 - 1, p * 1000000]) b`);
     const all = await reference(sql`${id(EDGE)} in (from_id, to_id)`);
     expect(all).toHaveLength(2 * (PARTITIONS - 1));
@@ -182,9 +183,9 @@ describeDb("the walk of a transfer list", (ctx) => {
     // rows kind by kind (deposit before withdraw), so its first SWEEP_ROWS + 1 are deposits only.
     await ctx.db.execute(sql`
       insert into transfers (block_number, event_index, timestamp, token_id, from_id, to_id, amount, kind, event)
-      select ${(PARTITIONS - 1) * 1_000_000 + 9}, 0, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, 'transfer', 'e'
-      union all select ${(PARTITIONS - 2) * 1_000_000 + 10} + i, 1, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, 'deposit', 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
-      union all select ${(PARTITIONS - 2) * 1_000_000 + 5_000} + i, 1, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, 'withdraw', 'e' from generate_series(1, 50) i`);
+      select ${(PARTITIONS - 1) * 1_000_000 + 9}, 0, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, ${kind("transfer")}::smallint, 'e'
+      union all select ${(PARTITIONS - 2) * 1_000_000 + 10} + i, 1, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, ${kind("deposit")}::smallint, 'e' from generate_series(1, ${SWEEP_ROWS + 50}) i
+      union all select ${(PARTITIONS - 2) * 1_000_000 + 5_000} + i, 1, 1700000000, 7, ${id(MIXED)}, ${id(acct("eve"))}, 1, ${kind("withdraw")}::smallint, 'e' from generate_series(1, 50) i`);
     await ctx.db.execute(sql`analyze transfers`);
     const all = await reference(sql`${id(MIXED)} in (from_id, to_id)`);
     const { rows } = await accountTransfers(ctx.db, MIXED, undefined, {}, 40);
