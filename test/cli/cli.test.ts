@@ -13,6 +13,7 @@ import { sql } from "drizzle-orm";
 import { appliedMigrations, createDb, insertTransfers, partitionsOf, replaceSkippedEvents, rowsOf, setTask, setCheckpoint } from "../../db/index.js";
 import { HEAD_BLOCK, seedMarket, TEN } from "../support/fixtures.js";
 import { loadTestServices } from "../../shared/config.js";
+import { copyDataDir, migratedDataDir } from "../support/db.js";
 
 const run = promisify(execFile);
 const BIN = path.resolve("bin/tokenpool.mjs");
@@ -77,8 +78,10 @@ describe("tokenpool CLI", () => {
       const line = stderr.split("\n").find((l) => l.startsWith("loaded-modules "));
       return JSON.parse(line!.slice("loaded-modules ".length)) as string[];
     };
-    for (const args of [["--help"], ["status", "--help"], ["migrate", "--bogus"]]) {
-      const loaded = await modulesOf(args);
+    const cases = [["--help"], ["status", "--help"], ["migrate", "--bogus"]];
+    const runs = await Promise.all(cases.map(modulesOf));
+    for (const [i, args] of cases.entries()) {
+      const loaded = runs[i]!;
       // The hook sees the CLI itself: an empty list would pass the check below for nothing.
       expect(loaded.some((url) => url.endsWith("/cli/main.js") || url.endsWith("/cli/main.ts")), args.join(" ")).toBe(true);
       // Paths inside the checkout (its own folders may sit under a directory called api/ or db/).
@@ -89,11 +92,22 @@ describe("tokenpool CLI", () => {
   });
 
   it("answers a wrong flag, a wrong command or a bad variable with one line and a non-zero exit", async () => {
-    const [flag, command, env, missing] = await Promise.all([
-      tokenpool(["status", "--bogus"]),
-      tokenpool(["frobnicate"]),
-      tokenpool(["api"], { PORT: "http" }),
-      tokenpool(["indexer", "--data-dir", dir], { WS_URL: "" }),
+    // All at once: each fails on its arguments or variables, before any opens the store.
+    const [[flag, command, env, missing], backfill, [badFlag]] = await Promise.all([
+      Promise.all([
+        tokenpool(["status", "--bogus"]),
+        tokenpool(["frobnicate"]),
+        tokenpool(["api"], { PORT: "http" }),
+        tokenpool(["indexer", "--data-dir", dir], { WS_URL: "" }),
+      ]),
+      Promise.all([
+        tokenpool(["backfill", "--from", "x", "--to", "5"]),
+        tokenpool(["backfill", "--to", "5"]),
+        tokenpool(["backfill", "--from", "1", "--to", "5", "--data-dir", dir], { WS_URL: "" }),
+        tokenpool(["worker", "--data-dir", dir], { REDIS_URL: "", WS_URL: "ws://127.0.0.1:1" }),
+        tokenpool(["backfill", "--from", "1", "--to", "5", "--workers", "0", "--data-dir", dir], { REDIS_URL: "", WS_URL: "ws://127.0.0.1:1" }),
+      ]),
+      Promise.all([tokenpool(["migrate", "--database-url", "mysql://x"])]),
     ]);
     for (const r of [flag, command, env, missing]) {
       expect(r.code).not.toBe(0);
@@ -103,13 +117,6 @@ describe("tokenpool CLI", () => {
     expect(command.stderr).toContain("unknown command 'frobnicate'");
     expect(env.stderr).toContain("PORT must be an integer");
     expect(missing.stderr).toContain("WS_URL must be set");
-    const backfill = await Promise.all([
-      tokenpool(["backfill", "--from", "x", "--to", "5"]),
-      tokenpool(["backfill", "--to", "5"]),
-      tokenpool(["backfill", "--from", "1", "--to", "5", "--data-dir", dir], { WS_URL: "" }),
-      tokenpool(["worker", "--data-dir", dir], { REDIS_URL: "", WS_URL: "ws://127.0.0.1:1" }),
-      tokenpool(["backfill", "--from", "1", "--to", "5", "--workers", "0", "--data-dir", dir], { REDIS_URL: "", WS_URL: "ws://127.0.0.1:1" }),
-    ]);
     for (const r of backfill) {
       expect(r.code).not.toBe(0);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -119,9 +126,8 @@ describe("tokenpool CLI", () => {
     expect(backfill[2]!.stderr).toContain("WS_URL must be set for a backfill");
     expect(backfill[3]!.stderr).toContain("REDIS_URL must be set for a worker");
     expect(backfill[4]!.stderr).toContain("--workers must be at least 1 without REDIS_URL");
-    const badFlag = await tokenpool(["migrate", "--database-url", "mysql://x"]);
-    expect(badFlag.code).toBe(1);
-    expect(badFlag.stderr).toContain("DATABASE_URL must use postgres:");
+    expect(badFlag!.code).toBe(1);
+    expect(badFlag!.stderr).toContain("DATABASE_URL must use postgres:");
   }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
   it("migrate, then status on an empty store", async () => {
@@ -134,15 +140,21 @@ describe("tokenpool CLI", () => {
     await peek.close();
     const migrate = await tokenpool(["migrate", "--data-dir", dir]);
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied (pglite)\n" });
-    const status = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
-    expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, backfill: null, queue: null });
-    expect((await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" })).stdout).toContain("no checkpoint yet");
-    // Five processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
+    // The two reads at once, the second on a copy of the migrated store (PGlite admits one process per folder).
+    const copy = await copyDataDir(dir, await mkdtemp(path.join(tmpdir(), "tokenpool-cli-copy-")));
+    try {
+      const [status, text] = await Promise.all([tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" }), tokenpool(["status", "--data-dir", copy], { REDIS_URL: "" })]);
+      expect(status.code).toBe(0);
+      expect(JSON.parse(status.stdout)).toEqual({ store: "pglite", block: null, blockHash: null, finalized: null, lag: null, blockTime: null, updatedAt: null, heartbeat: null, stale: false, skippedEvents: { count: 0, latest: [] }, bootstrap: null, history: null, reread: null, verification: null, backfill: null, queue: null });
+      expect(text.stdout).toContain("no checkpoint yet");
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+    // Four processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
   }, 90_000);
 
   it("prune-history --transfers drops the partitions wholly before the block, deletes in the one it falls in, and says how many of each", async () => {
-    const store = await mkdtemp(path.join(tmpdir(), "tokenpool-cli-prune-"));
+    const store = await migratedDataDir(await mkdtemp(path.join(tmpdir(), "tokenpool-cli-prune-")));
     try {
       const seeded = await createDb({ dataDir: store });
       await seeded.migrate();
@@ -163,7 +175,7 @@ describe("tokenpool CLI", () => {
   }, 90_000);
 
   it("snapshot writes every holder at a block as CSV — the same list /assets/holders ranks at the head — and refuses what it cannot answer", async () => {
-    const store = await mkdtemp(path.join(tmpdir(), "tokenpool-cli-snapshot-"));
+    const store = await migratedDataDir(await mkdtemp(path.join(tmpdir(), "tokenpool-cli-snapshot-")));
     try {
       const seeded = await createDb({ dataDir: store });
       await seeded.migrate();
@@ -178,20 +190,27 @@ describe("tokenpool CLI", () => {
       expect(first.stderr).toContain(`${want.length} holders of token ${TEN} at block ${HEAD_BLOCK} written to ${out}`);
       const csv = await readFile(out, "utf8");
       expect(csv.split("\n")).toEqual(["rank,address,balance", ...want.map((w, i) => `${i + 1},${w.account},${w.balance}`), ""]);
-      // Asked again: the kept snapshot, written out again (no second computation), to stdout this time.
-      const again = await tokenpool(["snapshot", "--data-dir", store, "--token", String(TEN), "--out", "-"]);
-      expect(again).toMatchObject({ code: 0, stdout: csv });
-      for (const [args, reason] of [
+      const refusals = [
         [["--token", "424242"], /did not exist at block/],
         [["--token", String(TEN), "--at", "1"], /before the store's balance history, which starts at block/],
         [["--token", String(TEN), "--at", String(HEAD_BLOCK + 1)], /is not indexed yet/],
         [["--token", String(TEN), "--at", "5", "--at-time", "1795000000"], /give --at \(a block\) or --at-time \(Unix seconds\), not both/],
-      ] as const) {
-        const r = await tokenpool(["snapshot", "--data-dir", store, ...args, "--out", path.join(store, "x.csv")]);
+      ] as const;
+      // The asks below at once, each on its own copy of the store as the first snapshot left it
+      // (PGlite admits one process per folder), each refusal with its own --out.
+      const copies = await Promise.all(refusals.map((_, i) => copyDataDir(store, path.join(store, `copy${i}`))));
+      // Asked again: the kept snapshot, written out again (no second computation), to stdout this time.
+      const [again, ...refused] = await Promise.all([
+        tokenpool(["snapshot", "--data-dir", store, "--token", String(TEN), "--out", "-"]),
+        ...refusals.map(([args], i) => tokenpool(["snapshot", "--data-dir", copies[i]!, ...args, "--out", path.join(copies[i]!, "x.csv")])),
+      ]);
+      expect(again).toMatchObject({ code: 0, stdout: csv });
+      for (const [i, [, reason]] of refusals.entries()) {
+        const r = refused[i]!;
         expect(r.code).toBe(1);
         expect(r.stderr.trim().split("\n")).toHaveLength(1);
         expect(r.stderr).toMatch(reason);
-        await expect(readFile(path.join(store, "x.csv"))).rejects.toThrow(); // no file, not even a partial one
+        await expect(readFile(path.join(copies[i]!, "x.csv"))).rejects.toThrow(); // no file, not even a partial one
       }
     } finally {
       await rm(store, { recursive: true, force: true });
@@ -208,14 +227,16 @@ describe("tokenpool CLI", () => {
     const lastPass = { pass: 1, startBlock: 3, endBlock: 6, startedAt: "2026-11-27T10:00:00.000Z", endedAt: "2026-11-27T10:14:37.000Z", seconds: 877, checked: 3_400_001, found: 400, upgrade: null };
     await setTask(store.db, "sweep", { pass: 2, passStartedAt: lastPass.endedAt, passStartBlock: 6, phase: "store", chain: { map: 0, lastKey: null }, store: null, block: 7, checked: 10, found: 1, repaired: { "holders.ghost": 101 }, upgrade: null, lastPass });
     await store.close();
-    const text = await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" });
+    // The two reads at once, the second on a copy (PGlite admits one process per folder).
+    const copy = await copyDataDir(dir, await mkdtemp(path.join(tmpdir(), "tokenpool-cli-copy-")));
+    const [text, jsonRun] = await Promise.all([tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" }), tokenpool(["status", "--data-dir", copy, "--json"], { REDIS_URL: "" })]).finally(() => rm(copy, { recursive: true, force: true }));
     expect(text.stdout).toContain("events not indexed: 1 (degraded); latest:\n  block 7 event 3 assetConversion.SwapExecuted: no known pool for hop 0 (10 → 0)\n");
     expect(text.stdout).toContain("bootstrap: in progress at block 5, 4000 accounts read, 3900 holders, 800/s, about 7 s left in the current map, resumed 1× (resumed at 2000 accounts)\n");
     expect(text.stdout).toContain("history: in progress, blocks 1–5 (24 h), 2/5\n");
     expect(text.stdout).toContain(
       "verification: pass 2, store at block 7, 10 entries compared, 1 differences; last full pass 1 ended 2026-11-27T10:14:37.000Z (blocks 3–6, 877 s, 3400001 entries, 400 differences); repaired since the start: holders.ghost 101\n",
     );
-    const json = JSON.parse((await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" })).stdout);
+    const json = JSON.parse(jsonRun.stdout);
     expect(json).toMatchObject({ block: 7, lag: 2, skippedEvents: { count: 1, latest: [{ blockNumber: 7, eventIndex: 3, event: "assetConversion.SwapExecuted" }] } });
   }, 120_000); // 12–22 s in the full suite on 2 cores: too near the 30 s default
 
@@ -226,17 +247,20 @@ describe("tokenpool CLI", () => {
     await setTask(store.db, "heartbeat", { finalized: 12, block: 7 });
     await store.db.execute(sql`update indexer_tasks set updated_at = now() - interval '300 seconds' where name = 'heartbeat'`);
     await store.close();
-    const stale = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
+    // The four reads of this state at once: three on copies (PGlite admits one process per folder).
+    const copies = await Promise.all([0, 1, 2].map(() => mkdtemp(path.join(tmpdir(), "tokenpool-cli-copy-")).then((to) => copyDataDir(dir, to))));
+    const [stale, text, off, longer] = await Promise.all([
+      tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" }),
+      tokenpool(["status", "--data-dir", copies[0]!], { REDIS_URL: "" }),
+      tokenpool(["status", "--data-dir", copies[1]!, "--stale-after", "0"], { REDIS_URL: "" }),
+      tokenpool(["status", "--data-dir", copies[2]!, "--stale-after", "3600"], { REDIS_URL: "" }),
+    ]).finally(() => Promise.all(copies.map((c) => rm(c, { recursive: true, force: true }))));
     expect(stale.code).toBe(1);
     const json = JSON.parse(stale.stdout);
     expect(json).toMatchObject({ block: 7, finalized: 12, lag: 5, stale: true, heartbeat: { finalized: 12, block: 7 } });
     expect(json.heartbeat.ageSeconds).toBeGreaterThanOrEqual(300);
     expect(stale.stderr.trim().split("\n")).toHaveLength(1);
     expect(stale.stderr).toMatch(/^tokenpool status: stale: the indexer's heartbeat is 3\d\d s old \(over 60 s\): no indexer is keeping the store current/);
-    // One at a time: a PGlite DATA_DIR admits one process.
-    const text = await tokenpool(["status", "--data-dir", dir], { REDIS_URL: "" });
-    const off = await tokenpool(["status", "--data-dir", dir, "--stale-after", "0"], { REDIS_URL: "" });
-    const longer = await tokenpool(["status", "--data-dir", dir, "--stale-after", "3600"], { REDIS_URL: "" });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/chain finalized 12, lag 5, .*\nheartbeat: 3\d\d s ago \(chain finalized 12 then\), stale \(over 60 s\)\n/);
     expect(off.code).toBe(0);
@@ -249,7 +273,7 @@ describe("tokenpool CLI", () => {
     const ok = await tokenpool(["status", "--data-dir", dir, "--json"], { REDIS_URL: "" });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ finalized: 13, lag: 6, stale: false, heartbeat: { finalized: 13, block: 7 } });
-    // Five CLI processes, one after the other (PGlite admits one): 30 s was too little on a loaded CI machine.
+    // Five CLI processes, four at once: 30 s was too little on a loaded CI machine.
   }, 120_000);
 
   it("api serves on --port and exits 0 on SIGTERM", async () => {
@@ -270,7 +294,8 @@ describe("tokenpool CLI", () => {
     const ports = [await freePort(), await freePort()];
     const children = await Promise.all(
       ports.map(async (port, i) => {
-        const dataDir = await mkdtemp(path.join(dir, `api${i}-`));
+        // Migrated already: this is about the shared limit, not a first start (test/cli/start.test.ts).
+        const dataDir = await migratedDataDir(await mkdtemp(path.join(dir, `api${i}-`)));
         return spawn(process.execPath, [BIN, "api", "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir], { env, stdio: "ignore" });
       }),
     );
@@ -301,8 +326,7 @@ describe("tokenpool CLI", () => {
 
   it.skipIf(!redisUrl)(`worker waits for jobs and exits 0 on SIGTERM; status shows the queue depth${redisUrl ? "" : " (skipped: TEST_REDIS_URL is not set)"}`, async () => {
     const env = { ...process.env, REDIS_URL: redisUrl!, REDIS_PREFIX: `tokenpool-test-${randomUUID()}`, WS_URL: "ws://127.0.0.1:1", LOG_LEVEL: "info", DATABASE_URL: "" };
-    const dataDir = await mkdtemp(path.join(dir, "worker-"));
-    expect((await tokenpool(["migrate", "--data-dir", dataDir], env)).code).toBe(0); // status only reads a store
+    const dataDir = await migratedDataDir(await mkdtemp(path.join(dir, "worker-"))); // status only reads a store
     const status = await tokenpool(["status", "--data-dir", dataDir, "--json"], env);
     expect(JSON.parse(status.stdout).queue).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 });
     const child = spawn(process.execPath, [BIN, "worker", "--data-dir", dataDir, "--concurrency", "2"], { env, stdio: ["ignore", "pipe", "ignore"] });
