@@ -150,7 +150,7 @@ describe("tokenpool CLI", () => {
     } finally {
       await rm(copy, { recursive: true, force: true });
     }
-    // Four processes one after another, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
+    // Four processes, the last two at once, each opening PGlite (≈ 3–6 s apiece on a loaded 2-core CI machine).
   }, 90_000);
 
   it("prune-history --transfers drops the partitions wholly before the block, deletes in the one it falls in, and says how many of each", async () => {
