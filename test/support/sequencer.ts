@@ -18,7 +18,7 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/chaos/chaos.test.ts": 185,
   "test/indexer/upgrade-kill.test.ts": 177,
   "test/indexer/backfill-all.test.ts": 165,
-  "test/cli/start.test.ts": 92, // 2026-11-29: 137 scaled (two lanes at once; 0.46 on a loaded machine, 0.89 on a quieter one)
+  "test/cli/start.test.ts": 137,
   "test/api/transfer-filters.test.ts": 111,
   "test/indexer/upgrade.test.ts": 105,
   "test/indexer/backfill.test.ts": 98,
