@@ -6,6 +6,6 @@
 -- partition is made LIKE the table without its constraints, then attached (0025), and ATTACH
 -- refuses a table that lacks one; codes are written through transferKindCode only, and a code
 -- outside the list is read as an error (transferKindOf), never as another kind. The table and its
--- indexes are rewritten once, under an exclusive lock (docs/operators.md, "Upgrading").
+-- indexes are rewritten once, under an exclusive lock (docs/operators.md, "Migration 0028").
 ALTER TABLE "transfers" ALTER COLUMN "kind" SET DATA TYPE smallint USING (array_position(ARRAY['transfer','mint','burn','deposit','withdraw','fee','dust','slash']::text[], "kind") - 1)::smallint;
 
