@@ -5,7 +5,7 @@
  * (this process runs `--workers` of them and `tokenpool worker`s anywhere take the others), in
  * this process otherwise — showing progress and recording it for status, /health and metrics.
  */
-import { createDb, doneChunks, type Database } from "../db/index.js";
+import { BULK_MIN_BLOCKS, createDb, doneChunks, finishStages, planStages, type Database } from "../db/index.js";
 import { checkRange, rangeKey, runLocal, type BackfillOptions, type BlockRange } from "../indexer/backfill.js";
 import { checkDecodable, coveredChunks, planChunks, resolveRange, runtimeSegments, type RangeArgs, type RuntimeSegment } from "../indexer/backfill-plan.js";
 import { connect } from "../indexer/chain/connect.js";
@@ -21,6 +21,8 @@ export interface BackfillArgs extends RangeArgs {
   workers: number;
   /** Run chunks that a previous run already completed, too. */
   redo: boolean;
+  /** Blocks of one empty partition the run must ask for to load it in bulk (db/queries/transfer-stages.ts); 0: never. Default BULK_MIN_BLOCKS. */
+  bulkMinBlocks?: number;
 }
 
 export interface BackfillSummary {
@@ -79,9 +81,13 @@ export async function runBackfill(config: Config, options: BackfillOptions, args
     const marked = new Set((await doneChunks(handle.db, range.from, range.to)).map((c) => rangeKey({ from: c.fromBlock, to: c.toBlock })));
     const covered = await coveredChunks(handle.db, chunks);
     const pending = args.redo ? chunks : chunks.filter((c) => !marked.has(rangeKey(c)) && !covered.has(c));
+    // Stages a crashed run completed but did not attach, then this run's.
+    await finishStagesLogged(handle.db, options);
+    const staged = await planStages(handle.db, pending, args.bulkMinBlocks ?? BULK_MIN_BLOCKS);
+    const bulk = staged.length > 0 ? `; transfers of ${staged.length} partition${staged.length === 1 ? "" : "s"} loaded in bulk (from block ${staged.join(", ")}: held once attached)` : "";
     const until = range.toSource === "--to" ? "" : range.toSource === "checkpoint" ? " (to the follower's checkpoint)" : " (to the finalized head: the store has no follower checkpoint)";
     stream.write(
-      `backfill plan: blocks ${range.from}-${range.to}${until}, ${runtimesText(segments)} found in ${reads} version reads; ${chunks.length} chunks of up to ${args.chunk} blocks, newest first, ${chunks.length - pending.length} already done, ${pending.length} to run\n`,
+      `backfill plan: blocks ${range.from}-${range.to}${until}, ${runtimesText(segments)} found in ${reads} version reads; ${chunks.length} chunks of up to ${args.chunk} blocks, newest first, ${chunks.length - pending.length} already done, ${pending.length} to run${bulk}\n`,
     );
     const total = range.to - range.from + 1;
     const initial = total - size(pending);
@@ -111,6 +117,7 @@ export async function runBackfill(config: Config, options: BackfillOptions, args
           onChunk: () => watch.chunks(initialChunks + ++chunksDone),
         }));
       }
+      await finishStagesLogged(handle.db, options);
     } catch (err) {
       await watch.finish("failed", err instanceof Error ? err.message : String(err)).catch(() => {});
       throw err;
@@ -132,6 +139,11 @@ export async function runBackfill(config: Config, options: BackfillOptions, args
   } finally {
     await handle.close();
   }
+}
+
+/** Finishes the stages completed chunks cover (finishStages), saying so in the log. */
+async function finishStagesLogged(db: Database, options: BackfillOptions): Promise<void> {
+  for (const f of await finishStages(db)) options.logger.info({ ...f }, "backfill: a stage of transfers finished");
 }
 
 async function runOnQueue(

@@ -117,7 +117,13 @@ withFlags(
     .option("--all", "the whole chain: --from 1 to the default end", false)
     .option("--chunk <blocks>", "blocks per chunk (one job)", integer(1, 1_000_000), 1_000)
     .option("--workers <n>", "chunks run at once by this process (with REDIS_URL, 0 = leave them to `tokenpool worker`)", integer(0, 64), 1)
-    .option("--redo", "also run chunks a previous run completed", false),
+    .option("--redo", "also run chunks a previous run completed", false)
+    .option(
+      "--bulk-min-blocks <blocks>",
+      "load the transfers of an empty partition (1,000,000 blocks) in bulk when the run asks for at least this many of its blocks: indexes built once, its history held once attached (0 = never)",
+      integer(0, 1_000_000),
+      100_000,
+    ),
   ["dataDir", "databaseUrl", "redisUrl", "wsUrl", "logLevel"],
 ).action((opts: Partial<Record<Flag, string>> & BackfillArgs) =>
   runOnce("tokenpool backfill", async () => {

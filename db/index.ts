@@ -20,6 +20,7 @@ export * from "./queries/list-order.js";
 export * from "./queries/transfers.js";
 export { SWEEP_ROWS, timesAsBlocks, type Transfer, type TransferFilter, type TransferPosition } from "./queries/transfer-walk.js";
 export * from "./queries/transfer-writes.js";
+export * from "./queries/transfer-stages.js";
 export * from "./queries/transfer-retention.js";
 export * from "./queries/extrinsics.js";
 export * from "./queries/account-ids.js";

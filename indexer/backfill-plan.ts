@@ -12,7 +12,7 @@
  */
 import type { ApiPromise } from "@polkadot/api";
 import { Metadata, TypeRegistry } from "@polkadot/types";
-import { eventRangesIn, getCheckpoint, type Database } from "../db/index.js";
+import { eventRangesIn, getCheckpoint, PARTITION_BLOCKS, type Database } from "../db/index.js";
 import { BackfillRangeError, splitRange, type BlockRange } from "./backfill.js";
 
 export interface RuntimeSegment extends BlockRange {
@@ -134,8 +134,25 @@ export async function checkDecodable(api: ApiPromise, segments: RuntimeSegment[]
  */
 export const MAX_CHUNKS = 200_000;
 
-/** Chunks of at most `size` blocks, none across a runtime upgrade, newest first. */
-export function planChunks(segments: RuntimeSegment[], size: number): BlockRange[] {
+/**
+ * `segments` cut where a partition of the history tables begins (every PARTITION_BLOCKS blocks):
+ * each chunk then lies in one partition, which the bulk path needs (a stage is one partition's).
+ */
+function byPartition(segments: RuntimeSegment[]): RuntimeSegment[] {
+  return segments.flatMap((s) => {
+    const out: RuntimeSegment[] = [];
+    for (let from = s.from; from <= s.to; ) {
+      const to = Math.min(s.to, from - (from % PARTITION_BLOCKS) + PARTITION_BLOCKS - 1);
+      out.push({ ...s, from, to });
+      from = to + 1;
+    }
+    return out;
+  });
+}
+
+/** Chunks of at most `size` blocks, none across a runtime upgrade or a partition's first block, newest first. */
+export function planChunks(runtimes: RuntimeSegment[], size: number): BlockRange[] {
+  const segments = byPartition(runtimes);
   const count = (n: number) => segments.reduce((sum, s) => sum + Math.ceil((s.to - s.from + 1) / n), 0);
   if (count(size) > MAX_CHUNKS) {
     const blocks = segments.reduce((n, s) => n + s.to - s.from + 1, 0);

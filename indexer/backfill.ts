@@ -14,7 +14,7 @@
  */
 import type { ApiPromise } from "@polkadot/api";
 import pRetry from "p-retry";
-import { getCheckpoint, markChunkDone, type Database } from "../db/index.js";
+import { completeChunk, getCheckpoint, stageFor, type Database } from "../db/index.js";
 import type { Logger } from "../shared/logger.js";
 import { connect } from "./chain/connect.js";
 import { ChainReader } from "./chain/reader.js";
@@ -94,13 +94,16 @@ export async function backfillChunk(
   const reader = new ChainReader(api, options.nativeTokenId, undefined, true);
   const deriver = new Deriver(reader, options);
   await seedAt(reader, deriver, range.from - 1);
-  let batch = new Batch();
+  // The bulk path: transfers into its partition's stage while one is loading (db/queries/transfer-stages.ts).
+  const stage = await stageFor(db, range);
+  const newBatch = () => Object.assign(new Batch(), { stage });
+  let batch = newBatch();
   let swaps = 0;
   const commits = new CommitQueue<Batch>((b) => b.commitHistory(db), onBlocks);
   const flush = async () => {
     if (batch.size === 0) return;
     const full = batch;
-    batch = new Batch();
+    batch = newBatch();
     await commits.push(full);
   };
   const pipeline = new Pipeline(reader, deriver, options.prefetchBlocks ?? 32, "history", true);
@@ -129,7 +132,8 @@ export async function backfillChunk(
     await commits.settle();
     throw err;
   }
-  await markChunkDone(db, { fromBlock: range.from, toBlock: range.to, swaps });
+  const finished = await completeChunk(db, { fromBlock: range.from, toBlock: range.to, swaps }, stage !== undefined);
+  if (finished) options.logger.info({ ...finished }, `backfill: the transfers of blocks ${finished.partitionStart}+ ${finished.how} as a partition`);
   return { blocks: range.to - range.from + 1, swaps };
 }
 

@@ -35,6 +35,7 @@ import {
   type ForeignLocation,
   accountIds,
   insertTransfers,
+  insertStagedTransfers,
   transferAddresses,
   type NewTransfer,
   recordBalances,
@@ -52,6 +53,11 @@ export class Batch {
   readonly blocks: Block[] = [];
   /** A block of `blocks` whose state was read (a bootstrap's snapshot), not its events. */
   snapshotBlock: number | undefined;
+  /**
+   * A backfill's stage (db/queries/transfer-stages.ts): its transfers are appended there, and its
+   * blocks are not recorded as held until the stage is attached.
+   */
+  stage: string | undefined;
   private readonly tokens = new Map<number, NewToken>();
   /** Destroyed tokens, with the block they were found gone at. */
   private readonly deleted = new Map<number, number>();
@@ -176,13 +182,13 @@ export class Batch {
     for (const rows of chunks(this.prices)) await addTokenCandles(t, rows, (n) => times.get(n));
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
-    for (const rows of chunks(this.transfers)) await insertTransfers(t, rows, ids);
+    for (const rows of chunks(this.transfers)) await (this.stage === undefined ? insertTransfers(t, rows, ids) : insertStagedTransfers(t, this.stage, rows, ids));
     for (const rows of chunks(this.extrinsics)) await insertBlockExtrinsics(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     if (this.blocks.length > 0) await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);
     for (const rows of chunks(this.skipped)) await replaceSkippedEvents(t, [], rows);
     // Last: it takes the event ranges' lock (recordEventRanges), held until commit.
-    for (const rows of chunks(this.blocks)) await insertBlocks(t, rows, this.snapshotBlock);
+    for (const rows of chunks(this.blocks)) await insertBlocks(t, rows, this.snapshotBlock, this.stage === undefined);
   }
 
   /**

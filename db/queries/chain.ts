@@ -9,16 +9,17 @@ export type Block = typeof blocks.$inferSelect;
 
 /**
  * Indexed blocks, and their events as held (event_ranges: recordEventRanges) unless `snapshot`
- * names one whose state was read but not its events (a bootstrap's block). Inside a writer's
- * transaction, call it last: it takes the event ranges' lock (see recordEventRanges).
+ * names one whose state was read but not its events (a bootstrap's block), or `held` is false (a
+ * backfill's stage: recorded when it is attached). Inside a writer's transaction, call it last:
+ * it takes the event ranges' lock (see recordEventRanges).
  */
-export async function insertBlocks(db: Database, rows: Block[], snapshot?: number): Promise<void> {
+export async function insertBlocks(db: Database, rows: Block[], snapshot?: number, held = true): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insert(blocks)
     .select(unnestRows(blocks, rows))
     .onConflictDoUpdate({ target: blocks.number, set: { hash: sql`excluded."hash"`, timestamp: sql`excluded."timestamp"` } });
-  await recordEventRanges(db, runsOf(rows.map((r) => r.number).filter((n) => n !== snapshot)));
+  if (held) await recordEventRanges(db, runsOf(rows.map((r) => r.number).filter((n) => n !== snapshot)));
 }
 
 /**

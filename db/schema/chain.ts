@@ -70,6 +70,24 @@ export const backfillChunks = pgTable(
 );
 
 /**
+ * Partitions of transfers a backfill loads in bulk (db/queries/transfer-stages.ts): its chunks'
+ * rows go into a table without indexes (`transfers_s<N>`), whose indexes are built once when the
+ * last of them is done, and which is then attached as the partition `transfers_p<N>`. `fromBlock`
+ * to `toBlock`: the blocks of the partition the latest run planning it asked for; the stage is
+ * finished when completed chunks cover them. Its blocks' coverage (event_ranges) is recorded at
+ * the attach, when its rows become visible.
+ */
+export const transferStages = pgTable("transfer_stages", {
+  partitionStart: int64().primaryKey(),
+  fromBlock: int64().notNull(),
+  toBlock: int64().notNull(),
+  /** "loading" until attached, then "attached" (late chunks of it record their own coverage). */
+  state: text().notNull().default("loading"),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  attachedAt: timestamp({ withTimezone: true }),
+});
+
+/**
  * `tokenpool backfill` runs as operators watch them (`tokenpool status`, /health, metrics): one
  * row per invocation, written every few seconds while it runs. The chunks themselves are
  * recorded in backfill_chunks; this says how far the run is and how fast. A row left "running"

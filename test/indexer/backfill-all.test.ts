@@ -70,7 +70,8 @@ async function everyTable(db: Database): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   const tables = await selectRows<{ t: string }>(db, sql`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`);
   for (const { t } of tables) {
-    if (t === "backfill_runs") continue;
+    // How the runs went, not what they wrote: a run's record, and the stages of one that loaded in bulk.
+    if (t === "backfill_runs" || t === "transfer_stages") continue;
     const cols = await selectRows<{ c: string }>(db, sql`select column_name as c from information_schema.columns where table_schema = current_schema() and table_name = ${t} and data_type <> 'timestamp with time zone' order by ordinal_position`);
     // Account ids are given out in the order addresses first arrive, which the chunks' order
     // decides: compared as the addresses they stand for (db/schema/transfers.ts).
@@ -144,13 +145,19 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
       `backfill plan: blocks 1-${head} (to the finalized head: the store has no follower checkpoint), 1 runtime (statemine 1000000 from block 1) found in 2 version reads; ${chunks} chunks of up to 2 blocks, newest first, 0 already done, ${chunks} to run\n`,
     );
     expect(a.stdout).toMatch(new RegExp(`^backfill done: blocks 1-${head}, ${head} indexed in [\\d.]+ s \\([\\d.]+ blocks/s, ${services.redisUrl ? "bullmq" : "in-process"}\\), \\d+ swaps; history from block 1, no gaps\\n$`));
-    const b = await cli(["backfill", "--from", "1", "--chunk", "2", "--workers", "3"], env(three, true));
+    // The three workers load the transfers in bulk (db/queries/transfer-stages.ts): a stage of
+    // partition 0, attached by whichever completes its last chunk; the tables end the same.
+    const b = await cli(["backfill", "--from", "1", "--chunk", "2", "--workers", "3", "--bulk-min-blocks", "1"], env(three, true));
     expect(b.status, b.stderr).toBe(0);
+    expect(b.stderr).toContain(`${chunks} to run; transfers of 1 partition loaded in bulk (from block 0: held once attached)\n`);
+    expect(b.stdout).toMatch(/; history from block 1, no gaps\n$/);
 
     const [sa, sb] = [await one.open(), await three.open()];
     try {
       const tables = await everyTable(sa.db);
       expect(tables.swaps!.length).toBeGreaterThan(3);
+      expect(tables.transfers!.length).toBeGreaterThan(3);
+      expect(await selectRows(sb.db, sql`select partition_start::int as p, state from transfer_stages`)).toEqual([{ p: 0, state: "attached" }]);
       expect(tables.blocks!.length).toBe(head);
       expect(await everyTable(sb.db)).toEqual(tables);
       await expectEqualsChain(sa.db);
@@ -178,7 +185,8 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
       const { db } = await store.open();
       const count = async (table: string) => Number((await selectRows<{ n: number }>(db, sql.raw(`select count(*)::int as n from "${table}"`)))[0]!.n);
       const inDoneChunks = async () => Number((await selectRows<{ n: number }>(db, sql`select coalesce(sum(to_block - from_block + 1), 0)::int as n from backfill_chunks`))[0]!.n);
-      const args = ["backfill", "--all", "--chunk", "5", "--workers", "1"];
+      // In bulk: the killed chunk's first batch is in the stage, and the resumed run loads it again (kept once at the attach).
+      const args = ["backfill", "--all", "--chunk", "5", "--workers", "1", "--bulk-min-blocks", "1"];
       // The killed run's too: its worker set the lock's length when it took the job.
       const same = { ...env(store, queue), BACKFILL_JOB_LOCK_SECONDS: String(LOCK_SECONDS) };
       // Killed once a chunk is done and the next has committed a block of its own (a batch is one block).
@@ -199,6 +207,7 @@ describe("tokenpool backfill --all on the devnet, from block 1", () => {
       if (queue) expect(seconds, "the killed job was taken over within about two short locks, not BullMQ's 30 s and more").toBeLessThan(30);
       await expectEqualsChain(db);
       expect(await count("backfill_chunks")).toBe(Math.ceil(head / 5));
+      expect(await selectRows(db, sql`select state from transfer_stages`)).toEqual([{ state: "attached" }]);
     }, LONG);
   }
 });

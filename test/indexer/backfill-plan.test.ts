@@ -159,3 +159,25 @@ it("a range whose oldest runtime's metadata @polkadot/types cannot decode (v8) i
   await expect(checkDecodable(api, segments)).rejects.toThrow(/^blocks 1–10 were executed by statemine 1, whose metadata cannot be decoded \(.*MetadataV8.*\); backfill from block 11 \(statemine 2\) instead$/);
   await expect(checkDecodable(api, segments.slice(1))).resolves.toBeUndefined();
 });
+
+it("chunks are cut where a partition begins (every 1,000,000 blocks), so each lies in one: the bulk path stages one partition's", () => {
+  const seg = (from: number, to: number, specVersion: number) => ({ from, to, specName: "statemint", specVersion });
+  const chunks = planChunks([seg(999_995, 2_000_003, 1)], 8);
+  expect(chunks).toHaveLength(1 + 125_000 + 1);
+  expect(chunks.slice(0, 3)).toEqual([
+    { from: 2_000_000, to: 2_000_003 },
+    { from: 1_999_992, to: 1_999_999 },
+    { from: 1_999_984, to: 1_999_991 },
+  ]);
+  expect(chunks.slice(-2)).toEqual([
+    { from: 1_000_000, to: 1_000_007 },
+    { from: 999_995, to: 999_999 },
+  ]);
+  expect(chunks.every((c) => Math.floor(c.from / 1_000_000) === Math.floor(c.to / 1_000_000))).toBe(true);
+  // A runtime upgrade and a partition's first block both cut.
+  expect(planChunks([seg(999_998, 1_000_001, 1), seg(1_000_002, 1_000_004, 2)], 10)).toEqual([
+    { from: 1_000_002, to: 1_000_004 },
+    { from: 1_000_000, to: 1_000_001 },
+    { from: 999_998, to: 999_999 },
+  ]);
+});

@@ -1,0 +1,151 @@
+/**
+ * The bulk path of a backfill (db/queries/transfer-stages.ts): an empty partition of transfers
+ * loaded as a table without indexes, invisible and not held until completed chunks cover what the
+ * run asked for, then attached with its five indexes and its blocks held in one step; a chunk
+ * loaded twice is kept once; a partition made row by row meanwhile takes the stage's rows; a
+ * chunk done after the attach holds its own blocks. Each test uses partitions of its own.
+ */
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import {
+  accountIds,
+  completeChunk,
+  finishStages,
+  insertBlocks,
+  insertStagedTransfers,
+  insertTransfers,
+  loadingStages,
+  markChunkDone,
+  missingIn,
+  partitionsOf,
+  planStages,
+  recordEventRanges,
+  rowsOf,
+  stageFor,
+  tokenTransfers,
+  transferAddresses,
+  type Database,
+  type NewTransfer,
+} from "../../db/index.js";
+import { describeDb } from "../support/db.js";
+
+const M = 1_000_000;
+
+/** Two transfers a block (a fee and a transfer), alice → bob and bob → carol. */
+const transfersOf = (from: number, to: number): NewTransfer[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i).flatMap((n) => [
+    { blockNumber: n, eventIndex: 0, timestamp: n * 6, tokenId: 1984, fromAccount: "alice", toAccount: "bob", amount: String(n), kind: "fee" as const, event: "assets.Transferred" },
+    { blockNumber: n, eventIndex: 1, timestamp: n * 6, tokenId: 1984, fromAccount: "bob", toAccount: "carol", amount: String(n + 1), kind: "transfer" as const, event: "assets.Transferred" },
+  ]);
+
+/** A chunk's batch as the backfill commits it into a stage: its transfers appended, its blocks not held. */
+async function loadChunk(db: Database, stage: string, from: number, to: number): Promise<void> {
+  const rows = transfersOf(from, to);
+  const ids = await accountIds(db, transferAddresses(rows));
+  const blocks = Array.from({ length: to - from + 1 }, (_, i) => ({ number: from + i, hash: `0x${(from + i).toString(16)}`, timestamp: (from + i) * 6 }));
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    await insertStagedTransfers(t, stage, rows, ids);
+    await insertBlocks(t, blocks, undefined, false);
+  });
+}
+
+describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
+  const listed = async (from: number, to: number) =>
+    (await tokenTransfers(ctx.db, { tokenId: 1984 }, { fromBlock: from, toBlock: to }, 100)).map((r) => `${r.blockNumber}/${r.eventIndex}:${r.fromAccount}>${r.toAccount}:${r.amount}:${r.kind}`);
+  const indexesOf = async (table: string) =>
+    rowsOf<{ def: string }>(await ctx.db.execute(sql`select regexp_replace(pg_get_indexdef(indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', '\\1') as def from pg_index where indrelid = ${table}::regclass order by 1`)).map((r) => r.def);
+
+  it("a stage is opened only for an empty partition the run asks enough of; the rows and blocks appear together when its last chunk completes, with the partition's five indexes", async () => {
+    const base = 40 * M;
+    // Partition 41 already holds rows, 42 has held blocks (no transfers), 43 is asked too little of.
+    await insertTransfers(ctx.db, transfersOf(41 * M, 41 * M));
+    await recordEventRanges(ctx.db, [{ fromBlock: 42 * M + 5, toBlock: 42 * M + 5 }]);
+    const chunks = [
+      { from: base + 11, to: base + 20 },
+      { from: base + 1, to: base + 10 },
+      { from: 41 * M + 1, to: 41 * M + 20 },
+      { from: 42 * M + 1, to: 42 * M + 20 },
+      { from: 43 * M + 1, to: 43 * M + 5 },
+    ];
+    expect(await planStages(ctx.db, chunks, 0)).toEqual([]);
+    expect(await planStages(ctx.db, chunks, 10)).toEqual([base]);
+    expect(await loadingStages(ctx.db)).toContainEqual({ partitionStart: base, fromBlock: base + 1, toBlock: base + 20 });
+    const stage = await stageFor(ctx.db, chunks[0]!);
+    expect(stage).toBe("transfers_s40");
+    expect(await stageFor(ctx.db, chunks[2]!)).toBeUndefined();
+
+    await loadChunk(ctx.db, stage!, base + 11, base + 20);
+    expect(await completeChunk(ctx.db, { fromBlock: base + 11, toBlock: base + 20, swaps: 0 }, true)).toBeUndefined();
+    // Loaded and completed, but not yet attached: nothing listed, and the blocks said missing.
+    expect(await listed(base, base + M - 1)).toEqual([]);
+    expect(await missingIn(ctx.db, base + 1, base + 20)).toEqual({ fromBlock: base + 1, toBlock: base + 20 });
+    await loadChunk(ctx.db, stage!, base + 1, base + 10);
+    const finished = await completeChunk(ctx.db, { fromBlock: base + 1, toBlock: base + 10, swaps: 0 }, true);
+    expect(finished).toMatchObject({ partitionStart: base, how: "attached", rows: 40, duplicates: 0 });
+
+    const expected = transfersOf(base + 1, base + 20)
+      .reverse()
+      .map((r) => `${r.blockNumber}/${r.eventIndex}:${r.fromAccount}>${r.toAccount}:${r.amount}:${r.kind}`);
+    expect(await listed(base, base + M - 1)).toEqual(expected);
+    expect(await missingIn(ctx.db, base + 1, base + 20)).toBeUndefined();
+    expect((await partitionsOf(ctx.db, "transfers")).find((p) => p.from === base)).toEqual({ name: "transfers_p40", from: base, to: base + M });
+    // The same five indexes as a partition made row by row (41), and the stage's table is gone.
+    expect(await indexesOf("transfers_p40")).toEqual(await indexesOf("transfers_p41"));
+    expect(await indexesOf("transfers_p40")).toHaveLength(5);
+    expect(rowsOf<{ t: string | null }>(await ctx.db.execute(sql`select to_regclass('transfers_s40')::text as t`))[0]!.t).toBeNull();
+    expect(await loadingStages(ctx.db)).not.toContainEqual(expect.objectContaining({ partitionStart: base }));
+    // The key holds from now on: the per-row path writes into the partition, once.
+    await insertTransfers(ctx.db, transfersOf(base + 20, base + 21));
+    expect(await listed(base + 20, base + 21)).toHaveLength(4);
+  });
+
+  it("a chunk loaded twice (a retry, a job taken over) is kept once: the duplicates go before the key is built", async () => {
+    const base = 44 * M;
+    expect(await planStages(ctx.db, [{ from: base, to: base + 9 }], 1)).toEqual([base]);
+    await loadChunk(ctx.db, "transfers_s44", base, base + 4); // the first attempt's first batch
+    await loadChunk(ctx.db, "transfers_s44", base, base + 9); // the retry, whole
+    const finished = await completeChunk(ctx.db, { fromBlock: base, toBlock: base + 9, swaps: 0 }, true);
+    expect(finished).toMatchObject({ how: "attached", rows: 20, duplicates: 10 });
+    expect(await listed(base, base + 9)).toHaveLength(20);
+    expect(Number(rowsOf<{ n: string }>(await ctx.db.execute(sql`select count(*) as n from transfers_p44`))[0]!.n)).toBe(20);
+  });
+
+  it("a partition made row by row meanwhile takes the stage's rows under its key; a chunk completed after the attach holds its own blocks", async () => {
+    const base = 45 * M;
+    expect(await planStages(ctx.db, [{ from: base + 1, to: base + 10 }], 1)).toEqual([base]);
+    await loadChunk(ctx.db, "transfers_s45", base + 1, base + 10);
+    // Another run on the per-row path wrote blocks 9–12 meanwhile (9 and 10 are the stage's too).
+    await insertTransfers(ctx.db, transfersOf(base + 9, base + 12));
+    expect(await completeChunk(ctx.db, { fromBlock: base + 1, toBlock: base + 10, swaps: 0 }, true)).toMatchObject({ how: "merged", rows: 20 });
+    expect(await listed(base, base + 20)).toHaveLength(24);
+    expect(rowsOf<{ t: string | null }>(await ctx.db.execute(sql`select to_regclass('transfers_s45')::text as t`))[0]!.t).toBeNull();
+    expect(await missingIn(ctx.db, base + 1, base + 10)).toBeUndefined();
+
+    // A chunk that started on the stage before the attach completes after it: its blocks held.
+    await insertTransfers(ctx.db, transfersOf(base + 30, base + 31));
+    await recordEventRanges(ctx.db, [{ fromBlock: base + 50, toBlock: base + 50 }]); // held after them: they are a gap, not the future
+    expect(await missingIn(ctx.db, base + 30, base + 31)).toEqual({ fromBlock: base + 30, toBlock: base + 31 });
+    expect(await completeChunk(ctx.db, { fromBlock: base + 30, toBlock: base + 31, swaps: 0 }, true)).toBeUndefined();
+    expect(await missingIn(ctx.db, base + 30, base + 31)).toBeUndefined();
+  });
+
+  it("a stage whose last completion was lost (a crash between marking and attaching) is finished by the next run", async () => {
+    const base = 46 * M;
+    await planStages(ctx.db, [{ from: base + 1, to: base + 4 }], 1);
+    await loadChunk(ctx.db, "transfers_s46", base + 1, base + 4);
+    await markChunkDone(ctx.db, { fromBlock: base + 1, toBlock: base + 4, swaps: 0 });
+    expect(await listed(base, base + 4)).toEqual([]);
+    expect((await finishStages(ctx.db)).map((f) => [f.partitionStart, f.how])).toContainEqual([base, "attached"]);
+    expect(await listed(base, base + 4)).toHaveLength(8);
+    expect(await missingIn(ctx.db, base + 1, base + 4)).toBeUndefined();
+    // Planned again after retention dropped it, the stage starts over.
+    await ctx.db.execute(sql`alter table transfers detach partition transfers_p46`);
+    await ctx.db.execute(sql`drop table transfers_p46`);
+    await ctx.db.execute(sql`delete from event_ranges where from_block >= ${base}`);
+    expect(await planStages(ctx.db, [{ from: base + 1, to: base + 4 }], 1)).toEqual([base]);
+    expect(await stageFor(ctx.db, { from: base + 1, to: base + 4 })).toBe("transfers_s46");
+    // Its old completed chunk was done before the stage opened again: it is not taken as loaded.
+    expect((await finishStages(ctx.db)).map((f) => f.partitionStart)).not.toContain(base);
+  });
+});
