@@ -58,21 +58,22 @@ export async function transferIngestion(handle: DbHandle): Promise<void> {
   rows.push({ what: `ingestion: transfer rows/s, one writer, ${RUNS} runs${on} (${store.text})`, measure: `ingestion: transfer rows/s, one writer${on}`, figure: `${range(one)}${exactly}`, ...one });
   rows.push({ what: `ingestion: transfer rows/s, two writers at once (two backfill workers), ${RUNS} runs${on} (${store.text})`, measure: `ingestion: transfer rows/s, two writers at once${on}`, figure: `${range(two)}${exactly}`, ...two });
   rows.push({ what: `ingestion: transfer rows/s, four writers at once, ${RUNS} runs${on} (${store.text})`, measure: `ingestion: transfer rows/s, four writers at once${on}`, figure: `${range(four)}${exactly}`, ...four });
-  rows.push({ what: `ingestion: the store's ceiling, transfer rows/s: the better of two and four writers (${ceiling === four ? "four" : "two"})${on}`, measure: `ingestion: the store's ceiling, transfer rows/s${on}`, figure: `${range(ceiling)}${exactly}`, ...ceiling, target: "≥ 100,000 (Postgres)", met: ceiling.median >= 100_000 && exact });
+  // The per-row path: the follower's, and a backfill's into a partition that holds rows already. Issue 40's target is the backfill's bulk path's (bulkLoads).
+  rows.push({ what: `ingestion, row by row: the store's ceiling, transfer rows/s: the better of two and four writers (${ceiling === four ? "four" : "two"})${on}`, measure: `ingestion: the store's ceiling, transfer rows/s${on}`, figure: `${range(ceiling)}${exactly}`, ...ceiling });
   results.transfers = { rowsPerSecond: ceiling, oneWriter: one, twoWriters: two, fourWriters: four, rates, countsExact: exact, bytesPerMillion: transferBytesPerMillion, store };
   await transferPages(handle, BENCH_ACCOUNTS[0]!);
-  // Last: a diagnostic without a target, which a failure must not cost the measures that have one.
+  // Last: the longest, which a failure must not cost the measures before it.
   (results.transfers as Record<string, unknown>).bulk = await bulkLoads(handle, on);
 }
 
-/** BENCH_PARTS=bulk: the bulk-load diagnostic alone, on a store of its own. */
+/** BENCH_PARTS=bulk: the backfill's bulk path alone, on a store of its own. */
 export async function bulkIngestion(handle: DbHandle): Promise<void> {
   const store = await storeSettings(handle);
   await bulkLoads(handle, `, ${store.name}`);
 }
 
 /**
- * The bulk-load diagnostic (bench/bulk-load.ts): RUNS loads of 10M × BENCH_SCALE rows, at least
+ * The backfill's bulk path (bench/bulk-load.ts): RUNS loads of 10M × BENCH_SCALE rows, at least
  * 2M (a fifth of a partition of Polkadot Asset Hub's ≈ 11M; smaller builds would flatter the
  * sort) and at most 10M (a partition of the bench's ten rows a block); a tenth on PGlite, whose
  * store is this process's memory (as transferTarget).
@@ -82,7 +83,7 @@ async function bulkLoads(handle: DbHandle, on: string): Promise<BulkLoad[]> {
   const n = Math.round(Math.min(10_000_000, Math.max(2_000_000, 10_000_000 * SCALE)) / (handle.kind === "postgres" ? 1 : 10));
   for (let run = 0; run < RUNS; run++) {
     const l = await bulkLoad(handle, n);
-    log(`  bulk load ${run + 1}/${RUNS}: ${l.rows} rows, load ${l.loadS.toFixed(1)} s, indexes ${l.indexS.toFixed(1)} s, range check and attach ${l.attachS.toFixed(1)} s: ${l.rowsPerSecond} rows/s`);
+    log(`  bulk load ${run + 1}/${RUNS}: ${l.rows} rows, load ${l.loadS.toFixed(1)} s, indexes ${l.indexS.toFixed(1)} s, range check, attach and coverage ${l.attachS.toFixed(1)} s: ${l.rowsPerSecond} rows/s`);
     loads.push(l);
   }
   const whole = spread(loads.map((l) => l.rowsPerSecond));
@@ -90,11 +91,12 @@ async function bulkLoads(handle: DbHandle, on: string): Promise<BulkLoad[]> {
   const mid = [...loads].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(loads.length / 2)]!;
   const exact = loads.every((l) => l.countsExact && l.indexesAdopted);
   rows.push({
-    what: `ingestion, bulk (a diagnostic of the path past the per-row ceiling): a partition's ${mid.rows.toLocaleString("en")} transfer rows loaded without indexes by two writers, its five indexes then built and the table attached, ${RUNS} runs${on}`,
+    what: `ingestion as \`tokenpool backfill\` writes an empty partition (its bulk path, db/queries/transfer-stages.ts): ${mid.rows.toLocaleString("en")} transfer rows appended to the partition's stage by two writers, then the chunk's completion builds the five indexes, attaches the stage and records its blocks, ${RUNS} runs${on}`,
     // The sort memory in the name: a build that spills to disk and one that does not are two measures.
     measure: `ingestion, bulk: transfer rows/s, a partition loaded, then indexed and attached, ${scaleOf(mid.rows)}${on}, maintenance_work_mem ${mid.maintenanceWorkMem}`,
-    figure: `${range(whole)} rows/s whole (the load alone ${range(load)}; the median run: load ${mid.loadS.toFixed(1)} s, indexes ${mid.indexS.toFixed(1)} s, range check and attach ${mid.attachS.toFixed(1)} s; maintenance_work_mem ${mid.maintenanceWorkMem}); counts exact, indexes adopted: ${exact ? "yes" : "NO"}`,
+    figure: `${range(whole)} rows/s whole (the load alone ${range(load)}; the median run: load ${mid.loadS.toFixed(1)} s, indexes ${mid.indexS.toFixed(1)} s, range check, attach and coverage ${mid.attachS.toFixed(1)} s; maintenance_work_mem ${mid.maintenanceWorkMem}); counts exact, indexes adopted: ${exact ? "yes" : "NO"}`,
     ...whole,
+    ...(handle.kind === "postgres" ? { target: "≥ 100,000 (Postgres)", met: whole.median >= 100_000 && exact } : {}),
   });
   return loads;
 }

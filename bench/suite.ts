@@ -24,7 +24,7 @@
  *    DEVNET_GENESIS. BENCH_PARTS=store or =peer runs one half; =http only the HTTP load (4),
  *    =snapshots only the holder snapshots (a 600,000-holder token at a past block, its CSV),
  *    =transfers the ledger (bench/ledger.ts: transfers at 20M rows, balances at a past block),
- *    =bulk its bulk-load diagnostic alone (BENCH_MAINTENANCE_WORK_MEM: the builds' sort memory),
+ *    =bulk the backfill's bulk path alone (BENCH_MAINTENANCE_WORK_MEM: the builds' sort memory),
  *    =asof answers as of a past block on the synthetic store, and BENCH_ROUTES (labels' parts,
  *    comma-separated) only those routes of it. Each row replaces the row of the same measure in
  *    results.json; the replaced row moves to results-history.jsonl (bench/results.ts).

@@ -63,6 +63,9 @@ const Health = z
           gaps: z.number().int().openapi({ description: "Runs of blocks after historyFrom whose events the store lacks (the chunks in flight, a re-bootstrap's skipped blocks), now" }),
           gapBlocks: z.number().int().openapi({ description: "Blocks in those gaps" }),
           moreGaps: z.boolean().openapi({ description: "More gaps than counted (only the newest 100 are)" }),
+          bulkLoading: z
+            .array(z.object({ partitionStart: z.number().int(), fromBlock: z.number().int(), toBlock: z.number().int() }))
+            .openapi({ description: "Partitions of transfers a backfill is loading in bulk: their blocks count as held (historyFrom, gaps) once the partition is attached, when its last chunk completes" }),
         })
         .nullable()
         .openapi({ description: "The latest `tokenpool backfill` run (docs/operators.md, Backfilling the whole chain) and the store's history coverage; null when none ran" }),

@@ -946,6 +946,12 @@ export interface components {
                     /** @description Blocks per second of the run */
                     blocksPerSecond: number;
                     blocksTotal: number;
+                    /** @description Partitions of transfers a backfill is loading in bulk: their blocks count as held (historyFrom, gaps) once the partition is attached, when its last chunk completes */
+                    bulkLoading: {
+                        fromBlock: number;
+                        partitionStart: number;
+                        toBlock: number;
+                    }[];
                     chunksDone: number;
                     chunksTotal: number;
                     /** @description Why it failed */

@@ -6,6 +6,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../database.js";
 import { backfillRuns } from "../schema/index.js";
 import { eventCoverage } from "./coverage.js";
+import { loadingStages } from "./transfer-stages.js";
 
 /** A run that has not written for this long is a process that died (it writes every few seconds). */
 export const BACKFILL_STALLED_SECONDS = 60;
@@ -78,6 +79,11 @@ export interface BackfillProgress extends HistoryCoverage {
   error: string | null;
   startedAt: string;
   updatedAt: string;
+  /**
+   * Partitions of transfers loading in bulk (db/queries/transfer-stages.ts): their blocks are
+   * written but held (in historyFrom and the gaps) only once the stage is attached.
+   */
+  bulkLoading: { partitionStart: number; fromBlock: number; toBlock: number }[];
 }
 
 /** The newest backfill run with the store's coverage now; null when no backfill ever ran. */
@@ -106,6 +112,7 @@ export async function latestBackfill(db: Database): Promise<BackfillProgress | n
     startedAt: r.startedAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
     ...(await historyCoverage(db)),
+    bulkLoading: await loadingStages(db),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   insertBlocks,
   insertStagedTransfers,
   insertTransfers,
+  latestBackfill,
   loadingStages,
   markChunkDone,
   missingIn,
@@ -22,11 +23,13 @@ import {
   recordEventRanges,
   rowsOf,
   stageFor,
+  startBackfillRun,
   tokenTransfers,
   transferAddresses,
   type Database,
   type NewTransfer,
 } from "../../db/index.js";
+import { backfillLine } from "../../cli/status-lines.js";
 import { describeDb } from "../support/db.js";
 
 const M = 1_000_000;
@@ -71,6 +74,10 @@ describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
     expect(await planStages(ctx.db, chunks, 0)).toEqual([]);
     expect(await planStages(ctx.db, chunks, 10)).toEqual([base]);
     expect(await loadingStages(ctx.db)).toContainEqual({ partitionStart: base, fromBlock: base + 1, toBlock: base + 20 });
+    // Operators see it (status, /health): the blocks are written but not yet held.
+    await startBackfillRun(ctx.db, { fromBlock: base + 1, toBlock: base + 20, runtimes: 1, chunksTotal: 2, chunksDone: 0, blocksTotal: 20, blocksDone: 0 });
+    const seen = `transfers of blocks ${base + 1}–${base + 20} loading in bulk (held once attached)`;
+    expect(backfillLine(await latestBackfill(ctx.db))).toContain(seen);
     const stage = await stageFor(ctx.db, chunks[0]!);
     expect(stage).toBe("transfers_s40");
     expect(await stageFor(ctx.db, chunks[2]!)).toBeUndefined();
@@ -95,6 +102,7 @@ describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
     expect(await indexesOf("transfers_p40")).toHaveLength(5);
     expect(rowsOf<{ t: string | null }>(await ctx.db.execute(sql`select to_regclass('transfers_s40')::text as t`))[0]!.t).toBeNull();
     expect(await loadingStages(ctx.db)).not.toContainEqual(expect.objectContaining({ partitionStart: base }));
+    expect(backfillLine(await latestBackfill(ctx.db))).not.toContain(seen);
     // The key holds from now on: the per-row path writes into the partition, once.
     await insertTransfers(ctx.db, transfersOf(base + 20, base + 21));
     expect(await listed(base + 20, base + 21)).toHaveLength(4);
