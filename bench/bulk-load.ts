@@ -49,7 +49,7 @@ async function clear(handle: DbHandle): Promise<void> {
   await db.execute(sql`delete from event_ranges where from_block >= ${FIRST_BLOCK}`);
 }
 
-export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sortMemoryOf(process.env.BENCH_MAINTENANCE_WORK_MEM)): Promise<BulkLoad> {
+export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sortMemoryOf(process.env.BENCH_MAINTENANCE_WORK_MEM), writers = 2): Promise<BulkLoad> {
   const db = handle.db;
   const n = Math.min(rows, PARTITION_BLOCKS * 10);
   const chunk = { fromBlock: FIRST_BLOCK, toBlock: FIRST_BLOCK + Math.ceil(n / 10) - 1, swaps: 0 };
@@ -57,14 +57,14 @@ export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sort
   if ((await planStages(db, [{ from: chunk.fromBlock, to: chunk.toBlock }], 1)).length !== 1) throw new Error(`bulk load: no stage opened for blocks ${chunk.fromBlock}+ (its partition exists, or holds blocks)`);
   const stage = stageTable(FIRST_BLOCK);
   try {
-    // Two writers, each its own blocks (ten rows a block), its rows made 10,000 at a time as it goes (10M rows at once would be gigabytes of objects).
-    const half = Math.ceil(n / 20) * 10;
+    // `writers` writers (backfill workers), each its own blocks (ten rows a block), its rows made 10,000 at a time as it goes (10M rows at once would be gigabytes of objects).
+    const share = Math.ceil(n / 10 / writers) * 10;
     const insert = (tx: never, r: Parameters<typeof insertStagedTransfers>[2], ids: Map<string, number>) => insertStagedTransfers(tx, stage, r, ids);
     const writer = async (from: number, count: number) => {
       for (let i = 0; i < count; i += 10_000) await writeAsIndexer(handle, benchTransfers(from + i / 10, Math.min(10_000, count - i)), insert);
     };
     let t = performance.now();
-    await Promise.all([writer(FIRST_BLOCK, half), writer(FIRST_BLOCK + half / 10, n - half)]);
+    await Promise.all(Array.from({ length: writers }, (_, w) => writer(FIRST_BLOCK + (w * share) / 10, Math.max(0, Math.min(share, n - w * share)))));
     const loadS = (performance.now() - t) / 1000;
     t = performance.now();
     const finished = await completeChunk(db, chunk, true, sortMemory);
