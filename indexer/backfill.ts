@@ -133,7 +133,7 @@ export async function backfillChunk(
     throw err;
   }
   const finished = await completeChunk(db, { fromBlock: range.from, toBlock: range.to, swaps }, stage !== undefined);
-  if (finished) options.logger.info({ ...finished }, `backfill: the transfers of blocks ${finished.partitionStart}+ ${finished.how} as a partition`);
+  if (finished) options.logger.info({ ...finished }, `backfill: the transfers loaded in bulk from block ${finished.partitionStart} are ${finished.how === "attached" ? "attached as their partition" : "merged into their partition"}, held from now on`);
   return { blocks: range.to - range.from + 1, swaps };
 }
 

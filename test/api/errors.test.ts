@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { historyCoverage, replaceSkippedEvents, setTask, startBackfillRun, updateBackfillRun } from "../../db/index.js";
+import { historyCoverage, planStages, replaceSkippedEvents, setTask, startBackfillRun, updateBackfillRun } from "../../db/index.js";
 import { describeDb, memoryStore } from "../support/db.js";
 import { buildApp, expectError } from "../support/app.js";
 import { HEAD_BLOCK, seedMarket } from "../support/fixtures.js";
@@ -131,7 +131,13 @@ describeDb("error paths", (ctx) => {
       startedAt: expect.any(String),
       updatedAt: expect.any(String),
       ...coverage,
+      bulkLoading: [],
     });
+    // A partition loading in bulk: its blocks are not held until it is attached, and /health says which.
+    await planStages(ctx.db, [{ from: 7_000_001, to: 7_000_010 }], 1);
+    expect(await backfill()).toMatchObject({ ...coverage, bulkLoading: [{ partitionStart: 7_000_000, fromBlock: 7_000_001, toBlock: 7_000_010 }] });
+    await ctx.db.execute(sql`delete from transfer_stages`);
+    await ctx.db.execute(sql`drop table transfers_s7`);
     await ctx.db.execute(sql`update backfill_runs set updated_at = now() - interval '5 minutes'`);
     expect(await backfill()).toMatchObject({ state: "stalled", etaSeconds: null });
     await updateBackfillRun(ctx.db, run, { chunksDone: 9, blocksDone: 9_000, blocksPerSecond: 240, state: "done" });
