@@ -125,6 +125,7 @@ export const INDEXED_TABLES = [
   "checkpoints",
   "backfill_chunks",
   "backfill_runs",
+  "transfer_stages",
   "pool_volume_hourly",
   "pool_volume_minutely",
   "skipped_events",
@@ -153,6 +154,11 @@ export async function resetIndexedData(db: Database): Promise<void> {
   // The rankings of snapshots being computed (db/queries/snapshot-rank.ts) are tables of their own: their snapshots are gone.
   await db.execute(sql.raw(`do $$ declare t text; begin
     for t in select tablename from pg_tables where schemaname = current_schema() and tablename ~ '^snapshot_ranks_[0-9]+$' loop
+      execute format('drop table %I', t);
+    end loop; end $$`));
+  // So are the tables of transfer stages (db/queries/transfer-stages.ts): rows of the chain indexed before, attached by no one now.
+  await db.execute(sql.raw(`do $$ declare t text; begin
+    for t in select tablename from pg_tables where schemaname = current_schema() and tablename ~ '^transfers_s[0-9]+$' loop
       execute format('drop table %I', t);
     end loop; end $$`));
 }

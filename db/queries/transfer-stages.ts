@@ -47,6 +47,9 @@ interface StageRow {
 
 type Num = string | number;
 
+/** Serializes planStages across runs (a transaction-scoped advisory lock). */
+const PLAN_LOCK_KEY = 7_262_029;
+
 /**
  * Opens a stage for each partition of transfers of which `chunks` (a run's chunks to do, each
  * within one partition) ask for at least `minBlocks` blocks, that does not exist and of which the
@@ -72,12 +75,23 @@ export async function planStages(db: Database, chunks: { from: number; to: numbe
         exists (select 1 from event_ranges where to_block >= ${start}::bigint and from_block < ${start + PARTITION_BLOCKS}::bigint) as events`),
     );
     if (held?.part != null || held?.events) continue;
-    await db.execute(sql.raw(`create table if not exists ${stageTable(start)} (like transfers including defaults)`));
-    // A stage found attached whose partition is gone (retention dropped it) starts again.
-    await db.execute(sql`
-      insert into transfer_stages (partition_start, from_block, to_block) values (${start}, ${a.from}, ${a.to})
-      on conflict (partition_start) do update set from_block = excluded.from_block, to_block = excluded.to_block, state = 'loading', attached_at = null,
-        created_at = case when transfer_stages.state = 'loading' then transfer_stages.created_at else now() end`);
+    await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      // Planners one at a time (not a lock on the table: a finisher updates its row): a stage's table
+      // is made afresh only when no stage of it is loading, never dropped under a run that planned
+      // it a moment before.
+      await t.execute(sql`select pg_advisory_xact_lock(${PLAN_LOCK_KEY})`);
+      const [open] = rowsOf<{ n: Num }>(await t.execute(sql`select 1 as n from transfer_stages where partition_start = ${start} and state = 'loading'`));
+      // A table without a loading stage is a leftover (the indexed data reset under it: a devnet
+      // started again): its rows belong to no stage, and would be attached with the next one's.
+      if (!open) await t.execute(sql.raw(`drop table if exists ${stageTable(start)}`));
+      await t.execute(sql.raw(`create table if not exists ${stageTable(start)} (like transfers including defaults)`));
+      // A stage found attached whose partition is gone (retention dropped it) starts again.
+      await t.execute(sql`
+        insert into transfer_stages (partition_start, from_block, to_block) values (${start}, ${a.from}, ${a.to})
+        on conflict (partition_start) do update set from_block = excluded.from_block, to_block = excluded.to_block, state = 'loading', attached_at = null,
+          created_at = case when transfer_stages.state = 'loading' then transfer_stages.created_at else now() end`);
+    });
     staged.push(start);
   }
   return staged;

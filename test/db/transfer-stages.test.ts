@@ -21,6 +21,7 @@ import {
   partitionsOf,
   planStages,
   recordEventRanges,
+  resetIndexedData,
   rowsOf,
   stageFor,
   startBackfillRun,
@@ -155,5 +156,20 @@ describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
     expect(await stageFor(ctx.db, { from: base + 1, to: base + 4 })).toBe("transfers_s46");
     // Its old completed chunk was done before the stage opened again: it is not taken as loaded.
     expect((await finishStages(ctx.db)).map((f) => f.partitionStart)).not.toContain(base);
+  });
+
+  it("a reset of the indexed data (a devnet started again) leaves no stage behind: the new chain's run loads a stage of its own rows only", async () => {
+    const base = 47 * M;
+    expect(await planStages(ctx.db, [{ from: base + 1, to: base + 10 }], 1)).toEqual([base]);
+    await loadChunk(ctx.db, "transfers_s47", base + 1, base + 10); // the old chain's rows
+    await resetIndexedData(ctx.db);
+    expect(await stageFor(ctx.db, { from: base + 1, to: base + 10 })).toBeUndefined();
+    expect(await loadingStages(ctx.db)).toEqual([]);
+    // The new chain's run asks blocks 1–5 of the partition: only its rows are attached and held.
+    expect(await planStages(ctx.db, [{ from: base + 1, to: base + 5 }], 1)).toEqual([base]);
+    await loadChunk(ctx.db, "transfers_s47", base + 1, base + 5);
+    expect(await completeChunk(ctx.db, { fromBlock: base + 1, toBlock: base + 5, swaps: 0 }, true)).toMatchObject({ how: "attached", rows: 10, duplicates: 0 });
+    expect(await listed(base, base + 20)).toHaveLength(10);
+    expect(await missingIn(ctx.db, base + 1, base + 5)).toBeUndefined();
   });
 });
