@@ -220,18 +220,25 @@ async function finish(t: Database, row: StageRow, sortMemory?: string): Promise<
     if (!/^\d+(kB|MB|GB)$/.test(sortMemory)) throw new Error(`sort memory: a size such as 64MB or 1GB, not "${sortMemory}"`);
     await t.execute(sql.raw(`set local maintenance_work_mem = '${sortMemory}'`));
   }
+  // Nothing more is appended to it from here on (a job taken over, a chunk outside the blocks asked
+  // for): the savepoint of the index builds below, rolled back on a duplicate, would release the
+  // builds' lock, and rows appended then (a duplicate again) would fail the second build.
+  await t.execute(sql.raw(`lock table ${stage} in share mode`));
   const [counted] = rowsOf<{ n: Num }>(await t.execute(sql.raw(`select count(*) as n from ${stage}`)));
   const rows = Number(counted!.n);
-  const [exists] = rowsOf<{ part: string | null }>(await t.execute(sql`select to_regclass(${part}) as part`));
+  const partitionExists = async () => rowsOf<{ part: string | null }>(await t.execute(sql`select to_regclass(${part}) as part`))[0]?.part != null;
+  // Made row by row meanwhile: its rows and the stage's are merged under its key.
+  const merge = async () => {
+    await t.execute(sql.raw(`insert into transfers select * from ${stage} on conflict (block_number, event_index) do nothing`));
+    await t.execute(sql.raw(`drop table ${stage}`));
+  };
   let how: StageFinish["how"];
   let duplicates = 0;
   let indexSeconds = 0;
   let attachSeconds = 0;
-  if (exists?.part != null) {
-    // Made row by row meanwhile: its rows and the stage's are merged under its key.
+  if (await partitionExists()) {
     const started = performance.now();
-    await t.execute(sql.raw(`insert into transfers select * from ${stage} on conflict (block_number, event_index) do nothing`));
-    await t.execute(sql.raw(`drop table ${stage}`));
+    await merge();
     attachSeconds = (performance.now() - started) / 1_000;
     how = "merged";
   } else {
@@ -256,14 +263,23 @@ async function finish(t: Database, row: StageRow, sortMemory?: string): Promise<
     for (const s of after) await t.execute(sql.raw(s));
     indexSeconds = (performance.now() - started) / 1_000;
     started = performance.now();
-    const [lo, hi] = [row.start, row.start + PARTITION_BLOCKS];
-    await t.execute(sql.raw(`alter table ${stage} add constraint ${stage}_range check (block_number >= ${lo} and block_number < ${hi})`));
-    await t.execute(sql.raw(`alter table transfers attach partition ${stage} for values from (${lo}) to (${hi})`));
-    // The partition's bound says it from now on; the partitions made by ensure_block_partitions have no CHECK either.
-    await t.execute(sql.raw(`alter table ${stage} drop constraint ${stage}_range`));
-    await t.execute(sql.raw(`alter table ${stage} rename to ${part}`));
+    // The lock the attach takes, taken first: a writer that made the partition while the indexes
+    // were built (its transaction held this lock) has committed it now, and the stage is merged
+    // into it instead (an attach would fail on the overlap, and the chunk be run again).
+    await t.execute(sql`lock table only transfers in share update exclusive mode`);
+    if (await partitionExists()) {
+      await merge();
+      how = "merged";
+    } else {
+      const [lo, hi] = [row.start, row.start + PARTITION_BLOCKS];
+      await t.execute(sql.raw(`alter table ${stage} add constraint ${stage}_range check (block_number >= ${lo} and block_number < ${hi})`));
+      await t.execute(sql.raw(`alter table transfers attach partition ${stage} for values from (${lo}) to (${hi})`));
+      // The partition's bound says it from now on; the partitions made by ensure_block_partitions have no CHECK either.
+      await t.execute(sql.raw(`alter table ${stage} drop constraint ${stage}_range`));
+      await t.execute(sql.raw(`alter table ${stage} rename to ${part}`));
+      how = "attached";
+    }
     attachSeconds = (performance.now() - started) / 1_000;
-    how = "attached";
   }
   await t.execute(sql`update transfer_stages set state = 'attached', attached_at = now() where partition_start = ${row.start}`);
   // Last: it takes the event ranges' lock (recordEventRanges).
