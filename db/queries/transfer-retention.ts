@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 import { dropPartitionsBefore } from "./partitions.js";
+import { dropStagesBefore } from "./transfer-stages.js";
 
 /**
  * Retention: transfers before block `before` are given up (`tokenpool prune-history --transfers`).
@@ -18,6 +19,8 @@ export async function pruneTransfers(db: Database, before: number, batch = 50_00
     insert into history_floors (kind, block_number) values ('transfers', ${before}::bigint)
     on conflict (kind) do update set block_number = greatest(history_floors.block_number, excluded.block_number)`);
   const { partitions, rows: dropped } = await dropPartitionsBefore(db, "transfers", before);
+  // A backfill's stages there too (db/queries/transfer-stages.ts): attached later, they would bring those rows back.
+  await dropStagesBefore(db, before);
   // The hashes of those blocks' extrinsics go with them (block_extrinsics: only transfers read them).
   await dropPartitionsBefore(db, "block_extrinsics", before);
   await db.execute(sql`delete from block_extrinsics where block_number < ${before}::bigint`);

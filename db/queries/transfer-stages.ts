@@ -144,10 +144,11 @@ export async function completeChunk(
     const t = tx as unknown as Database;
     await markChunkDone(t, chunk);
     const row = await lockStage(t, partitionStartOf(chunk.fromBlock));
-    if (row === undefined || row.state !== "loading") {
-      await recordEventRanges(t, [{ fromBlock: chunk.fromBlock, toBlock: chunk.toBlock }]);
-      return undefined;
-    }
+    // Attached meanwhile: the chunk's rows went into the partition (the table renamed under it).
+    // No stage at all (the indexed data reset under it): its rows went nowhere that is read, and
+    // nothing is recorded.
+    if (row?.state === "attached") await recordEventRanges(t, [{ fromBlock: chunk.fromBlock, toBlock: chunk.toBlock }]);
+    if (row?.state !== "loading") return undefined;
     return (await covered(t, row)) ? finish(t, row, sortMemory) : undefined;
   });
 }
@@ -165,6 +166,18 @@ export async function finishStages(db: Database): Promise<StageFinish[]> {
     if (f) done.push(f);
   }
   return done;
+}
+
+/**
+ * Retention (pruneTransfers): the stages of partitions wholly before `before` are dropped, their
+ * table and row, as the partitions are: attached later, they would bring back given-up rows.
+ */
+export async function dropStagesBefore(db: Database, before: number): Promise<number> {
+  const gone = rowsOf<{ start: Num }>(
+    await db.execute(sql`delete from transfer_stages where state = 'loading' and partition_start + ${PARTITION_BLOCKS}::bigint <= ${before}::bigint returning partition_start as start`),
+  );
+  for (const { start } of gone) await db.execute(sql.raw(`drop table if exists ${stageTable(Number(start))}`));
+  return gone.length;
 }
 
 /** Stages still loading: their partition and blocks, for status. */
@@ -214,8 +227,11 @@ function duplicateKey(err: unknown): boolean {
 async function finish(t: Database, row: StageRow, sortMemory?: string): Promise<StageFinish> {
   const stage = stageTable(row.start);
   const part = partitionTable(row.start);
-  // An index build of ~10M rows takes tens of seconds: no statement timeout of the role cuts it.
+  // An index build of ~10M rows takes tens of seconds: no statement timeout of the role cuts it,
+  // and no short lock_timeout throws them away at the attach (which waits for a writer's
+  // transaction that made a partition, a DETACH, an ANALYZE); past 10 minutes it is retried.
   await t.execute(sql`set local statement_timeout = 0`);
+  await t.execute(sql`set local lock_timeout = '10min'`);
   if (sortMemory !== undefined) {
     if (!/^\d+(kB|MB|GB)$/.test(sortMemory)) throw new Error(`sort memory: a size such as 64MB or 1GB, not "${sortMemory}"`);
     await t.execute(sql.raw(`set local maintenance_work_mem = '${sortMemory}'`));
@@ -228,15 +244,28 @@ async function finish(t: Database, row: StageRow, sortMemory?: string): Promise<
   const rows = Number(counted!.n);
   const partitionExists = async () => rowsOf<{ part: string | null }>(await t.execute(sql`select to_regclass(${part}) as part`))[0]?.part != null;
   // Made row by row meanwhile: its rows and the stage's are merged under its key.
+  // By name, the stage's columns that the table still has: the stage was made LIKE the table when
+  // it was opened, and a migration since may have changed the table but not the stage.
+  const columns = rowsOf<{ name: string }>(
+    await t.execute(sql`select s.attname as name from pg_attribute s join pg_attribute p on p.attname = s.attname and p.attrelid = 'transfers'::regclass and not p.attisdropped
+      where s.attrelid = ${stage}::regclass and s.attnum > 0 and not s.attisdropped order by s.attnum`),
+  ).map((r) => `"${r.name}"`).join(", ");
   const merge = async () => {
-    await t.execute(sql.raw(`insert into transfers select * from ${stage} on conflict (block_number, event_index) do nothing`));
+    await t.execute(sql`select ensure_block_partitions('transfers'::regclass, ${`{${row.start}}`}::bigint[])`);
+    await t.execute(sql.raw(`insert into transfers (${columns}) select ${columns} from ${stage} on conflict (block_number, event_index) do nothing`));
     await t.execute(sql.raw(`drop table ${stage}`));
   };
+  // A table changed since the stage was opened (a migration of transfers while it loaded) cannot
+  // take it as a partition: its rows are merged instead, by name, slower but whatever changed.
+  const [alike] = rowsOf<{ same: boolean }>(
+    await t.execute(sql`select (select array_agg((attname, atttypid, atttypmod, attnotnull)::text order by attname) from pg_attribute where attrelid = 'transfers'::regclass and attnum > 0 and not attisdropped)
+      = (select array_agg((attname, atttypid, atttypmod, attnotnull)::text order by attname) from pg_attribute where attrelid = ${stage}::regclass and attnum > 0 and not attisdropped) as same`),
+  );
   let how: StageFinish["how"];
   let duplicates = 0;
   let indexSeconds = 0;
   let attachSeconds = 0;
-  if (await partitionExists()) {
+  if (!alike?.same || (await partitionExists())) {
     const started = performance.now();
     await merge();
     attachSeconds = (performance.now() - started) / 1_000;

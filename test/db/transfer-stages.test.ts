@@ -20,9 +20,11 @@ import {
   missingIn,
   partitionsOf,
   planStages,
+  pruneTransfers,
   recordEventRanges,
   resetIndexedData,
   rowsOf,
+  setCheckpoint,
   stageFor,
   startBackfillRun,
   tokenTransfers,
@@ -171,5 +173,29 @@ describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
     expect(await completeChunk(ctx.db, { fromBlock: base + 1, toBlock: base + 5, swaps: 0 }, true)).toMatchObject({ how: "attached", rows: 10, duplicates: 0 });
     expect(await listed(base, base + 20)).toHaveLength(10);
     expect(await missingIn(ctx.db, base + 1, base + 5)).toBeUndefined();
+  });
+  it("a migration of transfers while a stage loads (a column added) does not wedge it: its rows are merged into the partition by name", async () => {
+    const base = 48 * M;
+    expect(await planStages(ctx.db, [{ from: base + 1, to: base + 4 }], 1)).toEqual([base]);
+    await loadChunk(ctx.db, "transfers_s48", base + 1, base + 4);
+    await ctx.db.execute(sql`alter table transfers add column note text`);
+    try {
+      expect(await completeChunk(ctx.db, { fromBlock: base + 1, toBlock: base + 4, swaps: 0 }, true)).toMatchObject({ how: "merged", rows: 8 });
+      expect(await listed(base, base + 4)).toHaveLength(8);
+      expect(await missingIn(ctx.db, base + 1, base + 4)).toBeUndefined();
+    } finally {
+      await ctx.db.execute(sql`alter table transfers drop column note`);
+    }
+  });
+
+  it("retention drops the stages of partitions it gives up, table and row: attached later, they would bring those rows back", async () => {
+    const base = 49 * M;
+    await planStages(ctx.db, [{ from: base + 1, to: base + 4 }, { from: 50 * M + 1, to: 50 * M + 4 }], 1);
+    await loadChunk(ctx.db, "transfers_s49", base + 1, base + 4);
+    await setCheckpoint(ctx.db, { blockNumber: 51 * M, blockHash: "0x51", chainFinalized: 51 * M });
+    await pruneTransfers(ctx.db, 50 * M);
+    expect((await loadingStages(ctx.db)).map((s) => s.partitionStart)).toEqual([50 * M]);
+    expect(rowsOf<{ t: string | null }>(await ctx.db.execute(sql`select to_regclass('transfers_s49')::text as t`))[0]!.t).toBeNull();
+    expect(await stageFor(ctx.db, { from: 50 * M + 1, to: 50 * M + 4 })).toBe("transfers_s50");
   });
 });
