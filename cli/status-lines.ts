@@ -31,6 +31,11 @@ export function backfillLine(b: BackfillProgress | null): string {
   const state = b.state === "stalled" ? `stalled (no progress written since ${b.updatedAt}: the process is gone; run the same command to resume)` : b.state === "interrupted" ? "interrupted (run the same command to resume)" : b.state;
   const eta = b.etaSeconds !== null ? `, about ${b.etaSeconds} s left` : "";
   const error = b.error ? ` (${b.error})` : "";
-  const bulk = b.bulkLoading.map((s) => `; transfers of blocks ${s.fromBlock}–${s.toBlock} loading in bulk (held once attached)`).join("");
+  // A whole chain's run stages every partition (18 on Polkadot Asset Hub): past two, one segment.
+  const stages = b.bulkLoading;
+  const bulk =
+    stages.length > 2
+      ? `; transfers of ${stages.length} partitions (blocks ${Math.min(...stages.map((s) => s.fromBlock))}–${Math.max(...stages.map((s) => s.toBlock))}) loading in bulk (held once attached)`
+      : stages.map((s) => `; transfers of blocks ${s.fromBlock}–${s.toBlock} loading in bulk (held once attached)`).join("");
   return `backfill: ${state}${error}, blocks ${b.from}–${b.to} (${b.runtimes} runtime${b.runtimes === 1 ? "" : "s"}), ${b.blocksDone}/${b.blocksTotal} blocks, ${b.chunksDone}/${b.chunksTotal} chunks, ${b.blocksPerSecond} blocks/s${eta}; ${coverageText(b)}${bulk}\n`;
 }

@@ -80,7 +80,11 @@ describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
     // Operators see it (status, /health): the blocks are written but not yet held.
     await startBackfillRun(ctx.db, { fromBlock: base + 1, toBlock: base + 20, runtimes: 1, chunksTotal: 2, chunksDone: 0, blocksTotal: 20, blocksDone: 0 });
     const seen = `transfers of blocks ${base + 1}–${base + 20} loading in bulk (held once attached)`;
-    expect(backfillLine(await latestBackfill(ctx.db))).toContain(seen);
+    const progress = (await latestBackfill(ctx.db))!;
+    expect(backfillLine(progress)).toContain(seen);
+    // A whole chain's 18 partitions are one segment, not 18.
+    const many = Array.from({ length: 18 }, (_, i) => ({ partitionStart: i * M, fromBlock: Math.max(1, i * M), toBlock: i * M + M - 1 }));
+    expect(backfillLine({ ...progress, bulkLoading: many })).toMatch(/; transfers of 18 partitions \(blocks 1–17999999\) loading in bulk \(held once attached\)\n$/);
     const stage = await stageFor(ctx.db, chunks[0]!);
     expect(stage).toBe("transfers_s40");
     expect(await stageFor(ctx.db, chunks[2]!)).toBeUndefined();
