@@ -75,7 +75,9 @@ export const backfillChunks = pgTable(
  * last of them is done, and which is then attached as the partition `transfers_p<N>`. `fromBlock`
  * to `toBlock`: the blocks of the partition the latest run planning it asked for; the stage is
  * finished when completed chunks cover them. Its blocks' coverage (event_ranges) is recorded at
- * the attach, when its rows become visible.
+ * the attach, when its rows become visible. A migration that changes transfers' columns must
+ * change the stage tables (`transfers_s<N>`) too: the finish merges a stage unlike the table by
+ * name, but appends name TRANSFER_COLUMNS.
  */
 export const transferStages = pgTable("transfer_stages", {
   partitionStart: int64().primaryKey(),
