@@ -90,6 +90,7 @@ export async function planStages(db: Database, chunks: { from: number; to: numbe
       await t.execute(sql`
         insert into transfer_stages (partition_start, from_block, to_block) values (${start}, ${a.from}, ${a.to})
         on conflict (partition_start) do update set from_block = excluded.from_block, to_block = excluded.to_block, state = 'loading', attached_at = null,
+          blocks_done = case when transfer_stages.state = 'loading' then transfer_stages.blocks_done else 0 end,
           created_at = case when transfer_stages.state = 'loading' then transfer_stages.created_at else now() end`);
     });
     staged.push(start);
@@ -149,6 +150,12 @@ export async function completeChunk(
     // nothing is recorded.
     if (row?.state === "attached") await recordEventRanges(t, [{ fromBlock: chunk.fromBlock, toBlock: chunk.toBlock }]);
     if (row?.state !== "loading") return undefined;
+    // Counted first: reading every completed chunk of the partition at each completion would be
+    // quadratic in its chunks (10,000 of them at --chunk 100).
+    const [counted] = rowsOf<{ n: Num }>(
+      await t.execute(sql`update transfer_stages set blocks_done = blocks_done + ${chunk.toBlock - chunk.fromBlock + 1} where partition_start = ${row.start} returning blocks_done as n`),
+    );
+    if (Number(counted!.n) < row.to - row.from + 1) return undefined;
     return (await covered(t, row)) ? finish(t, row, sortMemory) : undefined;
   });
 }

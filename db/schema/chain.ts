@@ -85,6 +85,12 @@ export const transferStages = pgTable("transfer_stages", {
   toBlock: int64().notNull(),
   /** "loading" until attached, then "attached" (late chunks of it record their own coverage). */
   state: text().notNull().default("loading"),
+  /**
+   * Blocks of the chunks completed into it since it was opened, counted as they complete (a chunk
+   * run twice counts twice): the exact check of the completed chunks, which reads them all, runs
+   * only once this reaches the blocks asked for, not at every completion.
+   */
+  blocksDone: int64().notNull().default(0),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   attachedAt: timestamp({ withTimezone: true }),
 });

@@ -19,7 +19,7 @@ import {
   type NewTransfer,
 } from "../../db/index.js";
 import { dbTargets, describeDb } from "../support/db.js";
-import { until } from "../support/wait.js";
+import { gate, until } from "../support/wait.js";
 
 const transfer = (blockNumber: number): NewTransfer => ({
   blockNumber,
@@ -32,13 +32,6 @@ const transfer = (blockNumber: number): NewTransfer => ({
   kind: "transfer",
   event: "assets.Transferred",
 });
-
-/** A promise and its resolve: holds a session's transaction open until the test lets go. */
-function gate(): { wait: Promise<void>; open(): void } {
-  let open = () => {};
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
 
 /** `work`'s error (or "done"), or "still waiting" after `ms`: a wait without bound fails the test instead of hanging it. */
 async function settled(work: Promise<unknown>, ms: number): Promise<unknown> {

@@ -6,51 +6,21 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import {
-  accountIds,
   completeChunk,
   createDb,
-  insertBlocks,
-  insertStagedTransfers,
   insertTransfers,
   missingIn,
   planStages,
   rowsOf,
   tokenTransfers,
-  transferAddresses,
   type Database,
   type DbHandle,
-  type NewTransfer,
 } from "../../db/index.js";
 import { dbTargets, describeDb } from "../support/db.js";
-import { until } from "../support/wait.js";
+import { loadChunk, transfersOf } from "../support/stages.js";
+import { gate, until } from "../support/wait.js";
 
 const M = 1_000_000;
-
-/** Two transfers a block, as in test/db/transfer-stages.test.ts. */
-const transfersOf = (from: number, to: number): NewTransfer[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i).flatMap((n) => [
-    { blockNumber: n, eventIndex: 0, timestamp: n * 6, tokenId: 1984, fromAccount: "alice", toAccount: "bob", amount: String(n), kind: "fee" as const, event: "assets.Transferred" },
-    { blockNumber: n, eventIndex: 1, timestamp: n * 6, tokenId: 1984, fromAccount: "bob", toAccount: "carol", amount: String(n + 1), kind: "transfer" as const, event: "assets.Transferred" },
-  ]);
-
-/** A chunk's batch as the backfill commits it into a stage. */
-async function loadChunk(db: Database, stage: string, from: number, to: number): Promise<void> {
-  const rows = transfersOf(from, to);
-  const ids = await accountIds(db, transferAddresses(rows));
-  const blocks = Array.from({ length: to - from + 1 }, (_, i) => ({ number: from + i, hash: `0x${(from + i).toString(16)}`, timestamp: (from + i) * 6 }));
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
-    await insertStagedTransfers(t, stage, rows, ids);
-    await insertBlocks(t, blocks, undefined, false);
-  });
-}
-
-/** A promise and its resolve: holds a session's transaction open until the test lets go. */
-function gate(): { wait: Promise<void>; open(): void } {
-  let open = () => {};
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
 
 const postgresTarget = dbTargets.find((t) => t.name === "postgres")!;
 

@@ -6,3 +6,10 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** A promise and its resolve: holds a session's transaction open until the test lets go. */
+export function gate(): { wait: Promise<void>; open(): void } {
+  let open = () => {};
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { wait, open };
+}
