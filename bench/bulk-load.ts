@@ -61,7 +61,7 @@ export async function bulkLoad(handle: DbHandle, rows: number, sortMemory = sort
     const share = Math.ceil(n / 10 / writers) * 10;
     const insert = (tx: never, r: Parameters<typeof insertStagedTransfers>[2], ids: Map<string, number>) => insertStagedTransfers(tx, stage, r, ids);
     const writer = async (from: number, count: number) => {
-      for (let i = 0; i < count; i += 10_000) await writeAsIndexer(handle, benchTransfers(from + i / 10, Math.min(10_000, count - i)), insert);
+      for (let i = 0; i < count; i += 10_000) await writeAsIndexer(handle, benchTransfers(from + i / 10, Math.min(10_000, count - i)), insert, 10_000);
     };
     let t = performance.now();
     await Promise.all(Array.from({ length: writers }, (_, w) => writer(FIRST_BLOCK + (w * share) / 10, Math.max(0, Math.min(share, n - w * share)))));

@@ -23,14 +23,15 @@ export const benchTransfers = (start: number, n: number): NewTransfer[] =>
 
 /**
  * `data` written as the indexer writes it: each 10,000 rows' accounts given their ids first
- * (accountIds on the pool), then a transaction of `insert` calls of 2,000 rows each.
+ * (accountIds on the pool), then a transaction of `insert` calls of `piece` rows each: 2,000 on
+ * the per-row path (indexer/writer.ts ROWS_PER_STATEMENT), all of them into a stage (one COPY).
  */
-export async function writeAsIndexer(handle: DbHandle, data: NewTransfer[], insert: (tx: never, rows: NewTransfer[], ids: Map<string, number>) => Promise<void>): Promise<void> {
+export async function writeAsIndexer(handle: DbHandle, data: NewTransfer[], insert: (tx: never, rows: NewTransfer[], ids: Map<string, number>) => Promise<void>, piece = 2_000): Promise<void> {
   for (let i = 0; i < data.length; i += 10_000) {
     const batch = data.slice(i, i + 10_000);
     const ids = await accountIds(handle.db, transferAddresses(batch));
     await handle.db.transaction(async (tx) => {
-      for (let j = 0; j < batch.length; j += 2_000) await insert(tx as never, batch.slice(j, j + 2_000), ids);
+      for (let j = 0; j < batch.length; j += piece) await insert(tx as never, batch.slice(j, j + piece), ids);
     });
   }
 }

@@ -182,7 +182,8 @@ export class Batch {
     for (const rows of chunks(this.prices)) await addTokenCandles(t, rows, (n) => times.get(n));
     for (const rows of chunks(this.swaps)) await insertSwaps(t, rows);
     for (const rows of chunks(this.liquidity)) await insertLiquidityEvents(t, rows);
-    for (const rows of chunks(this.transfers)) await (this.stage === undefined ? insertTransfers(t, rows, ids) : insertStagedTransfers(t, this.stage, rows, ids));
+    if (this.stage !== undefined) await insertStagedTransfers(t, this.stage, this.transfers, ids);
+    else for (const rows of chunks(this.transfers)) await insertTransfers(t, rows, ids);
     for (const rows of chunks(this.extrinsics)) await insertBlockExtrinsics(t, rows);
     for (const rows of chunks(this.foreignLocations)) await upsertForeignLocations(t, rows);
     if (this.blocks.length > 0) await replaceSkippedEvents(t, this.blocks.map((b) => b.number), []);

@@ -28,7 +28,8 @@ import { rowsOf, type Database } from "../database.js";
 import { markChunkDone } from "./chain.js";
 import { recordEventRanges, type BlockRange } from "./coverage.js";
 import { PARTITION_BLOCKS } from "./partitions.js";
-import { TRANSFER_COLUMNS, unnestTransfers, type NewTransfer } from "./transfer-writes.js";
+import { copyRows, postgresClient } from "../copy.js";
+import { TRANSFER_COLUMN_NAMES, TRANSFER_COLUMNS, transferCopyRow, unnestTransfers, type NewTransfer } from "./transfer-writes.js";
 
 /** Blocks of one partition a run must ask for before its transfers go through a stage (`tokenpool backfill --bulk-min-blocks`). */
 export const BULK_MIN_BLOCKS = 100_000;
@@ -106,10 +107,16 @@ export async function stageFor(db: Database, range: { from: number; to: number }
   return row ? stageTable(start) : undefined;
 }
 
-/** Appends transfer rows to a stage: no partition to make, no key to check (duplicates go at the attach). */
+/**
+ * Appends transfer rows to a stage: no partition to make, no key to check (duplicates go at the
+ * attach). On Postgres one COPY (db/copy.ts: ≈ 1.45× an insert from unnest into a table without
+ * indexes); on PGlite, which has no COPY from a client's stream, inserts of 2,000 rows.
+ */
 export async function insertStagedTransfers(db: Database, stage: string, rows: NewTransfer[], ids: Map<string, number>): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(sql`insert into ${sql.raw(stage)} ${TRANSFER_COLUMNS} ${unnestTransfers(rows, ids)}`);
+  const client = postgresClient(db);
+  if (client) return copyRows(client, stage, TRANSFER_COLUMN_NAMES, rows.map((r) => transferCopyRow(r, ids)));
+  for (let i = 0; i < rows.length; i += 2_000) await db.execute(sql`insert into ${sql.raw(stage)} ${TRANSFER_COLUMNS} ${unnestTransfers(rows.slice(i, i + 2_000), ids)}`);
 }
 
 /** How a stage ended: attached as the partition, or merged into one made meanwhile; seconds of its steps. */

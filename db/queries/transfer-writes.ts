@@ -28,26 +28,30 @@ export async function insertTransfers(db: Database, rows: NewTransfer[], ids?: M
   await db.execute(sql`insert into transfers ${TRANSFER_COLUMNS} ${unnestTransfers(rows, idOf)} on conflict (block_number, event_index) do nothing`);
 }
 
-/** The columns unnestTransfers gives, in its order. */
-export const TRANSFER_COLUMNS = sql.raw("(block_number, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount, kind, event, value_usd, tip)");
+/** A transfer row's columns as the writes give them (unnestTransfers, transferCopyRow), in order. */
+export const TRANSFER_COLUMN_NAMES = ["block_number", "event_index", "extrinsic_index", "timestamp", "token_id", "lp_token_id", "from_id", "to_id", "amount", "kind", "event", "value_usd", "tip"] as const;
+export const TRANSFER_COLUMNS = sql.raw(`(${TRANSFER_COLUMN_NAMES.join(", ")})`);
+
+/** An account's id in `idOf`; null for none. Never a row that names no one: an address without an id is an error, not a null account. */
+function accountIdOf(idOf: Map<string, number>, a: string | null | undefined): number | null {
+  if (a == null) return null;
+  const id = idOf.get(a);
+  if (id === undefined) throw new Error(`transfers: no account id for ${a}`);
+  return id;
+}
+
+/** A row's values in TRANSFER_COLUMN_NAMES' order, its accounts as the ids in `idOf` (a COPY's row: db/copy.ts). */
+export function transferCopyRow(r: NewTransfer, idOf: Map<string, number>): (string | number | null)[] {
+  return [r.blockNumber, r.eventIndex, r.extrinsicIndex ?? null, r.timestamp, r.tokenId ?? null, r.lpTokenId ?? null, accountIdOf(idOf, r.fromAccount), accountIdOf(idOf, r.toAccount), r.amount, transferKindCode(r.kind), r.event, r.valueUsd ?? null, r.tip ?? null];
+}
 
 /**
- * `rows` as one `select` of array parameters (unnest), in TRANSFER_COLUMNS' order, their accounts
- * as the ids in `idOf`; also what bench/bulk-load.ts loads a table without indexes with.
+ * `rows` as one `select` of array parameters (unnest), in TRANSFER_COLUMN_NAMES' order, their
+ * accounts as the ids in `idOf`.
  */
 export function unnestTransfers(rows: NewTransfer[], idOf: Map<string, number>): SQL {
   const col = <K extends keyof NewTransfer>(k: K) => pgArray(rows.map((r) => r[k] ?? null));
-  const idCol = (k: "fromAccount" | "toAccount") =>
-    pgArray(
-      rows.map((r) => {
-        const a = r[k];
-        if (a == null) return null;
-        const id = idOf.get(a);
-        // Never a row that names no one: an address without an id is an error, not a null account.
-        if (id === undefined) throw new Error(`transfers: no account id for ${a}`);
-        return id;
-      }),
-    );
+  const idCol = (k: "fromAccount" | "toAccount") => pgArray(rows.map((r) => accountIdOf(idOf, r[k])));
   return sql`select * from unnest(${col("blockNumber")}::bigint[], ${col("eventIndex")}::integer[], ${col("extrinsicIndex")}::integer[], ${col("timestamp")}::bigint[],
                          ${col("tokenId")}::bigint[], ${col("lpTokenId")}::bigint[], ${idCol("fromAccount")}::integer[], ${idCol("toAccount")}::integer[],
                          ${col("amount")}::numeric[], ${pgArray(rows.map((r) => transferKindCode(r.kind)))}::smallint[], ${col("event")}::text[], ${col("valueUsd")}::numeric[], ${col("tip")}::numeric[])`;

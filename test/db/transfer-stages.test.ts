@@ -8,8 +8,10 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import {
+  accountIds,
   completeChunk,
   finishStages,
+  insertStagedTransfers,
   insertTransfers,
   latestBackfill,
   loadingStages,
@@ -25,6 +27,9 @@ import {
   stageFor,
   startBackfillRun,
   tokenTransfers,
+  transferAddresses,
+  type Database,
+  type NewTransfer,
 } from "../../db/index.js";
 import { backfillLine } from "../../cli/status-lines.js";
 import { describeDb } from "../support/db.js";
@@ -180,4 +185,35 @@ describeDb("the bulk path of a backfill: transfer stages", (ctx) => {
     expect(rowsOf<{ t: string | null }>(await ctx.db.execute(sql`select to_regclass('transfers_s49')::text as t`))[0]!.t).toBeNull();
     expect(await stageFor(ctx.db, { from: 50 * M + 1, to: 50 * M + 4 })).toBe("transfers_s50");
   });
+  it("every column of every row comes out of a stage as the per-row path writes it, whatever its text holds; a batch rolled back leaves none", async () => {
+    const [staged, perRow] = [47 * M, 48 * M];
+    // Every column set or null, a u128 amount, and text that COPY's format must escape.
+    const odd = (base: number): NewTransfer[] => [
+      { blockNumber: base + 1, eventIndex: 0, extrinsicIndex: 3, timestamp: 6, tokenId: 1984, fromAccount: "alice", toAccount: "bob", amount: "340282366920938463463374607431768211455", kind: "fee", event: "assets.Transferred", valueUsd: "0.000001", tip: "7" },
+      { blockNumber: base + 1, eventIndex: 1, extrinsicIndex: null, timestamp: 6, tokenId: null, lpTokenId: 5, fromAccount: null, toAccount: "carol", amount: "1", kind: "mint", event: "pool\tAssets.\\Issued\n\r\\N", valueUsd: null, tip: null },
+      { blockNumber: base + 2, eventIndex: 0, timestamp: 12, tokenId: 7, fromAccount: "bob", toAccount: null, amount: "0", kind: "burn", event: "x\ty\u00e9\\", valueUsd: "12.5" },
+    ];
+    expect(await planStages(ctx.db, [{ from: staged + 1, to: staged + 2 }], 1)).toEqual([staged]);
+    const rows = odd(staged);
+    const ids = await accountIds(ctx.db, transferAddresses(rows));
+    // A batch that fails after its transfers are appended takes them back with it.
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await insertStagedTransfers(tx as unknown as Database, "transfers_s47", rows, ids);
+        throw new Error("the batch fails");
+      }),
+    ).rejects.toThrow("the batch fails");
+    expect(Number(rowsOf<{ n: string }>(await ctx.db.execute(sql`select count(*) as n from transfers_s47`))[0]!.n)).toBe(0);
+    await insertStagedTransfers(ctx.db, "transfers_s47", rows, ids);
+    await markChunkDone(ctx.db, { fromBlock: staged + 1, toBlock: staged + 2, swaps: 0 });
+    expect(await completeChunk(ctx.db, { fromBlock: staged + 1, toBlock: staged + 2, swaps: 0 }, true)).toMatchObject({ how: "attached", rows: 3 });
+    await insertTransfers(ctx.db, odd(perRow));
+    const all = async (base: number) =>
+      rowsOf<Record<string, unknown>>(await ctx.db.execute(sql`select block_number - ${base} as block, event_index, extrinsic_index, timestamp, token_id, lp_token_id, from_id, to_id, amount::text, kind, event, value_usd::text, tip::text from transfers where block_number between ${base} and ${base + M - 1} order by 1, 2`));
+    const stagedRows = await all(staged);
+    expect(stagedRows).toHaveLength(3);
+    expect(stagedRows).toEqual(await all(perRow));
+    expect(stagedRows.map((r) => r.event)).toEqual(rows.map((r) => r.event));
+  });
 });
+
