@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { measureOf, mergeRows, scaleOf, stableName, type Row } from "../../bench/results.js";
+import { measureOf, mergeRows, RETIRED, scaleOf, stableName, type Row } from "../../bench/results.js";
 
 const row = (what: string, figure: string, extra: Partial<Row> = {}): Row => ({ what, figure, ...extra });
 
@@ -27,6 +27,13 @@ describe("bench/results.json: one row per measure", () => {
     expect(superseded).toEqual([]);
   });
 
+  it("a measure no bench takes any more leaves the file at the next record of any part, into the history", () => {
+    const old = row("ingestion: the store's ceiling, transfer rows/s: the better of two and four writers (two), PostgreSQL as installed", "73,728", { target: "≥ 100,000 (Postgres)", date: "2026-11-29T08:41:38Z" });
+    const { rows, superseded } = mergeRows([old, row("pages p50", "1 ms", { date: "2026-11-20T00:00:00Z" })], [row("worker blocks/s", "210")], "2026-11-30T00:00:00Z");
+    expect(rows.map((r) => r.what)).toEqual(["pages p50", "worker blocks/s"]);
+    expect(superseded).toEqual([old]);
+  });
+
   it("a store's scale is part of a measure, its exact row count is not", () => {
     expect([scaleOf(2_000_000), scaleOf(20_100_000), scaleOf(200_000_000), scaleOf(300_000)]).toEqual(["2M rows", "20M rows", "200M rows", "300k rows"]);
     expect(stableName("/pools (list) (22,986 B): share of bare Hono")).toBe(stableName("/pools (list) (23,001 B): share of bare Hono"));
@@ -42,5 +49,6 @@ describe("bench/results.json: one row per measure", () => {
     const stable = keys.map(stableName);
     expect(stable.filter((k, i) => stable.indexOf(k) !== i)).toEqual([]);
     expect(file.rows.filter((r) => !r.date || Number.isNaN(Date.parse(r.date))).map((r) => r.what)).toEqual([]);
+    expect(file.rows.filter((r) => RETIRED.some((x) => x.name.test(r.what))).map((r) => r.what)).toEqual([]);
   });
 });

@@ -4,9 +4,10 @@
  * postgres.js 3.4.9 left it pending for ever (porsager/postgres#1173; patches/postgres+3.4.9.patch).
  */
 import { sql } from "drizzle-orm";
-import { expect, it } from "vitest";
+import net from "node:net";
+import { expect, it, vi } from "vitest";
 import { copyRows, copyText, postgresClient } from "../../db/copy.js";
-import { rowsOf, type Database } from "../../db/index.js";
+import { createDb, rowsOf, type Database, type DbHandle } from "../../db/index.js";
 import { dbTargets, describeDb, memoryStore } from "../support/db.js";
 
 it("a value in COPY's text format: the four characters the format reads escaped, null as \\N, the rest as it is", () => {
@@ -51,6 +52,18 @@ describeDb(
       await expect(copyRows(postgresClient(ctx.db)!, "copy_probe_missing", ["n"], [[1]])).rejects.toThrow(/does not exist/);
     });
 
+
+    it("every connection is opened with TCP_NODELAY, as libpq and node-postgres open theirs: a COPY's data and its end are two writes, and the second waited out the server's delayed ACK (≈ 40 ms a COPY)", async () => {
+      const noDelay = vi.spyOn(net.Socket.prototype, "setNoDelay");
+      const store = await createDb({ databaseUrl: (ctx.handle as DbHandle & { url: string }).url, maxConnections: 2 });
+      try {
+        await store.db.execute(sql`select 1`);
+        expect(noDelay).toHaveBeenCalledWith(true);
+      } finally {
+        noDelay.mockRestore();
+        await store.close();
+      }
+    });
   },
   dbTargets.find((t) => t.name === "postgres")!,
 );
