@@ -33,9 +33,22 @@ export function copyText(v: CopyValue): string {
   return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r")) : v;
 }
 
-/** Appends `rows` (each in `columns`' order) to `table` with one COPY on `client`, written in pieces as the connection drains. */
+/**
+ * Appends `rows` (each in `columns`' order) to `table` with one COPY on `client`, written in pieces
+ * as the connection drains. On a pool (`db` outside a transaction) the COPY is a transaction of
+ * its own, on a connection it holds: postgres.js pipelines a query onto a busy connection when
+ * none is free, and one sent into a COPY's data fails, or fails the COPY.
+ */
 export async function copyRows(client: Sql, table: string, columns: readonly string[], rows: readonly CopyValue[][]): Promise<void> {
   if (rows.length === 0) return;
+  // A transaction's client (or a reserved one) has no `begin`: its connection is its own already.
+  // Not `reserve()`: released after its connection dropped, postgres.js puts the closed connection
+  // back among the open ones, and the next query sent to it hangs (postgres.js 3.4.9, tried).
+  if (typeof (client as Partial<Sql>).begin !== "function") return copyOn(client, table, columns, rows);
+  await client.begin((tx) => copyOn(tx, table, columns, rows));
+}
+
+async function copyOn(client: Pick<Sql, "unsafe">, table: string, columns: readonly string[], rows: readonly CopyValue[][]): Promise<void> {
   const stream = await client.unsafe(`copy ${table} (${columns.join(", ")}) from stdin`).writable();
   await new Promise<void>((resolve, reject) => {
     stream.on("error", reject);

@@ -52,6 +52,19 @@ describeDb(
       await expect(copyRows(postgresClient(ctx.db)!, "copy_probe_missing", ["n"], [[1]])).rejects.toThrow(/does not exist/);
     });
 
+    it("a COPY on the pool, outside a transaction, has its connection to itself: a query issued meanwhile is not pipelined into its data", async () => {
+      // One connection: postgres.js pipelines a query onto a busy one when no other is free.
+      const store = await createDb({ databaseUrl: (ctx.handle as DbHandle & { url: string }).url, maxConnections: 1 });
+      try {
+        await store.db.execute(sql`create table if not exists copy_pool_probe (n integer, t text)`);
+        const rows = Array.from({ length: 20_000 }, (_, i) => [i, `row ${i}`]);
+        const [, other] = await Promise.all([copyRows(postgresClient(store.db)!, "copy_pool_probe", ["n", "t"], rows), store.db.execute(sql`select 1 as ok`)]);
+        expect(rowsOf(other)).toEqual([{ ok: 1 }]);
+        expect(rowsOf(await store.db.execute(sql`select count(*)::int as n from copy_pool_probe`))).toEqual([{ n: 20_000 }]);
+      } finally {
+        await store.close();
+      }
+    });
 
     it("every connection is opened with TCP_NODELAY, as libpq and node-postgres open theirs: a COPY's data and its end are two writes, and the second waited out the server's delayed ACK (≈ 40 ms a COPY)", async () => {
       const noDelay = vi.spyOn(net.Socket.prototype, "setNoDelay");
