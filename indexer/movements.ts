@@ -58,7 +58,9 @@ function fieldAccount(e: ChainEvent, field: Field): string | null {
 
 // Functions of the module, not closures made per event: a block's movements are most of its events.
 export function movement(e: ChainEvent, token: { tokenId: number } | { lpTokenId: number }): RawTransfer | undefined {
-  const spec = MOVEMENTS[e.section === "balances" ? "balances" : "fungibles"]![e.method];
+  // Own keys only: an event named `constructor` or `toString` (any name a runtime gives) is none.
+  const table = MOVEMENTS[e.section === "balances" ? "balances" : "fungibles"]!;
+  const spec = Object.hasOwn(table, e.method) ? table[e.method] : undefined;
   if (!spec) return undefined;
   const [kind, fromField, toField, amountField] = spec;
   return {

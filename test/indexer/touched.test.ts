@@ -88,6 +88,13 @@ describe("touched set", () => {
     ]);
   });
 
+  it("an event named as a property of every object (constructor, toString: a runtime's metadata names its events) moves nothing and fails nothing", () => {
+    const odd: ChainEvent[] = ["constructor", "toString", "__proto__"].map((method, index) => ({ index, section: "assets", method, extrinsic: 1, data: { assetId: "1984" }, accounts: [] }));
+    const changes = collectChanges(odd, { nativeTokenId: 0, pools: new Map() });
+    expect(changes.transfers).toEqual([]);
+    expect(changes.skipped).toEqual([]);
+  });
+
   it("reads the asset id of runtimes without field names (metadata before v14) from the first field", () => {
     const old: ChainEvent[] = [{ index: 0, section: "assets", method: "Transferred", extrinsic: 1, data: { "0": "1984", "1": TREASURY, "2": TRADER, "3": "5" }, accounts: [TREASURY, TRADER] }];
     const changes = collectChanges(old, { nativeTokenId: 0, pools: new Map() });
