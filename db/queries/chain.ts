@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../database.js";
 import { backfillChunks, blocks, indexerTasks, skippedEvents } from "../schema/index.js";
-import { deleteRecorded } from "./balance-history.js";
+import { deleteRecorded, storable } from "./balance-history.js";
 import { unnestRows } from "./bulk.js";
 import { recordEventRanges, runsOf } from "./coverage.js";
 
@@ -90,7 +90,8 @@ export type SkippedEventRow = typeof skippedEvents.$inferInsert;
  */
 export async function replaceSkippedEvents(db: Database, blockNumbers: number[], rows: SkippedEventRow[]): Promise<void> {
   if (blockNumbers.length > 0) await db.delete(skippedEvents).where(inArray(skippedEvents.blockNumber, blockNumbers));
-  if (rows.length > 0) await db.insert(skippedEvents).values(rows).onConflictDoNothing();
+  // A runtime's metadata names its events, and the reasons quote what an event held: NUL, which text cannot hold, is dropped.
+  if (rows.length > 0) await db.insert(skippedEvents).values(rows.map((r) => ({ ...r, event: storable(r.event)!, reason: storable(r.reason)! }))).onConflictDoNothing();
 }
 
 /** Skipped events on record, counted up to `cap` (the count is for an alert, not an audit). */

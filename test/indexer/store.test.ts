@@ -4,7 +4,7 @@
  * NUL byte is storable, and any number of skipped events fits one batch.
  */
 import { expect, it } from "vitest";
-import { allForeignLocations, countSkippedEvents, getToken, upsertTokens } from "../../db/index.js";
+import { allForeignLocations, countSkippedEvents, getToken, latestSkippedEvents, replaceSkippedEvents, upsertTokens } from "../../db/index.js";
 import { TokenDirectory } from "../../indexer/chain/directory.js";
 import { locationJsonToken } from "../../indexer/chain/locations.js";
 import { Market } from "../../indexer/market.js";
@@ -52,6 +52,11 @@ describeDb("the indexer's store", (ctx) => {
   it("stores asset metadata with a NUL byte in it (any bytes the asset's owner chose) without failing the batch: the NUL, which Postgres text cannot hold, is dropped and the rest kept", async () => {
     await upsertTokens(ctx.db, [{ id: 66, name: "Evil\u0000Coin", symbol: "E\u0000", decimals: 0, supply: "1", blockNumber: 1 }]);
     expect(await getToken(ctx.db, 66)).toMatchObject({ name: "EvilCoin", symbol: "E" });
+  });
+
+  it("records a skipped event whose name holds a NUL byte (a runtime's metadata names its events) without failing the batch: the NUL is dropped", async () => {
+    await replaceSkippedEvents(ctx.db, [], [{ blockNumber: 3, eventIndex: 0, event: "assets.Evil\u0000", reason: "assetId is not a u32\u0000" }]);
+    expect(await latestSkippedEvents(ctx.db, 1)).toMatchObject([{ blockNumber: 3, event: "assets.Evil", reason: "assetId is not a u32" }]);
   });
 
   it("commits a batch with 20,000 skipped events, and /health's count stops at 10,000", async () => {
