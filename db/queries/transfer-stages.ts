@@ -16,10 +16,12 @@
  *   from a stalled worker) appends its rows twice. The unique index then fails to build, and the
  *   duplicates are removed (a sort of the stage, once; the same block and event give the same
  *   row) before it is built again.
- * - A chunk still loading into a stage that was attached meanwhile writes into the partition
- *   (the table was renamed under it) and records its own coverage when it completes; a stage
- *   whose partition was made row by row meanwhile (a run of the per-row path over the same
- *   range) is merged into it with ON CONFLICT instead of attached.
+ * - A chunk that loaded into a stage attached meanwhile (its completion came after the attach)
+ *   has its rows in the partition (the table was renamed) and records its own coverage when it
+ *   completes; a batch of it still loading then fails (the stage's name is gone) and the chunk's
+ *   retry goes row by row into the partition. A stage whose partition was made row by row
+ *   meanwhile (a run of the per-row path over the same range) is merged into it with ON
+ *   CONFLICT instead of attached.
  * - The attach is one transaction with the chunk's completion: a crash rolls it back whole, and
  *   the next chunk's completion or run (finishStages) does it again.
  */
