@@ -31,6 +31,8 @@ export interface FollowerOptions extends IndexerOptions {
   historyWorkers?: number;
   /** Prometheus metrics (the batch commit time is observed here; the rest read `status`). */
   metrics?: IndexerMetrics;
+  /** How long the node may take to send the first finalized head of a subscription before the session reconnects. Default 60 s. */
+  firstAnswerMs?: number;
   /** How often the heartbeat is written, and the finalized head asked for while idle at it. Default 5 s. */
   heartbeatMs?: number;
   /**

@@ -13,7 +13,7 @@ export { OtherChainError, StatePrunedError } from "./start.js";
 import { CHAIN_TASK, deleteTask, getCheckpoint, getTask, resetIndexedData, setTask, WriterLockLost, type ChainInfo, type Checkpoint, type Database } from "../db/index.js";
 import { Bootstrapper } from "./bootstrap.js";
 import { catchUp } from "./catch-up.js";
-import { connect } from "./chain/connect.js";
+import { connect, untilLost } from "./chain/connect.js";
 import { ChainReader, StateDiscardedAt } from "./chain/reader.js";
 import { Deriver } from "./derive.js";
 import { Heartbeat } from "./heartbeat.js";
@@ -173,10 +173,14 @@ export class Follower {
       this.wake?.();
     });
     this.heartbeat.stage = "subscribing to finalized heads";
-    const unsubscribe = await api.rpc.chain.subscribeFinalizedHeads((header) => {
-      this.status.finalized = Math.max(this.status.finalized ?? 0, header.number.toNumber());
-      this.wake?.();
-    });
+    const unsubscribe = await untilLost(
+      api,
+      api.rpc.chain.subscribeFinalizedHeads((header) => {
+        this.status.finalized = Math.max(this.status.finalized ?? 0, header.number.toNumber());
+        this.wake?.();
+      }),
+      { what: "the first finalized head", ms: this.options.firstAnswerMs, signal: this.abort.signal, late: (unsubscribe) => unsubscribe() },
+    );
     try {
       this.status.connected = true;
       this.status.sessions++;

@@ -75,3 +75,52 @@ export async function connect(wsUrl: string): Promise<ApiPromise> {
     throw err;
   }
 }
+
+/** How long a subscription's first answer may take: a node that confirms it and then says nothing is as good as gone. */
+export const FIRST_ANSWER_MS = 60_000;
+
+export interface UntilLostOptions<T> {
+  /** What is waited for, in the error's words. */
+  what: string;
+  /** The time limit; default FIRST_ANSWER_MS. */
+  ms?: number;
+  /** A stop: rejects at once. */
+  signal?: AbortSignal;
+  /** Gets a value that comes after the rejection (an unsubscribe, say). */
+  late?: (value: T) => void;
+}
+
+/**
+ * `pending` (a call on `api`), or a rejection as soon as the connection drops, the time limit
+ * passes or `signal` aborts. polkadot-js resolves a subscription with its first value, and a
+ * socket that closes after the node confirmed the subscription but before that value leaves the
+ * promise pending for good (the provider rejects only requests still waiting for their answer):
+ * the follower then waited on "subscribing to finalized heads" for as long as it ran (found by
+ * the fault campaign).
+ */
+export function untilLost<T>(api: ApiPromise, pending: Promise<T>, options: UntilLostOptions<T>): Promise<T> {
+  const { what, ms = FIRST_ANSWER_MS, signal, late } = options;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const lost = () => end(new Error(`the connection dropped while waiting for ${what}`));
+    const stopped = () => end(new Error(`stopped while waiting for ${what}`));
+    const timer = setTimeout(() => end(new Error(`no answer for ${what} within ${ms} ms`)), ms);
+    function end(err: Error | undefined, value?: T): void {
+      if (settled) return void (err === undefined && late?.(value as T));
+      settled = true;
+      clearTimeout(timer);
+      api.off("disconnected", lost);
+      signal?.removeEventListener("abort", stopped);
+      if (err) reject(err);
+      else resolve(value as T);
+    }
+    api.on("disconnected", lost);
+    signal?.addEventListener("abort", stopped);
+    pending.then(
+      (value) => end(undefined, value),
+      (err: unknown) => end(err instanceof Error ? err : new Error(String(err))),
+    );
+    if (!api.isConnected) lost();
+    else if (signal?.aborted) stopped();
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * A subscription to finalized heads that the node confirms but never follows with a head — the
+ * connection dropped just after the confirmation, or a node that says nothing more — ends the
+ * session and the follower reconnects; it no longer waits "subscribing to finalized heads" for
+ * as long as it runs (the fault campaign found one waiting 124 s and counting).
+ */
+import { afterEach, beforeAll, expect, it } from "vitest";
+import { Follower } from "../../indexer/follower.js";
+import { oracleSettings } from "../../indexer/service.js";
+import { loadConfig } from "../../shared/config.js";
+import { assetHubRuntimes, type RuntimeId } from "../support/fake-chain.js";
+import { marketChain } from "../support/fake-market.js";
+import { startFakeNode, type FakeNode } from "../support/fake-node.js";
+import type { RuntimeCodec } from "../support/fake-storage.js";
+import { captureLog } from "../support/log.js";
+import { startRpcRelay, type RpcRelay } from "../support/rpc-relay.js";
+import { describeDb, oneStore } from "../support/db.js";
+import { until } from "../support/wait.js";
+
+const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
+const HEAD = 5;
+const SUBSCRIBE = "chain_subscribeFinalizedHeads";
+
+let runtimes: Record<RuntimeId, RuntimeCodec>;
+beforeAll(async () => {
+  runtimes = await assetHubRuntimes();
+});
+
+const open: { node?: FakeNode; relay?: RpcRelay; follower?: Follower }[] = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) {
+    await o.follower?.stop();
+    await o.relay?.close();
+    await o.node?.close();
+  }
+});
+
+describeDb("a subscription's first finalized head that never comes", (ctx) => {
+  const start = async (firstAnswerMs: number) => {
+    const chain = marketChain(runtimes, { blocks: HEAD + 2, upgradeAt: HEAD + 100 });
+    const node = await startFakeNode(chain, { finalized: HEAD });
+    open.push({ node });
+    const relay = await startRpcRelay(node.url);
+    open.push({ relay });
+    const log = captureLog();
+    const follower = new Follower(ctx.db, { oracle: oracleSettings(config), batchBlocks: 4, logger: log.logger, nativeTokenId: 0, wsUrl: relay.url, historyHours: 0, retryMs: 50, heartbeatMs: 60_000, firstAnswerMs });
+    open.push({ follower });
+    return { node, relay, log, follower };
+  };
+
+  it("the connection dropped after the node confirmed the subscription: the follower reconnects at once and follows", async () => {
+    // A time limit longer than the test: only the dropped connection can end the wait.
+    const { node, relay, log, follower } = await start(600_000);
+    relay.cutAfterAnswer.add(SUBSCRIBE);
+    follower.start();
+    await until("the connection cut after the subscription's confirmation", () => log.text().includes("the connection dropped while waiting for the first finalized head"), 20_000);
+    relay.cutAfterAnswer.clear();
+    await until(`the bootstrap at block ${HEAD}`, () => follower.status.block === HEAD, 20_000);
+    node.finalize(HEAD + 2);
+    await until(`block ${HEAD + 2} followed`, () => follower.status.block === HEAD + 2, 20_000);
+    expect(follower.status.sessions).toBe(1);
+    expect(log.text()).toContain("indexer: connection lost or failed; resuming from the checkpoint");
+  });
+
+  it("a node that confirms the subscription and sends no head: the session ends at the time limit and the follower reconnects", async () => {
+    const { relay, log, follower } = await start(1_000);
+    relay.silenced.add("chain_finalizedHead");
+    follower.start();
+    await until("the time limit", () => log.text().includes("no answer for the first finalized head within 1000 ms"), 20_000);
+    expect(follower.status.block).toBeNull();
+    relay.silenced.clear();
+    await until(`the bootstrap at block ${HEAD}`, () => follower.status.block === HEAD, 20_000);
+  });
+
+  it("stop() while it waits for the first head returns at once", async () => {
+    const { relay, follower } = await start(600_000);
+    relay.silenced.add("chain_finalizedHead");
+    follower.start();
+    await until("the subscription asked", () => (relay.calls.get(SUBSCRIBE) ?? 0) > 0, 20_000);
+    const started = Date.now();
+    await follower.stop();
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+}, oneStore("pglite"));
