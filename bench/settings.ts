@@ -9,7 +9,7 @@ export const ROWS_PER_BLOCK = Math.max(1, Number(process.env.BENCH_ROWS_PER_BLOC
 export const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 /** What to run: `store` (sections 1–5) and `peer` (6), default both; `http` the HTTP load only; `transfers` the transfer ingestion and pages only; `bulk` the backfill's bulk path only (bench/bulk-load.ts); `ingest` holder ingestion and balance lookups only; `snapshots` holder snapshots; `asof` answers as of a past block. A part alone replaces only its own rows in results.json. */
 export const PARTS = new Set((process.env.BENCH_PARTS ?? "store,peer").split(","));
-/** Only the HTTP-load routes whose label contains one of these (BENCH_ROUTES, comma-separated); unset = all. */
+/** Only the routes whose label contains one of these (BENCH_ROUTES, comma-separated), in the HTTP load and the reads under ingest; unset = all. */
 export const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;
 /** The request rate of "reads under ingest" (idle and busy alike). */
 export const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 5_000);
