@@ -162,11 +162,17 @@ describe("HTTP abuse: budgets per connection, one header block, one key per answ
       Array.from({ length: 8 }, async (_, i) => {
         const body = JSON.stringify({ email: `slow${i}-${Date.now()}@example.com`, password: "correct horse battery" });
         const raw = await exchange(server.port, `POST /auth/register HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Forwarded-For: 198.51.100.${i + 1}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 10_000);
-        return { status: raw ? parse(raw).status : 0, ms: performance.now() - started };
+        const answer = raw ? parse(raw) : undefined;
+        return { status: answer?.status ?? 0, body: answer?.body ?? "", ms: performance.now() - started };
       }),
     );
-    expect(Math.max(...answers.map((a) => a.ms)), "the slowest sign-up outlasted the deadline and its sweep").toBeGreaterThan(200);
-    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    // Every one answered in full, none cut. On a loaded machine a sign-up whose turn comes after
+    // HASH_WAIT_MS (2 s) is the hash queue's 503 — an answer too, and still the server's wait.
+    for (const a of answers) {
+      if (a.status !== 200) expect({ status: a.status, code: (JSON.parse(a.body || "{}") as { error?: { code?: string } }).error?.code }).toEqual({ status: 503, code: "SERVICE_UNAVAILABLE" });
+    }
+    const late = answers.filter((a) => a.status === 200 && a.ms > 200);
+    expect(late.length, "a sign-up computed for longer than the deadline and its sweep was answered 200").toBeGreaterThan(0);
     expect(server.connections.write_timeout).toBe(0);
   });
 
