@@ -119,7 +119,7 @@ export class Follower {
       let api: ApiPromise | undefined;
       try {
         this.heartbeat.stage = "connecting to the node";
-        api = await connect(this.options.wsUrl);
+        api = await connect(this.options.wsUrl, this.abort.signal);
         // Stopped while it connected: no new session (no "resuming" after a stop).
         if (this.stopped) break;
         await this.session(api);
