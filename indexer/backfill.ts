@@ -159,10 +159,14 @@ async function seedAt(reader: ChainReader, deriver: Deriver, number: number): Pr
 export class Connection {
   private api: Promise<ApiPromise> | undefined;
 
-  constructor(private readonly wsUrl: string) {}
+  constructor(
+    private readonly wsUrl: string,
+    /** A stop: ends a connection attempt too. */
+    private readonly signal?: AbortSignal,
+  ) {}
 
   get(): Promise<ApiPromise> {
-    this.api ??= connect(this.wsUrl);
+    this.api ??= connect(this.wsUrl, this.signal);
     this.api.catch(() => (this.api = undefined));
     return this.api;
   }
@@ -183,7 +187,7 @@ export interface LocalRun {
   onBlocks: (committed: number) => void;
   /** Each chunk once it is complete (marked done). */
   onChunk?: (chunk: BlockRange) => void;
-  /** Set to stop taking new chunks (SIGTERM); chunks in flight finish. */
+  /** Set to stop taking new chunks (SIGTERM); chunks in flight finish, one waiting for its next attempt is left for a later run. */
   signal?: AbortSignal;
 }
 
@@ -195,18 +199,19 @@ export async function runLocal(run: LocalRun): Promise<{ blocks: number; swaps: 
   let next = 0;
   const total = { blocks: 0, swaps: 0 };
   const worker = async () => {
-    const conn = new Connection(run.wsUrl);
+    const conn = new Connection(run.wsUrl, run.signal);
     try {
       while (next < run.chunks.length && !run.signal?.aborted) {
         const chunk = run.chunks[next++]!;
+        let done: { blocks: number; swaps: number } | undefined;
         const result = await pRetry(
           async () => {
             let committed = 0;
             try {
-              return await backfillChunk(run.db, await conn.get(), chunk, run.options, (n) => {
+              return (done = await backfillChunk(run.db, await conn.get(), chunk, run.options, (n) => {
                 committed += n;
                 run.onBlocks(n);
-              });
+              }));
             } catch (err) {
               // The next attempt redoes the chunk from its start: take back its progress.
               if (committed > 0) run.onBlocks(-committed);
@@ -218,10 +223,18 @@ export async function runLocal(run: LocalRun): Promise<{ blocks: number; swaps: 
             retries: CHUNK_ATTEMPTS - 1,
             minTimeout: RETRY_BASE_MS,
             factor: 2,
-            onFailedAttempt: ({ error, attemptNumber, retriesLeft }) =>
-              run.options.logger.warn({ chunk: rangeKey(chunk), attempt: attemptNumber, retriesLeft, err: error.message }, "backfill: chunk failed; retrying"),
+            // A stop ends the wait for the next attempt, which went on (backoff, a new connection, the chunk's start read).
+            signal: run.signal,
+            onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+              if (!run.signal?.aborted) run.options.logger.warn({ chunk: rangeKey(chunk), attempt: attemptNumber, retriesLeft, err: error.message }, "backfill: chunk failed; retrying");
+            },
           },
-        );
+        ).catch((err: unknown) => {
+          // p-retry throws the stop's abort even after an attempt that succeeded: `done` is that attempt's.
+          if (run.signal?.aborted) return done;
+          throw err;
+        });
+        if (!result) break;
         total.blocks += result.blocks;
         total.swaps += result.swaps;
         if (result.blocks === chunk.to - chunk.from + 1) run.onChunk?.(chunk);

@@ -119,7 +119,7 @@ export class Follower {
       let api: ApiPromise | undefined;
       try {
         this.heartbeat.stage = "connecting to the node";
-        api = await connect(this.options.wsUrl);
+        api = await connect(this.options.wsUrl, this.abort.signal);
         // Stopped while it connected: no new session (no "resuming" after a stop).
         if (this.stopped) break;
         await this.session(api);
@@ -166,7 +166,6 @@ export class Follower {
     queue.onPost = () => this.wake?.();
     const sweepAbort = new AbortController();
     const stopSweep = () => sweepAbort.abort();
-    this.abort.signal.addEventListener("abort", stopSweep);
     let sweeping: Promise<void> | undefined;
     api.on("disconnected", () => {
       failure = new Error("WebSocket disconnected");
@@ -182,6 +181,7 @@ export class Follower {
       { what: "the first finalized head", ms: this.options.firstAnswerMs, signal: this.abort.signal, late: (unsubscribe) => unsubscribe() },
     );
     try {
+      this.abort.signal.addEventListener("abort", stopSweep); // not before the subscription: a session ended there kept it for good
       this.status.connected = true;
       this.status.sessions++;
       const checkpoint = await this.open(s);

@@ -11,7 +11,16 @@ const INIT_TIMEOUT_MS = 60_000;
  * connection starts again from committed state (the follower from its checkpoint, a backfill
  * chunk from its first block).
  */
-export async function connect(wsUrl: string): Promise<ApiPromise> {
+export async function connect(wsUrl: string, signal?: AbortSignal): Promise<ApiPromise> {
+  // A stop ends either wait below at once: the follower's stop() waited up to 75 s on a node that does not answer.
+  const onStop = (reject: (err: Error) => void) => {
+    const stop = () => reject(new Error(`stopped while connecting to ${wsUrl}`));
+    if (signal?.aborted) stop();
+    signal?.addEventListener("abort", stop);
+    return () => signal?.removeEventListener("abort", stop);
+  };
+  // What a wait leaves (its timer, its listeners), removed however it ends.
+  let cleanup = () => {};
   // A response cache of one entry: polkadot-js keeps answers to queries at a block hash (1,024
   // for 30 s by default), which the indexer never asks twice — during a bootstrap those are
   // 0.3 MB pages. Not 0: in @polkadot/rpc-provider 16.5 a capacity of 0 still caches (its
@@ -31,17 +40,16 @@ export async function connect(wsUrl: string): Promise<ApiPromise> {
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no connection to ${wsUrl} within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
-      const offError = provider.on("error", (err) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(`cannot connect to ${wsUrl}`));
-      });
-      provider.isReady.then(() => {
+      const offError = provider.on("error", (err) => reject(err instanceof Error ? err : new Error(`cannot connect to ${wsUrl}`)));
+      const offStop = onStop(reject);
+      cleanup = () => {
         clearTimeout(timer);
         offError();
-        resolve();
-      }, reject);
+        offStop();
+      };
+      provider.isReady.then(() => resolve(), reject);
       provider.connect().catch(reject);
-    });
+    }).finally(() => cleanup());
     // ApiPromise.create never settles when the socket drops while it loads metadata (polkadot-js
     // logs "FATAL: Unable to initialize the API" and waits): the disconnect and a time limit
     // reject it here, so the caller reconnects instead of hanging (found by the fault campaign).
@@ -53,19 +61,14 @@ export async function connect(wsUrl: string): Promise<ApiPromise> {
       return await new Promise<ApiPromise>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the API at ${wsUrl} did not initialise within ${INIT_TIMEOUT_MS} ms`)), INIT_TIMEOUT_MS);
         const offDisconnected = provider.on("disconnected", () => reject(new Error(`${wsUrl} disconnected while the API initialised`)));
-        api.isReadyOrError.then(
-          (ready) => {
-            clearTimeout(timer);
-            offDisconnected();
-            resolve(ready);
-          },
-          (err: unknown) => {
-            clearTimeout(timer);
-            offDisconnected();
-            reject(err instanceof Error ? err : new Error(String(err)));
-          },
-        );
-      });
+        const offStop = onStop(reject);
+        cleanup = () => {
+          clearTimeout(timer);
+          offDisconnected();
+          offStop();
+        };
+        api.isReadyOrError.then(resolve, (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))));
+      }).finally(() => cleanup());
     } catch (err) {
       await api.disconnect().catch(() => {});
       throw err;

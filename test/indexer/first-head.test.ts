@@ -4,6 +4,7 @@
  * session and the follower reconnects; it no longer waits "subscribing to finalized heads" for
  * as long as it runs (the fault campaign found one waiting 124 s and counting).
  */
+import { getEventListeners } from "node:events";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { Follower } from "../../indexer/follower.js";
 import { oracleSettings } from "../../indexer/service.js";
@@ -80,5 +81,16 @@ describeDb("a subscription's first finalized head that never comes", (ctx) => {
     const started = Date.now();
     await follower.stop();
     expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  it("sessions that end waiting for the first head leave no listener on the follower's stop signal", async () => {
+    const { relay, log, follower } = await start(200);
+    relay.silenced.add("chain_finalizedHead");
+    follower.start();
+    const ended = () => log.text().split("no answer for the first finalized head within 200 ms").length - 1;
+    await until("three sessions ended at the time limit", () => ended() >= 3, 20_000);
+    // At most the session waiting now (its stop); each ended one used to leave its sweep's stop.
+    const signal = (follower as unknown as { abort: AbortController }).abort.signal;
+    expect(getEventListeners(signal, "abort").length).toBeLessThanOrEqual(1);
   });
 }, oneStore("pglite"));
