@@ -80,7 +80,8 @@ describeDb("a subscription's first finalized head that never comes", (ctx) => {
     await until("the subscription asked", () => (relay.calls.get(SUBSCRIBE) ?? 0) > 0, 20_000);
     const started = Date.now();
     await follower.stop();
-    expect(Date.now() - started).toBeLessThan(2_500);
+    // Well under the 600 s limit: only the stop can have ended the wait (a loaded machine takes its time).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("sessions that end waiting for the first head leave no listener on the follower's stop signal", async () => {
