@@ -5,49 +5,17 @@
  * as long as it runs (the fault campaign found one waiting 124 s and counting).
  */
 import { getEventListeners } from "node:events";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import { Follower } from "../../indexer/follower.js";
-import { oracleSettings } from "../../indexer/service.js";
-import { loadConfig } from "../../shared/config.js";
-import { assetHubRuntimes, type RuntimeId } from "../support/fake-chain.js";
-import { marketChain } from "../support/fake-market.js";
-import { startFakeNode, type FakeNode } from "../support/fake-node.js";
-import type { RuntimeCodec } from "../support/fake-storage.js";
-import { captureLog } from "../support/log.js";
-import { startRpcRelay, type RpcRelay } from "../support/rpc-relay.js";
+import { expect, it } from "vitest";
 import { describeDb, oneStore } from "../support/db.js";
+import { fakeFollowers } from "../support/fake-follower.js";
 import { until } from "../support/wait.js";
 
-const config = loadConfig({ ORACLE_MIN_LIQUIDITY_USD: "1" });
 const HEAD = 5;
 const SUBSCRIBE = "chain_subscribeFinalizedHeads";
-
-let runtimes: Record<RuntimeId, RuntimeCodec>;
-beforeAll(async () => {
-  runtimes = await assetHubRuntimes();
-});
-
-const open: { node?: FakeNode; relay?: RpcRelay; follower?: Follower }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) {
-    await o.follower?.stop();
-    await o.relay?.close();
-    await o.node?.close();
-  }
-});
+const open = fakeFollowers();
 
 describeDb("a subscription's first finalized head that never comes", (ctx) => {
-  const start = async (firstAnswerMs: number) => {
-    const chain = marketChain(runtimes, { blocks: HEAD + 2, upgradeAt: HEAD + 100 });
-    const node = await startFakeNode(chain, { finalized: HEAD });
-    open.push({ node });
-    const relay = await startRpcRelay(node.url);
-    open.push({ relay });
-    const log = captureLog();
-    const follower = new Follower(ctx.db, { oracle: oracleSettings(config), batchBlocks: 4, logger: log.logger, nativeTokenId: 0, wsUrl: relay.url, historyHours: 0, retryMs: 50, heartbeatMs: 60_000, firstAnswerMs });
-    open.push({ follower });
-    return { node, relay, log, follower };
-  };
+  const start = (firstAnswerMs: number) => open(ctx.db, { blocks: HEAD + 2, finalized: HEAD, follower: { firstAnswerMs } });
 
   it("the connection dropped after the node confirmed the subscription: the follower reconnects at once and follows", async () => {
     // A time limit longer than the test: only the dropped connection can end the wait.
