@@ -11,6 +11,8 @@ export const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 3));
 export const PARTS = new Set((process.env.BENCH_PARTS ?? "store,peer").split(","));
 /** Only the routes whose label contains one of these (BENCH_ROUTES, comma-separated), in the HTTP load and the reads under ingest; unset = all. */
 export const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : undefined;
+/** Whether the route labelled `label` is measured: every route without BENCH_ROUTES, else those whose label contains one of its parts. */
+export const wanted = (label: string, only: string[] | undefined = ONLY_ROUTES): boolean => !only || only.some((r) => label.includes(r));
 /** The request rate of "reads under ingest" (idle and busy alike). */
 export const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 5_000);
 export const log = (msg: string) => process.stderr.write(`${msg}\n`);

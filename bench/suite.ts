@@ -48,7 +48,7 @@ import { balanceLookups, bulkIngestion, transferIngestion } from "./ledger.js";
 import { alternate, answers, child, CONNECTIONS, load, machineSpeed, median, onServer, pct, peakRssMb, range, spread, stop, timings, tokenOf, type Spread } from "./load.js";
 import { sidecarPeer } from "./peer.js";
 import { snapshotBench } from "./snapshots.js";
-import { LOAD_LIMITS, log, ONLY_ROUTES, PARTS, PAST_ROUTES, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS } from "./settings.js";
+import { LOAD_LIMITS, log, PARTS, PAST_ROUTES, results, ROUTES, rows, RUNS, SCALE, scaled, SECONDS, wanted } from "./settings.js";
 import { recordResults } from "./results.js";
 import { underIngest } from "./under-ingest.js";
 import { freshStore } from "./stores.js";
@@ -210,7 +210,7 @@ async function httpLoad(store: { env: Record<string, string>; label: string }): 
     rows.push({ what: `ceilings: bare Hono / bare node:http req/s (${bodies[0]!.length} B)`, figure: `${range(node.referenceRps)} / ${range(node.rps)}` });
     const http: Record<string, unknown> = {};
     for (const [i, [label, p, needsAuth]] of ROUTES.entries()) {
-      if (ONLY_ROUTES && !ONLY_ROUTES.some((r) => label.includes(r))) continue;
+      if (!wanted(label)) continue;
       log(`  ${label}`);
       const r = await alternate(
         RUNS,

@@ -4,11 +4,11 @@ import { setPriority } from "node:os";
 import postgres from "postgres";
 import { load, range, spread, stop, type LoadResult } from "./load.js";
 import { allCpus, cannotPin, pin, postgresPids } from "./pin.js";
-import { INGEST_RATE, log, ONLY_ROUTES, results, ROUTES as ALL_ROUTES, rows, RUNS, SECONDS } from "./settings.js";
+import { INGEST_RATE, log, results, ROUTES as ALL_ROUTES, rows, RUNS, SECONDS, wanted } from "./settings.js";
 import { BIG, HEAD, INGEST } from "./synthetic.js";
 
 /** The routes measured: all, or those BENCH_ROUTES names (a diagnostic run of a few). */
-const ROUTES = ALL_ROUTES.filter(([label]) => !ONLY_ROUTES || ONLY_ROUTES.some((r) => label.includes(r)));
+const ROUTES = ALL_ROUTES.filter(([label]) => wanted(label));
 
 type Page = { totalHolders: number; holders: { balance: string }[] };
 type Figures = Record<string, { p99: ReturnType<typeof spread>; p50: ReturnType<typeof spread>; errors: number }>;
