@@ -8,6 +8,9 @@
  *
  * Run as a child: `tsx bench/ingest-load.ts` with DATABASE_URL; prints "ready" once the first
  * block is committed, and on SIGTERM the blocks committed and the median commit time as JSON.
+ * SIGUSR1 pauses it after the block being committed ("paused" once no block is under way), SIGUSR2
+ * resumes it ("resumed" once the next block is committed): the suite alternates idle and busy
+ * runs on one child (bench/under-ingest.ts).
  */
 import { sql } from "drizzle-orm";
 import { createDb, latestBlock } from "../db/index.js";
@@ -25,7 +28,19 @@ async function main(): Promise<void> {
   // (`amount`, not `balance`: an output column named balance would make ORDER BY sort the text.)
   const top = rows.map((r) => ({ account: r.account, floor: BigInt(r.amount) - (BigInt(r.amount) % 1_000_000n) }));
   let stopping = false;
-  process.on("SIGTERM", () => (stopping = true));
+  let paused = false;
+  let wake: (() => void) | undefined;
+  let resumed = false;
+  process.on("SIGTERM", () => {
+    stopping = true;
+    wake?.();
+  });
+  process.on("SIGUSR1", () => (paused = true));
+  process.on("SIGUSR2", () => {
+    paused = false;
+    resumed = true;
+    wake?.();
+  });
   const commits: number[] = [];
   for (let n = head.number + 1; !stopping; n++) {
     const started = performance.now();
@@ -43,7 +58,16 @@ async function main(): Promise<void> {
     await batch.commit(db, { blockNumber: n, blockHash: batch.blocks[0]!.hash, chainFinalized: n });
     commits.push(performance.now() - started);
     if (commits.length === 1) process.stdout.write("ready\n");
+    if (resumed) {
+      resumed = false;
+      process.stdout.write("resumed\n");
+    }
     await new Promise((r) => setTimeout(r, Math.max(0, BLOCK_MS - (performance.now() - started))));
+    if (paused && !stopping) {
+      process.stdout.write("paused\n");
+      await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+    }
   }
   const sorted = [...commits].sort((a, b) => a - b);
   process.stdout.write(`${JSON.stringify({ blocks: commits.length, first: head.number + 1, commitMs: Number(sorted[Math.floor(sorted.length / 2)]!.toFixed(1)), commitMsMax: Number(sorted[sorted.length - 1]!.toFixed(1)) })}\n`);
