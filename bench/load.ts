@@ -52,6 +52,13 @@ export interface Spread {
   max: number;
 }
 
+/** The `q` quantile (0–1) of `values`, nearest rank; NaN when empty. */
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 export function spread(values: number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -1,6 +1,7 @@
 /**
  * A diagnostic for "reads under ingest, pinned" (bench/under-ingest.ts), no target: the API and
- * the load on core 0, PostgreSQL on core 1, as there, and two routes read at 5,000 req/s while
+ * the load on core 0, PostgreSQL on core 1, as there, and two routes read at a constant 5,000 req/s
+ * (bench/open-loop.ts; autocannon's bursts before 2026-11-29, seventh session) while
  * core 1 is idle, busy with a plain CPU spin (no store at all), busy streaming memory (64 MB
  * copies), or running the real ingest (bench/ingest-load.ts) — then idle again. What a spin or a
  * memory stream on the other core does to core 0's p99 is not interference through the store:
@@ -15,7 +16,8 @@ import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { freshStore } from "./stores.js";
 import { generate, SMALL_SWAPS, WALLET, KSM } from "./synthetic.js";
-import { answers, child, load, stop, tokenOf } from "./load.js";
+import { answers, child, quantile, stop, tokenOf } from "./load.js";
+import { openLoop } from "./open-loop.js";
 import { allCpus, cannotPin, pin, postgresPids } from "./pin.js";
 import { LOAD_LIMITS } from "./settings.js";
 
@@ -48,11 +50,11 @@ try {
   pin(postgresPids(), "1");
   const RUNS = Number(process.env.RUNS ?? 5);
   for (const [label, path, h] of [["accounts", `/accounts/${WALLET}`, auth], ["oracle", `/oracle/value/${KSM}`, {}]] as const) {
-    await load(`${base}${path}`, 2, h, 5000);
+    await openLoop(`${base}${path}`, 2, 5000, h);
     for (const mode of ["idle", "spin", "memory", "ingest", "idle"]) {
       const p = mode === "spin" || mode === "memory" ? hog(mode) : mode === "ingest" ? await ingest() : undefined;
       const p99 = [];
-      for (let i = 0; i < RUNS; i++) p99.push((await load(`${base}${path}`, 3, h, 5000)).p99);
+      for (let i = 0; i < RUNS; i++) p99.push(quantile((await openLoop(`${base}${path}`, 3, 5000, h)).latencies, 0.99));
       if (p) { p.kill("SIGTERM"); await new Promise((r) => p.once("exit", r)); }
       p99.sort((a, b) => a - b);
       console.log(label, mode.padEnd(7), "p99 median", p99[Math.floor(RUNS / 2)], "all", p99.join(" "));

@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
 import postgres from "postgres";
-import { load, range, spread, stop, type LoadResult } from "./load.js";
+import { quantile, range, spread, stop, type Spread } from "./load.js";
+import { openLoop, type OpenLoopResult } from "./open-loop.js";
 import { allCpus, cannotPin, pin, postgresPids } from "./pin.js";
 import { INGEST_RATE, log, results, ROUTES as ALL_ROUTES, rows, RUNS, SECONDS, wanted } from "./settings.js";
 import { BIG, HEAD, INGEST } from "./synthetic.js";
@@ -11,16 +12,25 @@ import { BIG, HEAD, INGEST } from "./synthetic.js";
 const ROUTES = ALL_ROUTES.filter(([label]) => wanted(label));
 
 type Page = { totalHolders: number; holders: { balance: string }[] };
-type Figures = Record<string, { p99: ReturnType<typeof spread>; p50: ReturnType<typeof spread>; errors: number }>;
+/** Per route and condition: the p99 and p50 of all its runs' answers pooled, each run's p99, the answers and errors. */
+type Figures = Record<string, { p99: number; runsP99: Spread; p50: number; answers: number; errors: number; lateMax: number }>;
 
 /**
- * The read routes at a fixed rate (INGEST_RATE, below saturation, so p99 is latency rather than
- * queueing behind autocannon on the same cores), idle and then while bench/ingest-load.ts commits
- * a block a second — in three forms: as the processes fall on the machine's cores; pinned
+ * The read routes at a constant rate (INGEST_RATE, open loop: bench/open-loop.ts, requests evenly
+ * spaced and timed from when each was due), idle and while bench/ingest-load.ts commits a
+ * block a second — in three forms: as the processes fall on the machine's cores; pinned
  * (bench/pin.ts: the API and the load generator on core 0, the indexer and Postgres on core 1);
  * and, as a diagnostic without a target, pinned with the indexer's own PostgreSQL backends at the
  * lowest CPU priority (nice 19): whether the reads' backends gain when the writer yields core 1 to
  * them (on 2026-11-29 they lost: 9 of 14 routes above 1.5× against 1 of 14 at equal priority).
+ *
+ * Idle and busy runs alternate route by route on one ingest child, paused between busy runs
+ * (schedule()), and a condition's p99 is that of all its answers pooled (RUNS × SECONDS ×
+ * INGEST_RATE of them). Before 2026-11-29 (seventh session) the load was autocannon's
+ * `overallRate` (a burst at full speed each second, and 1 ms phantom answers: see
+ * bench/open-loop.ts), every idle run came first and every busy run minutes later, and the figure
+ * was the median of each run's p99.
+ *
  * Meanwhile a checker reads the big token's first holders page over and over: its balances carry
  * the block number that wrote them and its count grows by INGEST.NEW_PER_BLOCK a block, so a page
  * that mixes two blocks shows.
@@ -43,14 +53,15 @@ export async function underIngest(base: string, env: Record<string, string>, aut
 }
 
 function report(how: string, target: string | undefined, bound: number | undefined, f: Awaited<ReturnType<typeof form>>): void {
+  const ms = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(1));
   for (const [label] of ROUTES) {
     const a = f.idle[label]!;
     const b = f.busy[label]!;
-    const ratio = b.p99.median / Math.max(1, a.p99.median);
+    const ratio = b.p99 / Math.max(1, a.p99);
     const errors = a.errors + b.errors;
     rows.push({
-      what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s${how}: ${label} p99 vs idle`,
-      figure: `${range(b.p99, " ms")} vs ${range(a.p99, " ms")} = ${ratio.toFixed(2)}×${errors ? `; ${errors} errors!` : ""}`,
+      what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s${how}: ${label} p99 vs idle (all answers of ${RUNS} alternated runs each; each run's p99 in brackets)`,
+      figure: `${ms(b.p99)} ms (${range(b.runsP99)}) vs ${ms(a.p99)} ms (${range(a.runsP99)}) = ${ratio.toFixed(2)}×${errors ? `; ${errors} errors!` : ""}`,
       ...(target !== undefined && bound !== undefined ? { target, met: ratio <= bound && errors === 0 } : {}),
     });
   }
@@ -73,24 +84,52 @@ async function backendsOf(databaseUrl: string, app: string): Promise<number[]> {
   }
 }
 
-async function form(base: string, env: Record<string, string>, auth: Record<string, string>, cores?: { reads: number[]; writes: number[]; writerNice?: number }) {
-  const measure = async () => {
-    const out: Figures = {};
-    for (const [label, p, needsAuth] of ROUTES) {
-      const runs: LoadResult[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await load(`${base}${p}`, SECONDS, needsAuth ? auth : {}, INGEST_RATE));
-      out[label] = { p99: spread(runs.map((r) => r.p99)), p50: spread(runs.map((r) => r.p50)), errors: runs.reduce((n, r) => n + r.errors, 0) };
+/** Idle and busy runs alternate, each pair in the other order than the last (idle, busy, busy, idle, …): the machine's drift over a form falls on both sides. */
+export function schedule(runs: number): Array<"idle" | "busy"> {
+  return Array.from({ length: runs }, (_, i) => (i % 2 ? (["busy", "idle"] as const) : (["idle", "busy"] as const))).flat();
+}
+
+/** The ingest child, driven by signals (bench/ingest-load.ts): resumed for a busy run, paused (no block under way) for an idle one. */
+function ingestControl(child: ChildProcess) {
+  const waiting: Array<{ word: string; resolve: () => void; reject: (e: Error) => void }> = [];
+  let summary = "";
+  let buffered = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    buffered += d.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.startsWith("{")) summary = line;
+      const i = waiting.findIndex((w) => w.word === line);
+      if (i >= 0) waiting.splice(i, 1)[0]!.resolve();
     }
-    return out;
+  });
+  child.once("exit", (code) => waiting.splice(0).forEach((w) => w.reject(new Error(`ingest-load exited ${code} while ${w.word} was awaited`))));
+  let state: "idle" | "busy" = "busy";
+  const expect = (word: string, signal: NodeJS.Signals) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`ingest-load: no "${word}" within 60 s`)), 60_000);
+      waiting.push({ word, resolve: () => (clearTimeout(timer), resolve()), reject: (e) => (clearTimeout(timer), reject(e)) });
+      child.kill(signal);
+    });
+  return {
+    async set(mode: "idle" | "busy"): Promise<void> {
+      if (mode === state) return;
+      await expect(mode === "idle" ? "paused" : "resumed", mode === "idle" ? "SIGUSR1" : "SIGUSR2");
+      state = mode;
+    },
+    summary: () => summary,
   };
+}
+
+async function form(base: string, env: Record<string, string>, auth: Record<string, string>, cores?: { reads: number[]; writes: number[]; writerNice?: number }) {
   const unpin = () => pin([...cores!.reads, ...cores!.writes, ...postgresPids()], allCpus());
   try {
     if (cores) {
       pin(cores.reads, "0");
       pin(cores.writes, "1");
     }
-    log(`  ${cores ? "pinned" : "shared cores"}: idle, fixed rate…`);
-    const idle = await measure();
     const holdersPage = `${base}/assets/holders/${BIG}?limit=50`;
     const before = (await (await fetch(holdersPage, { headers: auth })).json()) as Page;
     // The synthetic balances end in …000001 (no ingest block yet: the synthetic head); block n's
@@ -103,8 +142,7 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
       p.stdout!.once("data", () => resolve(p));
       p.once("exit", (code) => reject(new Error(`ingest-load exited ${code}`)));
     });
-    let summary = "";
-    ingest.stdout!.on("data", (d: Buffer) => (summary += d.toString()));
+    const control = ingestControl(ingest);
     let checking = true;
     let checked = 0;
     const blocks = new Set<number>();
@@ -121,7 +159,8 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
-    let busy: Figures;
+    const idle: Figures = {};
+    const busy: Figures = {};
     try {
       // Inside the try: a failure here (no backends found, EPERM) still stops the ingest child.
       if (cores?.writerNice !== undefined) {
@@ -131,14 +170,34 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
         for (const pid of pids) setPriority(pid, cores.writerNice);
         log(`  the ingest's ${pids.length} backends at nice ${cores.writerNice}`);
       }
-      log("  under ingest, fixed rate…");
-      busy = await measure();
+      log(`  ${cores ? "pinned" : "shared cores"}: idle and under ingest, alternated, fixed rate…`);
+      for (const [label, p, needsAuth] of ROUTES) {
+        const headers = needsAuth ? auth : {};
+        // Unmeasured: a route's first second at a new pace (the previous route's answers, cold code paths).
+        await openLoop(`${base}${p}`, 1, INGEST_RATE, headers);
+        const runs = { idle: [] as OpenLoopResult[], busy: [] as OpenLoopResult[] };
+        for (const mode of schedule(RUNS)) {
+          await control.set(mode);
+          runs[mode].push(await openLoop(`${base}${p}`, SECONDS, INGEST_RATE, headers));
+        }
+        for (const [mode, out] of [["idle", idle], ["busy", busy]] as const) {
+          const all = runs[mode].flatMap((r) => r.latencies);
+          out[label] = {
+            p99: quantile(all, 0.99),
+            runsP99: spread(runs[mode].map((r) => quantile(r.latencies, 0.99))),
+            p50: quantile(all, 0.5),
+            answers: all.length,
+            errors: runs[mode].reduce((n, r) => n + r.errors, 0),
+            lateMax: Math.max(...runs[mode].map((r) => r.lateMax)),
+          };
+        }
+      }
     } finally {
       checking = false;
       await checker;
       await stop(ingest);
     }
-    const line = summary.split("\n").find((l) => l.startsWith("{"));
+    const line = control.summary();
     const stats = line ? (JSON.parse(line) as { blocks: number; commitMs: number; commitMsMax: number }) : undefined;
     return { idle, busy, checked, mixed: mixed.slice(0, 10), blocksSeen: blocks.size, ingest: stats };
   } finally {
