@@ -60,8 +60,9 @@ function report(how: string, target: string | undefined, bound: number | undefin
     const ratio = b.p99 / Math.max(1, a.p99);
     const errors = a.errors + b.errors;
     rows.push({
-      what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s${how}: ${label} p99 vs idle (all answers of ${RUNS} alternated runs each; each run's p99 in brackets)`,
-      figure: `${ms(b.p99)} ms (${range(b.runsP99)}) vs ${ms(a.p99)} ms (${range(a.runsP99)}) = ${ratio.toFixed(2)}×${errors ? `; ${errors} errors!` : ""}`,
+      what: `under ingest at ${INGEST_RATE.toLocaleString("en")} req/s${how}: ${label} p99 vs idle`,
+      // The p99 of all a condition's answers, then each run's p99 (median, min–max) in brackets.
+      figure: `${ms(b.p99)} ms (runs ${range(b.runsP99)}) vs ${ms(a.p99)} ms (runs ${range(a.runsP99)}) = ${ratio.toFixed(2)}×; ${RUNS} × ${SECONDS} s alternated, constant rate${errors ? `; ${errors} errors!` : ""}`,
       ...(target !== undefined && bound !== undefined ? { target, met: ratio <= bound && errors === 0 } : {}),
     });
   }
