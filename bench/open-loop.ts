@@ -18,7 +18,8 @@
  * garbage-collected 110 times in 9 s at 1,000 answers of 165 KB a second, 5–19 ms each, and fell
  * up to 58 ms behind its schedule. Here each connection reads into one reused buffer (`onread`),
  * an answer's body is counted, not kept, and only its head (status, Content-Length) is parsed.
- * Enough HTTP/1.1 for the bench's own server: keep-alive, Content-Length bodies, no pipelining.
+ * Enough HTTP/1.1 for the bench's own server: keep-alive (and Connection: close), Content-Length
+ * bodies, no pipelining.
  */
 import { connect, type Socket } from "node:net";
 
@@ -35,6 +36,7 @@ export interface OpenLoopResult {
 
 const HEAD_END = "\r\n\r\n";
 const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
+const CLOSE = /\r\nconnection:[ \t]*close/i;
 /** How long the run waits for answers still owed once the last request is sent. */
 const DRAIN_MS = 30_000;
 
@@ -61,6 +63,8 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
     head = "";
     remaining = -1; // body bytes still to come; -1 while the head is read
     ok = false;
+    /** The answer under way said Connection: close: the connection is retired after it. */
+    closing = false;
     connected = false;
     constructor() {
       this.socket = connect({ host: target.hostname, port: Number(target.port || 80), noDelay: true, onread: { buffer: Buffer.allocUnsafe(64 * 1024), callback: (n, buf) => (this.read(buf as Buffer, n), true) } });
@@ -103,6 +107,7 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
           return;
         }
         this.ok = head.startsWith("HTTP/1.1 2");
+        this.closing = CLOSE.test(head);
         this.remaining = Number(length[1]);
       }
       this.remaining -= n - at;
@@ -114,7 +119,8 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
       else errors++;
       this.due = -1;
       owed--;
-      this.free();
+      if (this.closing) this.socket.destroy(); // the server closes it: closed() puts another in its place
+      else this.free();
     }
     fail() {
       errors++;
@@ -138,7 +144,8 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
       }
       // The server closed a keep-alive connection: another takes its place (not one that never connected: no server there).
       if (!finished && this.connected) new Conn();
-      else if (owed === 0) drained?.();
+      // Done, or no connection left to answer what is owed (the server went away): nothing more will come.
+      else if (owed === 0 || all.size === 0) drained?.();
     }
   }
 
@@ -163,7 +170,8 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
       const due = start + (sent * 1000) / rate;
       lateMax = Math.max(lateMax, now - due);
       owed++;
-      const conn = idle.pop();
+      // The longest idle first: every connection stays in use, none idles into the server's keep-alive timeout.
+      const conn = idle.shift();
       if (conn) conn.send(due);
       else waiting.push(due);
     }

@@ -54,10 +54,15 @@ try {
     for (const mode of ["idle", "spin", "memory", "ingest", "idle"]) {
       const p = mode === "spin" || mode === "memory" ? hog(mode) : mode === "ingest" ? await ingest() : undefined;
       const p99 = [];
-      for (let i = 0; i < RUNS; i++) p99.push(quantile((await openLoop(`${base}${path}`, 3, 5000, h)).latencies, 0.99));
+      let errors = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const r = await openLoop(`${base}${path}`, 3, 5000, h);
+        p99.push(quantile(r.latencies, 0.99));
+        errors += r.errors;
+      }
       if (p) { p.kill("SIGTERM"); await new Promise((r) => p.once("exit", r)); }
       p99.sort((a, b) => a - b);
-      console.log(label, mode.padEnd(7), "p99 median", p99[Math.floor(RUNS / 2)], "all", p99.join(" "));
+      console.log(label, mode.padEnd(7), "p99 median", p99[Math.floor(RUNS / 2)], "all", p99.join(" "), errors ? `${errors} errors!` : "");
     }
   }
 } finally {
