@@ -8,10 +8,12 @@
  *
  * Run as a child: `tsx bench/ingest-load.ts` with DATABASE_URL; prints "ready" once the first
  * block is committed, and on SIGTERM the blocks committed and the median commit time as JSON.
- * SIGUSR1 pauses it after the block being committed ("paused" once no block is under way), SIGUSR2
- * resumes it ("resumed" once the next block is committed): the suite alternates idle and busy
- * runs on one child (bench/under-ingest.ts).
+ * A line "pause" on stdin pauses it after the block being committed ("paused" once no block is
+ * under way), "resume" resumes it ("resumed" once the next block is committed): the suite
+ * alternates idle and busy runs on one child (bench/under-ingest.ts). Lines on stdin, not signals:
+ * SIGUSR1 is Node's own (it starts the inspector).
  */
+import { createInterface } from "node:readline";
 import { sql } from "drizzle-orm";
 import { createDb, latestBlock } from "../db/index.js";
 import { Batch } from "../indexer/writer.js";
@@ -35,11 +37,13 @@ async function main(): Promise<void> {
     stopping = true;
     wake?.();
   });
-  process.on("SIGUSR1", () => (paused = true));
-  process.on("SIGUSR2", () => {
-    paused = false;
-    resumed = true;
-    wake?.();
+  createInterface({ input: process.stdin }).on("line", (line) => {
+    if (line === "pause") paused = true;
+    else if (line === "resume") {
+      paused = false;
+      resumed = true;
+      wake?.();
+    }
   });
   const commits: number[] = [];
   for (let n = head.number + 1; !stopping; n++) {

@@ -119,7 +119,8 @@ export async function child(args: string[], env: Record<string, string>, ready: 
   throw new Error(`${args.join(" ")} did not become ready`);
 }
 export const answers = (url: string) => async () => (await fetch(url)).status < 500;
-export const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once("exit", () => r()), p.kill("SIGTERM"))));
+/** Stops a child (SIGTERM) and waits for it; at once if it has exited already, by a code or a signal. */
+export const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : (p.once("exit", () => r()), p.kill("SIGTERM"))));
 
 /**
  * Starts a new peak for peakRssMb (Linux: writing 5 to clear_refs resets VmHWM), so a peak can be

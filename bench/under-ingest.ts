@@ -90,7 +90,11 @@ export function schedule(runs: number): Array<"idle" | "busy"> {
   return Array.from({ length: runs }, (_, i) => (i % 2 ? (["busy", "idle"] as const) : (["idle", "busy"] as const))).flat();
 }
 
-/** The ingest child, driven by signals (bench/ingest-load.ts): resumed for a busy run, paused (no block under way) for an idle one. */
+/**
+ * The ingest child, driven by lines on its stdin (bench/ingest-load.ts): resumed for a busy run,
+ * paused (no block under way) for an idle one. A child that has exited fails the form at the next
+ * step (alive()), so no run measures "under ingest" without one.
+ */
 function ingestControl(child: ChildProcess) {
   const waiting: Array<{ word: string; resolve: () => void; reject: (e: Error) => void }> = [];
   let summary = "";
@@ -106,20 +110,31 @@ function ingestControl(child: ChildProcess) {
       if (i >= 0) waiting.splice(i, 1)[0]!.resolve();
     }
   });
-  child.once("exit", (code) => waiting.splice(0).forEach((w) => w.reject(new Error(`ingest-load exited ${code} while ${w.word} was awaited`))));
+  let exited: string | undefined;
+  child.once("exit", (code, signal) => {
+    exited = `ingest-load exited (${signal ?? code})`;
+    waiting.splice(0).forEach((w) => w.reject(new Error(`${exited} while "${w.word}" was awaited`)));
+  });
+  const alive = () => {
+    if (exited) throw new Error(exited);
+  };
   let state: "idle" | "busy" = "busy";
-  const expect = (word: string, signal: NodeJS.Signals) =>
+  const expect = (word: string, command: string) =>
     new Promise<void>((resolve, reject) => {
+      if (exited) return reject(new Error(exited));
       const timer = setTimeout(() => reject(new Error(`ingest-load: no "${word}" within 60 s`)), 60_000);
       waiting.push({ word, resolve: () => (clearTimeout(timer), resolve()), reject: (e) => (clearTimeout(timer), reject(e)) });
-      child.kill(signal);
+      child.stdin!.write(`${command}\n`);
     });
   return {
     async set(mode: "idle" | "busy"): Promise<void> {
+      alive();
       if (mode === state) return;
-      await expect(mode === "idle" ? "paused" : "resumed", mode === "idle" ? "SIGUSR1" : "SIGUSR2");
+      await expect(mode === "idle" ? "paused" : "resumed", mode === "idle" ? "pause" : "resume");
       state = mode;
     },
+    /** After a run: the child was there all along. */
+    alive,
     summary: () => summary,
   };
 }
@@ -138,7 +153,7 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
     const blockOf = (residue: number) => (residue === 1 ? HEAD : residue);
     const from = blockOf(Number(BigInt(before.holders[0]!.balance) % 1_000_000n));
     const ingest = await new Promise<ChildProcess>((resolve, reject) => {
-      const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env, PGAPPNAME: INGEST_APP }, stdio: ["ignore", "pipe", "inherit"] });
+      const p = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, ...env, PGAPPNAME: INGEST_APP }, stdio: ["pipe", "pipe", "inherit"] });
       if (cores) pin([p.pid!], "1");
       p.stdout!.once("data", () => resolve(p));
       p.once("exit", (code) => reject(new Error(`ingest-load exited ${code}`)));
@@ -180,6 +195,7 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
         for (const mode of schedule(RUNS)) {
           await control.set(mode);
           runs[mode].push(await openLoop(`${base}${p}`, SECONDS, INGEST_RATE, headers));
+          control.alive();
         }
         for (const [mode, out] of [["idle", idle], ["busy", busy]] as const) {
           const all = runs[mode].flatMap((r) => r.latencies);
@@ -199,7 +215,8 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
       await stop(ingest);
     }
     const line = control.summary();
-    const stats = line ? (JSON.parse(line) as { blocks: number; commitMs: number; commitMsMax: number }) : undefined;
+    if (!line) throw new Error("ingest-load ended without its summary (blocks committed, commit times)");
+    const stats = JSON.parse(line) as { blocks: number; commitMs: number; commitMsMax: number };
     return { idle, busy, checked, mixed: mixed.slice(0, 10), blocksSeen: blocks.size, ingest: stats };
   } finally {
     // The machine's Postgres serves everything else after the bench: its cores back as they were.

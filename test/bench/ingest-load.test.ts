@@ -1,6 +1,6 @@
 /**
- * bench/ingest-load.ts, the write load of the reads under ingest: paused (SIGUSR1) it commits no
- * block, so an idle run between two busy ones is idle; resumed (SIGUSR2) it commits again. The
+ * bench/ingest-load.ts, the write load of the reads under ingest: paused ("pause" on its stdin) it
+ * commits no block, so an idle run between two busy ones is idle; resumed ("resume") it commits again. The
  * suite alternates idle and busy runs on one child this way (bench/under-ingest.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -28,7 +28,7 @@ describe.skipIf(pg.skip)(`the ingest load, paused and resumed${pg.skip ? ` (${pg
   });
 
   it("commits no block while paused, commits again once resumed, and reports the blocks it committed on SIGTERM", async () => {
-    child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, DATABASE_URL: store.url!, BLOCK_MS: "50" }, stdio: ["ignore", "pipe", "inherit"] });
+    child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, DATABASE_URL: store.url!, BLOCK_MS: "50" }, stdio: ["pipe", "pipe", "inherit"] });
     const lines: string[] = [];
     const waiters: Array<[string, () => void]> = [];
     let rest = "";
@@ -45,14 +45,14 @@ describe.skipIf(pg.skip)(`the ingest load, paused and resumed${pg.skip ? ` (${pg
     const head = async () => (await latestBlock(store.db))!.number;
 
     await next("ready");
-    child.kill("SIGUSR1");
+    child.stdin!.write("pause\n");
     await next("paused");
     const pausedAt = await head();
     // Ten block times without a block.
     await new Promise((r) => setTimeout(r, 500));
     expect(await head()).toBe(pausedAt);
 
-    child.kill("SIGUSR2");
+    child.stdin!.write("resume\n");
     await next("resumed");
     expect(await head()).toBeGreaterThan(pausedAt);
 
