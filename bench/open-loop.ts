@@ -21,7 +21,9 @@
  * Enough HTTP/1.1 for the bench's own server: keep-alive (and Connection: close), Content-Length
  * bodies, no pipelining.
  */
+import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
+import { createInterface } from "node:readline";
 
 export interface OpenLoopResult {
   /** Each 2xx answer's latency in ms, from when its request was due. */
@@ -189,4 +191,41 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
   errors += owed; // never answered within DRAIN_MS
   for (const c of all) c.socket.destroy();
   return { latencies, sent, errors, lateMax };
+}
+
+/** The generator in a process of its own (bench/open-loop-child.ts): runs one at a time, each as openLoop() would. */
+export interface LoadProcess {
+  readonly pid: number;
+  run(url: string, seconds: number, rate: number, headers?: Record<string, string>): Promise<OpenLoopResult>;
+  close(): Promise<void>;
+}
+
+export async function loadProcess(): Promise<LoadProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/open-loop-child.ts"], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: Array<{ resolve: (line: string) => void; reject: (e: Error) => void }> = [];
+  let exited: Error | undefined;
+  lines.on("line", (line) => waiting.shift()?.resolve(line));
+  child.once("exit", (code, signal) => {
+    exited = new Error(`the load process exited (${signal ?? code})`);
+    for (const w of waiting.splice(0)) w.reject(exited);
+  });
+  const next = () => new Promise<string>((resolve, reject) => (exited ? reject(exited) : waiting.push({ resolve, reject })));
+  if ((await next()) !== "ready") throw new Error("the load process did not start");
+  return {
+    pid: child.pid!,
+    async run(url, seconds, rate, headers = {}) {
+      const answer = next();
+      child.stdin!.write(`${JSON.stringify({ url, seconds, rate, headers })}\n`);
+      const r = JSON.parse(await answer) as OpenLoopResult | { error: string };
+      if ("error" in r) throw new Error(`the load process: ${r.error}`);
+      return r;
+    },
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((r) => child.once("exit", r));
+      child.stdin!.end(); // its stdin ends: nothing keeps it alive
+      await gone;
+    },
+  };
 }

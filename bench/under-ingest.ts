@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
 import postgres from "postgres";
 import { quantile, range, spread, stop, type Spread } from "./load.js";
-import { openLoop, type OpenLoopResult } from "./open-loop.js";
+import { loadProcess, type OpenLoopResult } from "./open-loop.js";
 import { allCpus, cannotPin, pin, postgresPids } from "./pin.js";
 import { INGEST_RATE, log, results, ROUTES as ALL_ROUTES, rows, RUNS, SECONDS, wanted } from "./settings.js";
 import { BIG, HEAD, INGEST } from "./synthetic.js";
@@ -17,7 +17,7 @@ type Figures = Record<string, { p99: number; runsP99: Spread; p50: number; answe
 
 /**
  * The read routes at a constant rate (INGEST_RATE, open loop: bench/open-loop.ts, requests evenly
- * spaced and timed from when each was due), idle and while bench/ingest-load.ts commits a
+ * spaced and timed from when each was due, from a process of its own), idle and while bench/ingest-load.ts commits a
  * block a second — in three forms: as the processes fall on the machine's cores; pinned
  * (bench/pin.ts: the API and the load generator on core 0, the indexer and Postgres on core 1);
  * and, as a diagnostic without a target, pinned with the indexer's own PostgreSQL backends at the
@@ -140,10 +140,12 @@ function ingestControl(child: ChildProcess) {
 }
 
 async function form(base: string, env: Record<string, string>, auth: Record<string, string>, cores?: { reads: number[]; writes: number[]; writerNice?: number }) {
-  const unpin = () => pin([...cores!.reads, ...cores!.writes, ...postgresPids()], allCpus());
+  // The load generator: a process of its own, on the reading core with the API when pinned.
+  const generator = await loadProcess();
+  const unpin = () => pin([...cores!.reads, generator.pid, ...cores!.writes, ...postgresPids()], allCpus());
   try {
     if (cores) {
-      pin(cores.reads, "0");
+      pin([...cores.reads, generator.pid], "0");
       pin(cores.writes, "1");
     }
     const holdersPage = `${base}/assets/holders/${BIG}?limit=50`;
@@ -190,11 +192,11 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
       for (const [label, p, needsAuth] of ROUTES) {
         const headers = needsAuth ? auth : {};
         // Unmeasured: a route's first second at a new pace (the previous route's answers, cold code paths).
-        await openLoop(`${base}${p}`, 1, INGEST_RATE, headers);
+        await generator.run(`${base}${p}`, 1, INGEST_RATE, headers);
         const runs = { idle: [] as OpenLoopResult[], busy: [] as OpenLoopResult[] };
         for (const mode of schedule(RUNS)) {
           await control.set(mode);
-          runs[mode].push(await openLoop(`${base}${p}`, SECONDS, INGEST_RATE, headers));
+          runs[mode].push(await generator.run(`${base}${p}`, SECONDS, INGEST_RATE, headers));
           control.alive();
         }
         for (const [mode, out] of [["idle", idle], ["busy", busy]] as const) {
@@ -221,5 +223,6 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
   } finally {
     // The machine's Postgres serves everything else after the bench: its cores back as they were.
     if (cores) unpin();
+    await generator.close();
   }
 }

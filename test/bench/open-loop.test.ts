@@ -8,7 +8,7 @@
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import { afterEach, expect, it } from "vitest";
-import { openLoop } from "../../bench/open-loop.js";
+import { loadProcess, openLoop } from "../../bench/open-loop.js";
 
 // The server: a body of BODY bytes; STALL_AT_MS after its first request it blocks its thread for
 // STALL_MS once; every REFUSE_EVERY-th request is a 503 with Connection: close, every CLOSE_EVERY-th
@@ -104,6 +104,23 @@ it("retires a connection whose answer says Connection: close, without losing a r
   const r = await openLoop(url, 1, 600, {}, 1);
   expect(r.errors).toBe(0);
   expect(r.latencies).toHaveLength(600);
+});
+
+it("runs the same load from a process of its own, one run after another, and ends with its stdin", async () => {
+  const url = await server({ body: 50_000 });
+  const generator = await loadProcess();
+  try {
+    expect(generator.pid).not.toBe(process.pid);
+    for (const rate of [200, 400]) {
+      const r = await generator.run(url, 0.5, rate);
+      expect(r.sent).toBe(rate / 2);
+      expect(r.errors).toBe(0);
+      expect(r.latencies).toHaveLength(rate / 2);
+    }
+    await expect(generator.run("http://127.0.0.1:1/x", 0.5, 100)).rejects.toThrow(/ECONNREFUSED/);
+  } finally {
+    await generator.close();
+  }
 });
 
 it("fails at once when nothing listens", async () => {
