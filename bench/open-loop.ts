@@ -144,8 +144,9 @@ export async function openLoop(url: string, seconds: number, rate: number, heade
         owed--;
         this.due = -1;
       }
-      // The server closed a keep-alive connection: another takes its place (not one that never connected: no server there).
-      if (!finished && this.connected) new Conn();
+      // The server closed a keep-alive connection: another takes its place while requests remain
+      // to send, also after the last fell due (not one that never connected: no server there).
+      if (this.connected && (!finished || waitingAt < waiting.length)) new Conn();
       // Done, or no connection left to answer what is owed (the server went away): nothing more will come.
       else if (owed === 0 || all.size === 0) drained?.();
     }
