@@ -216,6 +216,7 @@ export async function loadProcess(): Promise<LoadProcess> {
   return {
     pid: child.pid!,
     async run(url, seconds, rate, headers = {}) {
+      if (exited) throw exited; // and no write to the stdin of a process that is gone
       const answer = next();
       child.stdin!.write(`${JSON.stringify({ url, seconds, rate, headers })}\n`);
       const r = JSON.parse(await answer) as OpenLoopResult | { error: string };

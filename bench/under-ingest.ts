@@ -1,6 +1,7 @@
 /** Section 5 of `npm run bench`: reads under ingest (see bench/suite.ts). */
 import { spawn, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
+import { createInterface } from "node:readline";
 import postgres from "postgres";
 import { quantile, range, spread, stop, type Spread } from "./load.js";
 import { loadProcess, type OpenLoopResult } from "./open-loop.js";
@@ -95,20 +96,13 @@ export function schedule(runs: number): Array<"idle" | "busy"> {
  * paused (no block under way) for an idle one. A child that has exited fails the form at the next
  * step (alive()), so no run measures "under ingest" without one.
  */
-function ingestControl(child: ChildProcess) {
+export function ingestControl(child: ChildProcess) {
   const waiting: Array<{ word: string; resolve: () => void; reject: (e: Error) => void }> = [];
   let summary = "";
-  let buffered = "";
-  child.stdout!.on("data", (d: Buffer) => {
-    buffered += d.toString();
-    let nl: number;
-    while ((nl = buffered.indexOf("\n")) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.startsWith("{")) summary = line;
-      const i = waiting.findIndex((w) => w.word === line);
-      if (i >= 0) waiting.splice(i, 1)[0]!.resolve();
-    }
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    if (line.startsWith("{")) summary = line;
+    const i = waiting.findIndex((w) => w.word === line);
+    if (i >= 0) waiting.splice(i, 1)[0]!.resolve();
   });
   let exited: string | undefined;
   child.once("exit", (code, signal) => {
@@ -188,7 +182,7 @@ async function form(base: string, env: Record<string, string>, auth: Record<stri
         for (const pid of pids) setPriority(pid, cores.writerNice);
         log(`  the ingest's ${pids.length} backends at nice ${cores.writerNice}`);
       }
-      log(`  ${cores ? "pinned" : "shared cores"}: idle and under ingest, alternated, fixed rate…`);
+      log(`  ${cores ? "pinned" : "shared cores"}: idle and under ingest, alternated, constant rate…`);
       for (const [label, p, needsAuth] of ROUTES) {
         const headers = needsAuth ? auth : {};
         // Unmeasured: a route's first second at a new pace (the previous route's answers, cold code paths).

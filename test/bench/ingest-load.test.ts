@@ -5,10 +5,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestBlock } from "../../db/index.js";
 import { generate } from "../../bench/synthetic.js";
 import { dbTargets } from "../support/db.js";
+import { ingestControl } from "../../bench/under-ingest.js";
 
 const pg = dbTargets.find((t) => t.name === "postgres")!;
 
@@ -31,15 +33,9 @@ describe.skipIf(pg.skip)(`the ingest load, paused and resumed${pg.skip ? ` (${pg
     child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-load.ts"], { env: { ...process.env, DATABASE_URL: store.url!, BLOCK_MS: "50" }, stdio: ["pipe", "pipe", "inherit"] });
     const lines: string[] = [];
     const waiters: Array<[string, () => void]> = [];
-    let rest = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      rest += d.toString();
-      const parts = rest.split("\n");
-      rest = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        for (const [word, resolve] of waiters.splice(0)) (line.startsWith(word) ? resolve : () => waiters.push([word, resolve]))();
-      }
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      lines.push(line);
+      for (const [word, resolve] of waiters.splice(0)) (line.startsWith(word) ? resolve : () => waiters.push([word, resolve]))();
     });
     const next = (word: string) => (lines.some((l) => l.startsWith(word)) ? Promise.resolve() : new Promise<void>((r) => waiters.push([word, r])));
     const head = async () => (await latestBlock(store.db))!.number;
@@ -61,5 +57,17 @@ describe.skipIf(pg.skip)(`the ingest load, paused and resumed${pg.skip ? ` (${pg
     await exited;
     const summary = JSON.parse(lines.find((l) => l.startsWith("{"))!) as { blocks: number; first: number };
     expect(summary.first + summary.blocks - 1).toBe(await head());
+  });
+});
+
+describe("the bench's control of the ingest child", () => {
+  it("fails a step, rather than measuring without an ingest, once the child has exited", async () => {
+    // A child that says "ready" and exits, as an ingest that crashed after its first block.
+    const child = spawn(process.execPath, ["-e", 'console.log("ready")'], { stdio: ["pipe", "pipe", "inherit"] });
+    const control = ingestControl(child);
+    await once(child, "exit");
+    await expect(control.set("idle")).rejects.toThrow(/ingest-load exited \(0\)/);
+    expect(() => control.alive()).toThrow(/ingest-load exited/);
+    expect(control.summary()).toBe("");
   });
 });

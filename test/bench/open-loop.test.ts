@@ -123,6 +123,8 @@ it("runs the same load from a process of its own, one run after another, and end
   } finally {
     await generator.close();
   }
+  // Gone: a run says so instead of waiting for an answer that cannot come.
+  await expect(generator.run(url, 0.5, 100)).rejects.toThrow(/the load process exited/);
 });
 
 it("fails at once when nothing listens", async () => {
